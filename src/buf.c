@@ -1,0 +1,119 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xmalloc.h"
+
+static char buf_empty[1];
+
+void
+buf_init(struct buf *b)
+{
+	b->data = buf_empty;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void
+buf_release(struct buf *b)
+{
+	if (b->cap)
+		free(b->data);
+	buf_init(b);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	buf_truncate(b, 0);
+}
+
+void
+buf_truncate(struct buf *b, size_t len)
+{
+	if (len >= b->len)
+		return;
+	b->len = len;
+	b->data[len] = '\0';
+}
+
+void
+buf_grow(struct buf *b, size_t extra)
+{
+	size_t	 want = b->len + extra + 1;
+	size_t	 cap;
+
+	if (want <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 64;
+	while (cap < want)
+		cap = cap < ((size_t)-1) / 2 ? cap * 2 : want;
+	if (b->cap == 0) {
+		b->data = xmalloc(cap);
+		b->data[0] = '\0';
+	} else
+		b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return;
+	buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list	 cp;
+	int	 n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n <= 0)
+		return;
+	buf_grow(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+buf_detach(struct buf *b, size_t *lenp)
+{
+	char	*p;
+
+	if (lenp)
+		*lenp = b->len;
+	p = b->cap ? b->data : xstrdup("");
+	buf_init(b);
+	return p;
+}

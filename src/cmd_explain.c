@@ -1,0 +1,111 @@
+/*
+ * reflexion-rules explain: evaluate an event like the hook would, without
+ * claiming any `once` state, and show every rule considered, whether it
+ * fired, and which condition decided it; then the exact hook reply.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "eval.h"
+#include "hook.h"
+#include "xmalloc.h"
+
+#define EXPLAIN_STDIN_MAX	(64u * 1024 * 1024)
+
+static int cmd_explain_exec(int, char **);
+
+const struct cmd_entry cmd_explain_entry = {
+	.name = "explain",
+	.usage = "[--rules PATH]... < event.json",
+	.summary = "Show which rules an event would fire, and why.",
+	.exec = cmd_explain_exec,
+};
+
+static int
+cmd_explain_exec(int argc, char **argv)
+{
+	struct common_args	 a;
+	struct rr_event		 ev;
+	struct ruleset		 rs;
+	struct diag_list	 diags;
+	struct eval_outcome	 out;
+	struct eval_opts	 eo;
+	struct hook_reply	 reply;
+	struct buf		 trace;
+	char			*input = NULL, *err = NULL, *home, *state_dir;
+	char			*sysmsg;
+	size_t			 len, i;
+
+	if (common_args_parse(&cmd_explain_entry, argc, argv, ARGS_RULES,
+	    &a) < 0) {
+		common_args_release(&a);
+		return cmd_usage(&cmd_explain_entry);
+	}
+	if (a.help) {
+		cmd_print_help(&cmd_explain_entry, stdout);
+		common_args_release(&a);
+		return RR_EXIT_OK;
+	}
+	memset(&ev, 0, sizeof(ev));
+	if (read_all_fd(0, &input, &len, EXPLAIN_STDIN_MAX, &err) < 0 ||
+	    event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
+	    &err) < 0) {
+		fprintf(stderr, "reflexion-rules explain: %s\n", err);
+		free(err);
+		free(input);
+		event_release(&ev);
+		common_args_release(&a);
+		return RR_EXIT_USAGE;
+	}
+	free(input);
+	home = reflexion_home();
+	ruleset_init(&rs);
+	diag_list_init(&diags);
+	sources_load(&rs, &a.sources, home, ev.project_dir, &diags);
+	diag_sort(&diags);
+	for (i = 0; i < diags.n; i++)
+		diag_print_text(stdout, &diags.items[i]);
+
+	printf("event: %s", ev.event_name[0] ? ev.event_name : "(none)");
+	if (ev.tool)
+		printf(", tool: %s", ev.tool);
+	if (ev.rel_path)
+		printf(", path: %s", ev.rel_path);
+	printf("\n");
+	if (ev.kind == EV_OTHER)
+		printf("this event is not evaluated by rules\n");
+	printf("rules: %zu loaded from %zu file%s\n", rs.n, rs.nfiles,
+	    rs.nfiles == 1 ? "" : "s");
+
+	buf_init(&trace);
+	state_dir = xasprintf("%s/state", home);
+	memset(&eo, 0, sizeof(eo));
+	eo.state_dir = state_dir;
+	eo.state_dry_run = true;
+	eo.explain = &trace;
+	eval_outcome_init(&out);
+	eval_event(&rs, &ev, &eo, &out);
+	fwrite(trace.data, 1, trace.len, stdout);
+	fwrite(out.notes.data, 1, out.notes.len, stdout);
+
+	sysmsg = hook_load_errors_message(&diags);
+	hook_reply_init(&reply);
+	output_claude(&out, &ev, sysmsg, false, &reply);
+	if (reply.out.len)
+		printf("reply: %s", reply.out.data);
+	else
+		printf("reply: (nothing: the tool call proceeds as usual)\n");
+
+	hook_reply_release(&reply);
+	free(sysmsg);
+	free(state_dir);
+	buf_release(&trace);
+	eval_outcome_release(&out);
+	diag_list_release(&diags);
+	ruleset_release(&rs);
+	event_release(&ev);
+	free(home);
+	common_args_release(&a);
+	return RR_EXIT_OK;
+}

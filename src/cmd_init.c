@@ -1,0 +1,357 @@
+/*
+ * reflexion-rules init: register our hook command in the project's
+ * .claude/settings.json.  The file is shared with the user and with Claude
+ * Code, so it is merged (settings_merge.c), never rewritten when nothing
+ * changes, backed up first, and replaced by rename() so that a crash or a
+ * concurrent reader never sees half a file.
+ */
+#define _XOPEN_SOURCE 700	/* realpath(), mkstemp(), fsync() */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd_common.h"
+#include "settings_merge.h"
+#include "xmalloc.h"
+
+/* Settings files are small; anything this big is not one. */
+#define SETTINGS_FILE_MAX	(16u * 1024 * 1024)
+
+static int cmd_init_exec(int, char **);
+
+const struct cmd_entry cmd_init_entry = {
+	.name = "init",
+	.usage = "[--agent claude] [--project-dir DIR] [--command CMD] "
+	    "[--dry-run]",
+	.summary = "register the hooks in .claude/settings.json",
+	.exec = cmd_init_exec,
+};
+
+struct init_args {
+	const char	*agent;
+	const char	*project_dir;
+	const char	*command;
+	bool		 dry_run;
+	bool		 help;
+};
+
+/* Accepts "--name VALUE" and "--name=VALUE", as common_args_parse() does. */
+static const char *
+option_value(const char *name, int argc, char **argv, int *i, int *bad)
+{
+	size_t	n = strlen(name);
+
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*bad = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Returns 0, or -1 after printing one line on stderr. */
+static int
+parse_args(int argc, char **argv, struct init_args *a)
+{
+	const char	*v;
+	int		 i, bad = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			a->help = true;
+		else if (strcmp(argv[i], "--dry-run") == 0)
+			a->dry_run = true;
+		else if ((v = option_value("--agent", argc, argv, &i, &bad)))
+			a->agent = v;
+		else if ((v = option_value("--project-dir", argc, argv, &i,
+		    &bad)))
+			a->project_dir = v;
+		else if ((v = option_value("--command", argc, argv, &i,
+		    &bad)))
+			a->command = v;
+		else {
+			if (bad)
+				fprintf(stderr, "reflexion-rules init: option "
+				    "'%s' needs a value\n", argv[i]);
+			else if (argv[i][0] != '-')
+				fprintf(stderr, "reflexion-rules init: "
+				    "unexpected argument '%s'\n", argv[i]);
+			else
+				fprintf(stderr, "reflexion-rules init: unknown "
+				    "option '%s'\n", argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads all of path.  Returns 1 with *data (NUL-terminated) and *mode, 0
+ * when there is no file, -1 with *err.
+ */
+static int
+read_settings(const char *path, char **data, size_t *len, mode_t *mode,
+    char **err)
+{
+	struct stat	 st;
+	struct buf	 b;
+	ssize_t		 n;
+	int		 fd;
+
+	*data = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("cannot read '%s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		*err = xasprintf("cannot read '%s': %s", path,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = xasprintf("cannot read '%s': not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	buf_init(&b);
+	for (;;) {
+		buf_grow(&b, 8192);
+		n = read(fd, b.data + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err = xasprintf("cannot read '%s': %s", path,
+			    strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		b.data[b.len] = '\0';
+		if (b.len > SETTINGS_FILE_MAX) {
+			*err = xasprintf("'%s' is too large for a settings "
+			    "file", path);
+			break;
+		}
+	}
+	close(fd);
+	if (*err != NULL) {
+		buf_release(&b);
+		return -1;
+	}
+	*data = buf_detach(&b, len);
+	return 1;
+}
+
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Replaces path with data by way of a temporary file in the same
+ * directory, so that rename() is atomic.  Returns 0 or -1 with *err.
+ */
+static int
+write_atomic(const char *path, const char *data, size_t len, mode_t mode,
+    char **err)
+{
+	char	*tmp;
+	int	 fd, rc = -1;
+
+	tmp = xasprintf("%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0) {
+		*err = xasprintf("cannot create a temporary file next to "
+		    "'%s': %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	/* mkstemp() makes the file 0600; give it the mode it replaces. */
+	if (fchmod(fd, mode) < 0 || write_all(fd, data, len) < 0 ||
+	    fsync(fd) < 0) {
+		*err = xasprintf("cannot write '%s': %s", tmp,
+		    strerror(errno));
+		close(fd);
+		unlink(tmp);
+	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
+		*err = xasprintf("cannot replace '%s': %s", path,
+		    strerror(errno));
+		unlink(tmp);
+	} else
+		rc = 0;
+	free(tmp);
+	return rc;
+}
+
+/*
+ * Where the new content goes: a settings.json kept as a symlink (into a
+ * dotfiles repository, say) must stay one, so write its target instead.
+ */
+static char *
+write_target(const char *path, char **err)
+{
+	struct stat	 st;
+	char		*real;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return xstrdup(path);
+	if ((real = realpath(path, NULL)) == NULL) {
+		*err = xasprintf("cannot resolve symlink '%s': %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	return real;
+}
+
+/* The mode a new file gets from open(..., 0666). */
+static mode_t
+default_mode(void)
+{
+	mode_t	mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+static int
+install(const char *dir, const char *path, const char *old, size_t oldlen,
+    bool existed, mode_t mode, const char *json, char **err)
+{
+	char	*bak, *target;
+	int	 rc;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		*err = xasprintf("cannot create '%s': %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	if (existed) {
+		bak = xasprintf("%s.bak", path);
+		rc = write_atomic(bak, old, oldlen, mode, err);
+		free(bak);
+		if (rc < 0)
+			return -1;
+	}
+	if ((target = write_target(path, err)) == NULL)
+		return -1;
+	rc = write_atomic(target, json, strlen(json), existed ? mode :
+	    default_mode(), err);
+	free(target);
+	return rc;
+}
+
+static int
+cmd_init_exec(int argc, char **argv)
+{
+	struct init_args	 a;
+	const char		*base, *command;
+	char			*dir, *path, *old = NULL, *json = NULL;
+	char			*err = NULL;
+	size_t			 oldlen = 0, n;
+	mode_t			 mode = 0644;
+	int			 existed, changed, status = RR_EXIT_USAGE;
+
+	if (parse_args(argc, argv, &a) < 0)
+		return cmd_usage(&cmd_init_entry);
+	if (a.help) {
+		cmd_print_help(&cmd_init_entry, stdout);
+		return RR_EXIT_OK;
+	}
+	if (a.agent != NULL && strcmp(a.agent, "claude") != 0) {
+		fprintf(stderr, "reflexion-rules init: only --agent claude is "
+		    "supported for now\n");
+		return RR_EXIT_USAGE;
+	}
+	command = a.command ? a.command : SETTINGS_DEFAULT_COMMAND;
+	if (*command == '\0') {
+		fprintf(stderr, "reflexion-rules init: --command must not be "
+		    "empty\n");
+		return RR_EXIT_USAGE;
+	}
+	if (a.project_dir != NULL && *a.project_dir == '\0') {
+		fprintf(stderr, "reflexion-rules init: --project-dir must not "
+		    "be empty\n");
+		return RR_EXIT_USAGE;
+	}
+	if ((base = a.project_dir) == NULL)
+		base = getenv("CLAUDE_PROJECT_DIR");
+	if (base == NULL || *base == '\0' || strcmp(base, ".") == 0)
+		dir = xstrdup(".claude");
+	else {
+		/* "DIR/" and "DIR" name the same place; print it once. */
+		n = strlen(base);
+		while (n > 1 && base[n - 1] == '/')
+			n--;
+		dir = xasprintf("%.*s%s.claude", (int)n, base,
+		    base[n - 1] == '/' ? "" : "/");
+	}
+	path = xasprintf("%s/settings.json", dir);
+
+	if ((existed = read_settings(path, &old, &oldlen, &mode, &err)) < 0)
+		goto out;
+	if (settings_merge(path, old ? old : "", oldlen, command, &json,
+	    &changed, &err) < 0)
+		goto out;
+	if (changed == 0) {
+		printf("reflexion-rules: hooks already registered in %s\n",
+		    path);
+		status = RR_EXIT_OK;
+		goto out;
+	}
+	if (a.dry_run) {
+		fputs(json, stdout);
+		status = RR_EXIT_OK;
+		goto out;
+	}
+	if (install(dir, path, old, oldlen, existed, mode, json, &err) < 0)
+		goto out;
+	printf("reflexion-rules: registered hooks for %d event%s in %s",
+	    changed, changed == 1 ? "" : "s", path);
+	if (existed)
+		printf(" (backup: %s.bak)", path);
+	printf("\n");
+	status = RR_EXIT_OK;
+
+out:
+	if (err != NULL)
+		fprintf(stderr, "reflexion-rules init: %s\n", err);
+	free(err);
+	free(json);
+	free(old);
+	free(path);
+	free(dir);
+	return status;
+}

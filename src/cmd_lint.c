@@ -1,0 +1,88 @@
+/*
+ * reflexion-rules lint: compile rule files and print every problem with
+ * its file, line, column, the source line and a caret.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_common.h"
+#include "rule.h"
+#include "xmalloc.h"
+
+static int cmd_lint_exec(int, char **);
+
+const struct cmd_entry cmd_lint_entry = {
+	.name = "lint",
+	.usage = "[--format text|json|github] [PATH...]",
+	.summary = "Check rule files and print every problem found, as "
+	    "file:line:col: error: message [CODE].",
+	.exec = cmd_lint_exec,
+};
+
+static int
+cmd_lint_exec(int argc, char **argv)
+{
+	struct common_args	 a;
+	struct ruleset		 rs;
+	struct diag_list	 diags;
+	const char		*fmt;
+	char			*home;
+	size_t			 i, nrules = 0, warnings = 0;
+	int			 status;
+
+	if (common_args_parse(&cmd_lint_entry, argc, argv,
+	    ARGS_FORMAT | ARGS_POSITIONAL, &a) < 0) {
+		common_args_release(&a);
+		return cmd_usage(&cmd_lint_entry);
+	}
+	if (a.help) {
+		cmd_print_help(&cmd_lint_entry, stdout);
+		common_args_release(&a);
+		return RR_EXIT_OK;
+	}
+	fmt = a.format ? a.format : "text";
+	if (strcmp(fmt, "text") && strcmp(fmt, "json") &&
+	    strcmp(fmt, "github")) {
+		fprintf(stderr, "reflexion-rules lint: unknown format '%s' "
+		    "(text, json or github)\n", fmt);
+		common_args_release(&a);
+		return RR_EXIT_USAGE;
+	}
+	ruleset_init(&rs);
+	diag_list_init(&diags);
+	if (a.nrest > 0) {
+		for (i = 0; i < (size_t)a.nrest; i++)
+			ruleset_add_path(&rs, a.rest[i], LAYER_CLI, &diags);
+	} else {
+		home = reflexion_home();
+		sources_load(&rs, NULL, home, project_dir(NULL), &diags);
+		free(home);
+	}
+	diag_sort(&diags);
+	for (i = 0; i < rs.n; i++)
+		nrules++;
+	for (i = 0; i < diags.n; i++)
+		if (diags.items[i].severity == DIAG_WARNING)
+			warnings++;
+	if (strcmp(fmt, "json") == 0)
+		diag_print_json(stdout, &diags);
+	else if (strcmp(fmt, "github") == 0)
+		diag_print_github(stdout, &diags);
+	else {
+		for (i = 0; i < diags.n; i++)
+			diag_print_text(stdout, &diags.items[i]);
+		if (diags.errors || warnings)
+			printf("%zu error%s, %zu warning%s\n", diags.errors,
+			    diags.errors == 1 ? "" : "s", warnings,
+			    warnings == 1 ? "" : "s");
+		else
+			printf("ok: %zu rule%s in %zu file%s\n", nrules,
+			    nrules == 1 ? "" : "s", rs.nfiles,
+			    rs.nfiles == 1 ? "" : "s");
+	}
+	status = diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	diag_list_release(&diags);
+	ruleset_release(&rs);
+	common_args_release(&a);
+	return status;
+}

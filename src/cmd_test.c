@@ -1,0 +1,69 @@
+/*
+ * reflexion-rules test: run the tests: blocks of rule files, print one line
+ * per failure and a final "N passed, N failed".
+ */
+#include <stdlib.h>
+
+#include "cmd_common.h"
+#include "ruletest.h"
+
+static int cmd_test_exec(int, char **);
+
+const struct cmd_entry cmd_test_entry = {
+	.name = "test",
+	.usage = "[--tap] [PATH...]",
+	.summary = "Run the tests: of every rule and report failures; exit 1 "
+	    "if any test fails or a rule file has errors.",
+	.exec = cmd_test_exec,
+};
+
+static int
+cmd_test_exec(int argc, char **argv)
+{
+	struct common_args	 a;
+	struct ruleset		 rs;
+	struct diag_list	 diags;
+	char			*home;
+	size_t			 i, passed = 0, failed = 0;
+	int			 status;
+
+	if (common_args_parse(&cmd_test_entry, argc, argv, ARGS_POSITIONAL |
+	    ARGS_TAP, &a) < 0) {
+		common_args_release(&a);
+		return cmd_usage(&cmd_test_entry);
+	}
+	if (a.help) {
+		cmd_print_help(&cmd_test_entry, stdout);
+		common_args_release(&a);
+		return RR_EXIT_OK;
+	}
+	ruleset_init(&rs);
+	diag_list_init(&diags);
+	if (a.nrest > 0)
+		for (i = 0; i < (size_t)a.nrest; i++)
+			ruleset_add_path(&rs, a.rest[i], LAYER_CLI, &diags);
+	else {
+		home = reflexion_home();
+		sources_load(&rs, NULL, home, project_dir(NULL), &diags);
+		free(home);
+	}
+	diag_sort(&diags);
+	for (i = 0; i < diags.n; i++) {
+		if (a.tap) {
+			char *line = diag_format_short(&diags.items[i]);
+			printf("not ok %zu - %s\n", ++failed, line);
+			free(line);
+		} else
+			diag_print_text(stdout, &diags.items[i]);
+	}
+	ruletest_run(&rs, stdout, a.tap, &passed, &failed);
+	if (a.tap)
+		printf("1..%zu\n", passed + failed);
+	else
+		printf("%zu passed, %zu failed\n", passed, failed);
+	status = failed || diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	diag_list_release(&diags);
+	ruleset_release(&rs);
+	common_args_release(&a);
+	return status;
+}

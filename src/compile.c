@@ -1,0 +1,802 @@
+/*
+ * YAML rule files to a struct ruleset.
+ *
+ * The compiler walks the tree from yamlload.c and reports every problem it
+ * finds, with the node's position, instead of stopping at the first: lint
+ * is only useful if one run shows everything.  A rule with any error is not
+ * added, so a broken rule never half-works.
+ */
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile_priv.h"
+#include "glob.h"
+#include "match_re.h"
+#include "xmalloc.h"
+
+const char *const action_names[ACT__COUNT] = {
+	[ACT_DENY] = "deny", [ACT_ASK] = "ask", [ACT_ALLOW] = "allow",
+	[ACT_CONTEXT] = "context", [ACT_SUGGEST] = "suggest",
+	[ACT_WARN] = "warn", [ACT_RECORD] = "record",
+};
+
+const char *const priority_names[PRI__COUNT] = {
+	"critical", "high", "medium", "low"
+};
+
+const char *const compile_top_keys[] = {
+	"version", "pack", "description", "vars", "rules", "on_error", NULL
+};
+
+const char *const compile_rule_keys[] = {
+	"id", "description", "on", "tools", "priority", "when", "unless",
+	"once", "action", "message", "skill", "tags", "enabled", "tests",
+	"ignore_stop_hook_active", NULL
+};
+
+static const char *const matcher_keys[] = {
+	"regex", "keywords", "contains", "equals", "glob", "ignore_case",
+	"word", NULL
+};
+
+const char *const compile_test_keys[] = {
+	"name", "event", "expect", NULL
+};
+
+/* Text fields a condition can name, indexed by enum rr_field. */
+static const char *const field_names[F__COUNT] = {
+	[F_PATH] = "path", [F_CONTENT] = "content",
+	[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
+	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
+	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
+	[F_EVENT] = "event", [F_CWD] = "cwd",
+};
+
+static const char *const cond_keys[] = {
+	"path", "content", "old_content", "command", "prompt", "response",
+	"error", "message", "tool", "event", "cwd", "file_contains", "env",
+	"any", "all", "not", "kb", NULL
+};
+
+/* ---- ruleset ownership ------------------------------------------------ */
+
+void
+ruleset_init(struct ruleset *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	arena_init(&rs->arena);
+}
+
+void
+ruleset_release(struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nregexes; i++)
+		rr_regex_free(rs->regexes[i]);
+	for (i = 0; i < rs->nglobs; i++)
+		rr_glob_free(rs->globs[i]);
+	for (i = 0; i < rs->njsons; i++)
+		cJSON_Delete(rs->jsons[i]);
+	free(rs->regexes);
+	free(rs->globs);
+	free(rs->jsons);
+	free(rs->rules);
+	free(rs->files);
+	arena_release(&rs->arena);
+	memset(rs, 0, sizeof(*rs));
+}
+
+#define GROW(arr, n, cap) do {						\
+	if ((n) == (cap)) {						\
+		(cap) = (cap) ? (cap) * 2 : 16;				\
+		(arr) = xreallocarray((arr), (cap), sizeof(*(arr)));	\
+	}								\
+} while (0)
+
+void
+ruleset_own_regex(struct ruleset *rs, struct rr_regex *re)
+{
+	GROW(rs->regexes, rs->nregexes, rs->regexes_cap);
+	rs->regexes[rs->nregexes++] = re;
+}
+
+void
+ruleset_own_glob(struct ruleset *rs, struct rr_glob *g)
+{
+	GROW(rs->globs, rs->nglobs, rs->globs_cap);
+	rs->globs[rs->nglobs++] = g;
+}
+
+void
+ruleset_own_json(struct ruleset *rs, cJSON *j)
+{
+	GROW(rs->jsons, rs->njsons, rs->jsons_cap);
+	rs->jsons[rs->njsons++] = j;
+}
+
+const char *
+ruleset_intern_file(struct ruleset *rs, const char *file)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nfiles; i++)
+		if (strcmp(rs->files[i], file) == 0)
+			return rs->files[i];
+	GROW(rs->files, rs->nfiles, rs->files_cap);
+	rs->files[rs->nfiles] = arena_strdup(&rs->arena, file);
+	return rs->files[rs->nfiles++];
+}
+
+struct rule *
+ruleset_new_rule(struct ruleset *rs)
+{
+	struct rule	*r = arena_alloc(&rs->arena, sizeof(*r));
+
+	r->priority = PRI_MEDIUM;
+	r->enabled = true;
+	r->action = ACT_NONE;
+	return r;
+}
+
+int
+ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
+    struct diag_list *diags, const struct diag_loc *loc)
+{
+	size_t	i;
+
+	r->layer = layer;
+	for (i = 0; i < rs->n; i++) {
+		if (strcmp(rs->rules[i]->id, r->id) != 0)
+			continue;
+		if (rs->rules[i]->layer == layer) {
+			diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
+			    "duplicate rule id '%s' (first defined at %s:%d)",
+			    r->id, rs->rules[i]->file, rs->rules[i]->line);
+			return -1;
+		}
+		/* A later layer overrides an earlier one by id. */
+		r->order = rs->rules[i]->order;
+		rs->rules[i] = r;
+		return 0;
+	}
+	GROW(rs->rules, rs->n, rs->cap);
+	r->order = rs->n;
+	rs->rules[rs->n++] = r;
+	return 0;
+}
+
+/* ---- diagnostics helpers --------------------------------------------- */
+
+struct diag *
+cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
+    const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	struct buf	 b;
+	va_list		 ap;
+
+	ydoc_loc(cx->doc, n, &loc);
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	d = diag_add(cx->diags, DIAG_ERROR, code, &loc, "%s", b.data);
+	buf_release(&b);
+	cx->errors++;
+	return d;
+}
+
+/* Points inside a scalar: the column of byte `off` of its text. */
+struct diag *
+cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
+    enum diag_code code, const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	struct buf	 b;
+	va_list		 ap;
+	size_t		 i;
+	int		 col = n->col, line = n->line;
+
+	ydoc_loc(cx->doc, n, &loc);
+	/*
+	 * Only a scalar written on one line maps offsets to columns exactly
+	 * (escapes in quoted scalars aside); otherwise point at the scalar.
+	 */
+	if (n->type == YNODE_SCALAR && n->end_line == n->line &&
+	    (n->style == YSTYLE_PLAIN || n->style == YSTYLE_SINGLE ||
+	    n->style == YSTYLE_DOUBLE) && off <= n->len) {
+		if (n->style != YSTYLE_PLAIN)
+			col++;
+		for (i = 0; i < off; i++)
+			if (((unsigned char)n->str[i] & 0xc0) != 0x80)
+				col++;
+		loc.line = line;
+		loc.col = col;
+		loc.end_line = line;
+		loc.end_col = col;
+	}
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	d = diag_add(cx->diags, DIAG_ERROR, code, &loc, "%s", b.data);
+	buf_release(&b);
+	cx->errors++;
+	return d;
+}
+
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
+	size_t	row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *
+closest_word(const char *word, const char *const *list)
+{
+	const char	*best = NULL;
+	size_t		 d, bestd = 99, limit;
+
+	limit = strlen(word) <= 4 ? 1 : 2;
+	for (; *list; list++) {
+		d = edit_distance(word, *list);
+		if (d < bestd) {
+			bestd = d;
+			best = *list;
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+static bool
+in_list(const char *word, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(word, *list) == 0)
+			return true;
+	return false;
+}
+
+void
+cx_unknown_key(struct cctx *cx, const struct ynode *key, const char *where,
+    const char *const *known)
+{
+	struct diag	*d;
+	const char	*near = closest_word(key->str, known);
+
+	d = cx_error(cx, key, DIAG_unknown_key, "unknown key '%s' in %s",
+	    key->str, where);
+	if (near != NULL)
+		diag_set_hint(d, "did you mean '%s'?", near);
+}
+
+/* Checks every key of map against known; reports the others. */
+void
+compile_check_keys(struct cctx *cx, const struct ynode *map, const char *where,
+    const char *const *known)
+{
+	size_t	i;
+
+	for (i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		if (k->type != YNODE_SCALAR) {
+			cx_error(cx, k, DIAG_wrong_type,
+			    "a key in %s must be a string", where);
+			continue;
+		}
+		if (!in_list(k->str, known))
+			cx_unknown_key(cx, k, where, known);
+	}
+}
+
+bool
+is_string(const struct ynode *n)
+{
+	return n != NULL && n->type == YNODE_SCALAR && !ynode_is_null(n);
+}
+
+/* ---- string lists and $vars ------------------------------------------- */
+
+/*
+ * A "string or list of strings" value, with $name items expanded from
+ * vars:.  Results are arena strings; positions are kept for diagnostics.
+ */
+void
+strlist_push(struct cctx *cx, struct strlist *l, const struct ynode *n,
+    const char *s, size_t len)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct strlist_item *items = arena_alloc(&cx->rs->arena,
+		    cap * sizeof(*items));
+		if (l->n)
+			memcpy(items, l->items, l->n * sizeof(*items));
+		l->items = items;
+		l->cap = cap;
+	}
+	l->items[l->n].node = n;
+	l->items[l->n].s = arena_strndup(&cx->rs->arena, s, len);
+	l->items[l->n].len = len;
+	l->n++;
+}
+
+static void
+strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
+    bool expand_vars, const char *what)
+{
+	const struct ynode	*v;
+	size_t			 i;
+
+	if (!is_string(n)) {
+		cx_error(cx, n, DIAG_wrong_type, "%s must be a string, not %s",
+		    what, ynode_type_name(n));
+		return;
+	}
+	if (expand_vars && n->style == YSTYLE_PLAIN && n->str[0] == '$' &&
+	    n->len > 1) {
+		v = ynode_get(cx->vars, n->str + 1);
+		if (v == NULL) {
+			struct diag *d = cx_error(cx, n, DIAG_unknown_var,
+			    "unknown variable '%s'", n->str);
+			if (cx->vars == NULL)
+				diag_set_hint(d, "define it under 'vars:' at "
+				    "the top of the file");
+			return;
+		}
+		if (v->type == YNODE_SCALAR) {
+			strlist_push(cx, l, n, v->str, v->len);
+			return;
+		}
+		if (v->type == YNODE_SEQ) {
+			for (i = 0; i < v->n; i++)
+				if (is_string(v->items[i]))
+					strlist_push(cx, l, n,
+					    v->items[i]->str, v->items[i]->len);
+			return;
+		}
+		cx_error(cx, n, DIAG_wrong_type,
+		    "variable '%s' must be a string or a list", n->str);
+		return;
+	}
+	strlist_push(cx, l, n, n->str, n->len);
+}
+
+int
+strlist_from(struct cctx *cx, const struct ynode *n, struct strlist *l,
+    bool expand_vars, const char *what)
+{
+	size_t	i, before = cx->errors;
+
+	memset(l, 0, sizeof(*l));
+	if (n->type == YNODE_SEQ) {
+		for (i = 0; i < n->n; i++)
+			strlist_add_scalar(cx, l, n->items[i], expand_vars,
+			    what);
+	} else if (n->type == YNODE_SCALAR && !ynode_is_null(n)) {
+		strlist_add_scalar(cx, l, n, expand_vars, what);
+	} else {
+		cx_error(cx, n, DIAG_wrong_type,
+		    "%s must be a string or a list of strings, not %s", what,
+		    ynode_type_name(n));
+	}
+	return cx->errors == before ? 0 : -1;
+}
+
+/* ---- matchers ---------------------------------------------------------- */
+
+static void
+add_pattern(struct cctx *cx, struct matcher *m, const struct strlist_item *it)
+{
+	struct pattern	*p;
+	struct rr_regex	*re;
+	struct rr_glob	*g;
+	const char	*gerr;
+	char		 errbuf[256];
+	size_t		 off = 0;
+	struct diag	*d;
+
+	p = &m->pats[m->npats];
+	p->src = it->s;
+	p->len = it->len;
+	p->line = it->node->line;
+	p->col = it->node->col;
+	if (m->kind == M_REGEX) {
+		re = rr_regex_compile(it->s, it->len,
+		    m->ignore_case ? RR_RE_IGNORE_CASE : 0, &off, errbuf,
+		    sizeof(errbuf));
+		if (re == NULL) {
+			/* An item from a $var has no offset we can map back. */
+			if (it->node->str == it->s ||
+			    (it->node->len == it->len &&
+			    memcmp(it->node->str, it->s, it->len) == 0))
+				d = cx_error_at(cx, it->node, off,
+				    DIAG_invalid_regex,
+				    "invalid regex: %s at offset %zu", errbuf,
+				    off);
+			else
+				d = cx_error(cx, it->node, DIAG_invalid_regex,
+				    "invalid regex '%s' (from %s): %s at "
+				    "offset %zu", it->s, it->node->str, errbuf,
+				    off);
+			diag_set_hint(d, "if you meant a literal string, use "
+			    "{contains: [...]} or {keywords: [...]}");
+			return;
+		}
+		ruleset_own_regex(cx->rs, re);
+		p->re = re;
+	} else if (m->kind == M_GLOB) {
+		g = rr_glob_compile(it->s, it->len, &gerr, &off);
+		if (g == NULL) {
+			cx_error_at(cx, it->node, off, DIAG_invalid_glob,
+			    "invalid glob: %s", gerr);
+			return;
+		}
+		ruleset_own_glob(cx->rs, g);
+		p->glob = g;
+	}
+	m->npats++;
+}
+
+static int
+matcher_from_list(struct cctx *cx, struct matcher *m, const struct strlist *l)
+{
+	size_t	i, before = cx->errors;
+
+	m->pats = arena_alloc(&cx->rs->arena, (l->n ? l->n : 1) *
+	    sizeof(*m->pats));
+	for (i = 0; i < l->n; i++)
+		add_pattern(cx, m, &l->items[i]);
+	return cx->errors == before ? 0 : -1;
+}
+
+/*
+ * A text condition's value: a regex string or list (globs for path), or a
+ * mapping with one of regex / keywords / contains / equals / glob.
+ */
+static int
+compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
+    struct matcher *m, const char *label)
+{
+	static const char *const kinds[] = {
+		"regex", "keywords", "contains", "equals", "glob"
+	};
+	const struct ynode	*v, *which = NULL;
+	struct strlist		 l;
+	int			 b, nkinds = 0, k, chosen = -1;
+	char			 what[96];
+
+	memset(m, 0, sizeof(*m));
+	if (n->type != YNODE_MAP) {
+		m->kind = is_path ? M_GLOB : M_REGEX;
+		snprintf(what, sizeof(what), "a %s pattern", label);
+		if (strlist_from(cx, n, &l, true, what) < 0)
+			return -1;
+		return matcher_from_list(cx, m, &l);
+	}
+	compile_check_keys(cx, n, "a matcher", matcher_keys);
+	for (k = 0; k < 5; k++) {
+		if ((v = ynode_get(n, kinds[k])) != NULL) {
+			nkinds++;
+			if (chosen < 0) {
+				chosen = k;
+				which = v;
+			}
+		}
+	}
+	if (nkinds == 0) {
+		cx_error(cx, n, DIAG_empty_condition,
+		    "matcher for '%s' needs one of regex, keywords, contains, "
+		    "equals%s", label, is_path ? ", glob" : "");
+		return -1;
+	}
+	if (nkinds > 1) {
+		cx_error(cx, n, DIAG_invalid_value,
+		    "matcher for '%s' takes only one of regex, keywords, "
+		    "contains, equals, glob", label);
+		return -1;
+	}
+	if (chosen == 4 && !is_path) {
+		cx_error(cx, which, DIAG_invalid_value,
+		    "'glob' applies only to path");
+		return -1;
+	}
+	m->kind = chosen == 0 ? M_REGEX : chosen == 1 ? M_KEYWORDS :
+	    chosen == 2 ? M_CONTAINS : chosen == 3 ? M_EQUALS : M_GLOB;
+	/* Keywords are case-insensitive unless asked otherwise. */
+	m->ignore_case = m->kind == M_KEYWORDS;
+	if ((v = ynode_get(n, "ignore_case")) != NULL) {
+		if ((b = ynode_bool(v)) < 0)
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'ignore_case' must be true or false");
+		else
+			m->ignore_case = b;
+	}
+	if ((v = ynode_get(n, "word")) != NULL) {
+		if ((b = ynode_bool(v)) < 0)
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'word' must be true or false");
+		else if (m->kind != M_KEYWORDS)
+			cx_error(cx, v, DIAG_invalid_value,
+			    "'word' applies only to keywords");
+		else
+			m->word = b;
+	}
+	snprintf(what, sizeof(what), "each %s item", kinds[chosen]);
+	if (strlist_from(cx, which, &l, true, what) < 0)
+		return -1;
+	if (l.n == 0) {
+		cx_error(cx, which, DIAG_empty_condition,
+		    "'%s' for '%s' is an empty list", kinds[chosen], label);
+		return -1;
+	}
+	return matcher_from_list(cx, m, &l);
+}
+
+/* ---- conditions --------------------------------------------------------- */
+
+static struct cond *
+new_cond(struct cctx *cx, enum cond_kind kind, const struct ynode *n,
+    const char *label)
+{
+	struct cond	*c = arena_alloc(&cx->rs->arena, sizeof(*c));
+
+	c->kind = kind;
+	c->label = label;
+	c->line = n->line;
+	c->col = n->col;
+	return c;
+}
+
+static void
+cond_add_kid(struct cctx *cx, struct cond *c, struct cond *kid)
+{
+	struct cond	**kids;
+
+	kids = arena_alloc(&cx->rs->arena, (c->nkids + 1) * sizeof(*kids));
+	if (c->nkids)
+		memcpy(kids, c->kids, c->nkids * sizeof(*kids));
+	kids[c->nkids++] = kid;
+	c->kids = kids;
+}
+
+static struct cond *compile_cond_map(struct cctx *, const struct ynode *,
+	    enum cond_kind, const char *);
+
+/* any: / all: take a list of condition maps or one map. */
+static struct cond *
+compile_group(struct cctx *cx, const struct ynode *key, const struct ynode *v,
+    enum cond_kind kind)
+{
+	struct cond	*c, *kid;
+	size_t		 i;
+
+	if (v->type == YNODE_MAP)
+		return compile_cond_map(cx, v, kind, key->str);
+	if (v->type != YNODE_SEQ) {
+		cx_error(cx, v, DIAG_wrong_type,
+		    "'%s' must be a list of condition maps, not %s", key->str,
+		    ynode_type_name(v));
+		return NULL;
+	}
+	if (v->n == 0) {
+		cx_error(cx, v, DIAG_empty_condition, "'%s' is an empty list",
+		    key->str);
+		return NULL;
+	}
+	c = new_cond(cx, kind, key, key->str);
+	for (i = 0; i < v->n; i++) {
+		if (v->items[i]->type != YNODE_MAP) {
+			cx_error(cx, v->items[i], DIAG_wrong_type,
+			    "each item of '%s' must be a condition map, not %s",
+			    key->str, ynode_type_name(v->items[i]));
+			continue;
+		}
+		kid = compile_cond_map(cx, v->items[i], C_ALL, key->str);
+		if (kid != NULL)
+			cond_add_kid(cx, c, kid);
+	}
+	return c;
+}
+
+static struct cond *
+compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
+{
+	const char	*name = key->str;
+	struct cond	*c, *kid;
+	struct strlist	 l;
+	size_t		 i;
+	int		 f;
+
+	if (strcmp(name, "any") == 0)
+		return compile_group(cx, key, v, C_ANY);
+	if (strcmp(name, "all") == 0)
+		return compile_group(cx, key, v, C_ALL);
+	if (strcmp(name, "not") == 0) {
+		if (v->type != YNODE_MAP) {
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'not' must be a condition map, not %s",
+			    ynode_type_name(v));
+			return NULL;
+		}
+		kid = compile_cond_map(cx, v, C_ALL, "not");
+		if (kid == NULL)
+			return NULL;
+		c = new_cond(cx, C_NOT, key, "not");
+		cond_add_kid(cx, c, kid);
+		return c;
+	}
+	if (strcmp(name, "file_contains") == 0 || strcmp(name, "env") == 0) {
+		if (strlist_from(cx, v, &l, true, name[0] == 'e' ?
+		    "an environment variable name" : "a marker") < 0)
+			return NULL;
+		c = new_cond(cx, name[0] == 'e' ? C_ENV : C_FILE_CONTAINS, key,
+		    name[0] == 'e' ? "env" : "file_contains");
+		c->strs = arena_alloc(&cx->rs->arena, (l.n ? l.n : 1) *
+		    sizeof(*c->strs));
+		for (i = 0; i < l.n; i++)
+			c->strs[c->nstrs++] = l.items[i].s;
+		if (c->nstrs == 0) {
+			cx_error(cx, v, DIAG_empty_condition,
+			    "'%s' is an empty list", name);
+			return NULL;
+		}
+		return c;
+	}
+	if (strcmp(name, "kb") == 0) {
+		cx_error(cx, key, DIAG_unknown_field,
+		    "'kb' conditions are not supported by this version");
+		return NULL;
+	}
+	c = new_cond(cx, C_TEXT, key, arena_strdup(&cx->rs->arena, name));
+	if (strncmp(name, "input.", 6) == 0 && name[6] != '\0') {
+		c->field = F_INPUT;
+		c->input_key = c->label + 6;
+	} else {
+		for (f = 0; f < F__COUNT; f++)
+			if (strcmp(field_names[f], name) == 0)
+				break;
+		if (f == F__COUNT) {
+			struct diag *d = cx_error(cx, key, DIAG_unknown_field,
+			    "unknown condition field '%s'", name);
+			const char *near = closest_word(name, cond_keys);
+			if (near != NULL)
+				diag_set_hint(d, "did you mean '%s'?", near);
+			else
+				diag_set_hint(d, "fields are path, content, "
+				    "old_content, command, prompt, response, "
+				    "error, message, tool, event, cwd, "
+				    "input.<key>, file_contains, env, any, "
+				    "all, not");
+			return NULL;
+		}
+		c->field = (enum rr_field)f;
+	}
+	if (compile_matcher(cx, v, c->field == F_PATH, &c->m, name) < 0)
+		return NULL;
+	return c;
+}
+
+static struct cond *
+compile_cond_map(struct cctx *cx, const struct ynode *map, enum cond_kind kind,
+    const char *label)
+{
+	struct cond	*c, *kid;
+	size_t		 i, before = cx->errors;
+
+	if (map->n == 0) {
+		cx_error(cx, map, DIAG_empty_condition,
+		    "'%s' has no conditions", label);
+		return NULL;
+	}
+	c = new_cond(cx, kind, map, label);
+	for (i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		const struct ynode *v = map->items[2 * i + 1];
+		if (!is_string(k)) {
+			cx_error(cx, k, DIAG_wrong_type,
+			    "a condition key must be a string");
+			continue;
+		}
+		kid = compile_one(cx, k, v);
+		if (kid != NULL)
+			cond_add_kid(cx, c, kid);
+	}
+	return cx->errors == before ? c : NULL;
+}
+
+/* when: a map (AND of keys) or a list of maps (OR). unless: OR of keys. */
+struct cond *
+compile_when(struct cctx *cx, const struct ynode *key, const struct ynode *v,
+    bool is_unless)
+{
+	if (v->type == YNODE_MAP)
+		return compile_cond_map(cx, v, is_unless ? C_ANY : C_ALL,
+		    key->str);
+	if (v->type == YNODE_SEQ)
+		return compile_group(cx, key, v, C_ANY);
+	cx_error(cx, v, DIAG_wrong_type,
+	    "'%s' must be a condition map or a list of them, not %s", key->str,
+	    ynode_type_name(v));
+	return NULL;
+}
+
+/* ---- YAML values to JSON (rule tests) ----------------------------------- */
+
+static cJSON *
+scalar_to_json(const struct ynode *n)
+{
+	char	*end;
+	double	 d;
+	int	 b;
+
+	if (n->style != YSTYLE_PLAIN || n->tag != NULL)
+		return cJSON_CreateString(n->str);
+	if (ynode_is_null(n))
+		return cJSON_CreateNull();
+	if ((b = ynode_bool(n)) >= 0)
+		return cJSON_CreateBool(b);
+	if (n->len > 0 && strchr("0123456789-+.", n->str[0]) != NULL) {
+		d = strtod(n->str, &end);
+		if (*end == '\0')
+			return cJSON_CreateNumber(d);
+	}
+	return cJSON_CreateString(n->str);
+}
+
+cJSON *
+ynode_to_json(const struct ynode *n, int depth)
+{
+	cJSON	*j, *item;
+	size_t	 i;
+
+	if (depth > 64)
+		return cJSON_CreateNull();
+	switch (n->type) {
+	case YNODE_SCALAR:
+		return scalar_to_json(n);
+	case YNODE_SEQ:
+		j = cJSON_CreateArray();
+		for (i = 0; i < n->n; i++) {
+			item = ynode_to_json(n->items[i], depth + 1);
+			cJSON_AddItemToArray(j, item);
+		}
+		return j;
+	case YNODE_MAP:
+		j = cJSON_CreateObject();
+		for (i = 0; i < n->n; i++) {
+			const struct ynode *k = n->items[2 * i];
+			if (k->type != YNODE_SCALAR)
+				continue;
+			item = ynode_to_json(n->items[2 * i + 1], depth + 1);
+			cJSON_AddItemToObject(j, k->str, item);
+		}
+		return j;
+	}
+	return cJSON_CreateNull();
+}

@@ -1,0 +1,63 @@
+/*
+ * Shared between compile.c (values, matchers, conditions) and
+ * compile_rule.c (rules, files, directories).  Not for other modules.
+ */
+#ifndef RR_COMPILE_PRIV_H
+#define RR_COMPILE_PRIV_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "rule.h"
+#include "yamlload.h"
+
+struct cJSON;
+
+/* The state of compiling one file. */
+struct cctx {
+	struct ruleset		*rs;
+	struct ydoc		*doc;
+	struct diag_list	*diags;
+	const char		*file;		/* interned in rs */
+	const char		*pack;		/* or NULL */
+	const struct ynode	*vars;		/* or NULL */
+	size_t			 errors;	/* errors so far in this file */
+};
+
+struct strlist_item {
+	const struct ynode	*node;	/* where it was written */
+	const char		*s;	/* arena copy */
+	size_t			 len;
+};
+
+struct strlist {
+	struct strlist_item	*items;
+	size_t			 n, cap;
+};
+
+struct diag *cx_error(struct cctx *, const struct ynode *, enum diag_code,
+	     const char *, ...) __attribute__((format(printf, 4, 5)));
+struct diag *cx_error_at(struct cctx *, const struct ynode *, size_t off,
+	     enum diag_code, const char *, ...)
+	     __attribute__((format(printf, 5, 6)));
+void	 cx_unknown_key(struct cctx *, const struct ynode *key,
+	     const char *where, const char *const *known);
+const char *closest_word(const char *, const char *const *);
+bool	 is_string(const struct ynode *);
+int	 strlist_from(struct cctx *, const struct ynode *, struct strlist *,
+	     bool expand_vars, const char *what);
+void	 strlist_push(struct cctx *, struct strlist *, const struct ynode *,
+	     const char *, size_t);
+struct cond *compile_when(struct cctx *, const struct ynode *key,
+	     const struct ynode *v, bool is_unless);
+void	 compile_check_keys(struct cctx *, const struct ynode *map,
+	     const char *where, const char *const *known);
+int	 read_rule_file(const char *path, char **text, size_t *len,
+	     struct diag_list *);
+struct cJSON *ynode_to_json(const struct ynode *, int depth);
+
+extern const char *const compile_rule_keys[];
+extern const char *const compile_top_keys[];
+extern const char *const compile_test_keys[];
+
+#endif

@@ -1,0 +1,672 @@
+/*
+ * Rules, rule files and rule directories (the value-level compiler is in
+ * compile.c).
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile_priv.h"
+#include "event.h"
+#include "glob.h"
+#include "xmalloc.h"
+
+#define RULE_FILE_MAX	(32u * 1024 * 1024)
+#define RULE_DIR_DEPTH	16
+
+static const char *const known_event_names[] = {
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+	"Stop", "SubagentStop", "SessionStart", NULL
+};
+
+static const char *const priority_list[] = {
+	"critical", "high", "medium", "low", NULL
+};
+
+/* NULL-terminated: closest_word() walks these. */
+static const char *const action_list[] = {
+	"deny", "ask", "allow", "context", "suggest", "warn", "record", NULL
+};
+
+static bool
+valid_id(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		    *s == '.' || (unsigned char)*s >= 0x80))
+			return false;
+	return true;
+}
+
+static int
+enum_value(struct cctx *cx, const struct ynode *v, const char *key,
+    const char *const *names, int count)
+{
+	const char	*near;
+	struct diag	*d;
+	int		 i;
+
+	if (!is_string(v)) {
+		cx_error(cx, v, DIAG_wrong_type, "'%s' must be a string, not %s",
+		    key, ynode_type_name(v));
+		return -1;
+	}
+	for (i = 0; i < count; i++)
+		if (strcmp(v->str, names[i]) == 0)
+			return i;
+	d = cx_error(cx, v, DIAG_invalid_value, "invalid %s '%s'", key, v->str);
+	near = closest_word(v->str, names);
+	if (near != NULL)
+		diag_set_hint(d, "did you mean '%s'?", near);
+	else {
+		struct buf b;
+		buf_init(&b);
+		for (i = 0; i < count; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+		diag_set_hint(d, "one of %s", b.data);
+		buf_release(&b);
+	}
+	return -1;
+}
+
+static int
+bool_value(struct cctx *cx, const struct ynode *v, const char *key, bool *out)
+{
+	int	b = ynode_bool(v);
+
+	if (b < 0) {
+		cx_error(cx, v, DIAG_wrong_type, "'%s' must be true or false",
+		    key);
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+static void
+compile_events(struct cctx *cx, struct rule *r, const struct ynode *v)
+{
+	struct strlist	 l;
+	const char	*near;
+	struct diag	*d;
+	size_t		 i;
+	int		 k;
+
+	if (strlist_from(cx, v, &l, false, "an event name") < 0)
+		return;
+	for (i = 0; i < l.n; i++) {
+		k = event_kind_from_name(l.items[i].s);
+		if (k != EV_OTHER) {
+			r->events |= 1u << k;
+			continue;
+		}
+		d = cx_error(cx, l.items[i].node, DIAG_unknown_event,
+		    "unknown event '%s'", l.items[i].s);
+		near = closest_word(l.items[i].s, known_event_names);
+		if (near != NULL)
+			diag_set_hint(d, "did you mean '%s'?", near);
+		else
+			diag_set_hint(d, "rules can run on PreToolUse, "
+			    "PostToolUse, PostToolUseFailure, UserPromptSubmit, "
+			    "Stop, SubagentStop, SessionStart");
+	}
+	if (l.n == 0)
+		cx_error(cx, v, DIAG_empty_condition, "'on' is an empty list");
+}
+
+static bool
+has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[{") != NULL;
+}
+
+static void
+compile_tools(struct cctx *cx, struct rule *r, const struct ynode *v)
+{
+	struct arena	*a = &cx->rs->arena;
+	struct strlist	 l;
+	struct rr_glob	*g;
+	const char	*err;
+	size_t		 i, off;
+
+	if (strlist_from(cx, v, &l, true, "a tool name") < 0)
+		return;
+	r->tools = arena_alloc(a, (l.n ? l.n : 1) * sizeof(*r->tools));
+	r->tool_globs = arena_alloc(a, (l.n ? l.n : 1) *
+	    sizeof(*r->tool_globs));
+	for (i = 0; i < l.n; i++) {
+		r->tools[i] = l.items[i].s;
+		if (has_glob_chars(l.items[i].s)) {
+			g = rr_glob_compile(l.items[i].s, l.items[i].len, &err,
+			    &off);
+			if (g == NULL) {
+				cx_error_at(cx, l.items[i].node, off,
+				    DIAG_invalid_glob, "invalid glob: %s", err);
+				continue;
+			}
+			ruleset_own_glob(cx->rs, g);
+			r->tool_globs[i] = g;
+		}
+	}
+	r->ntools = l.n;
+	if (l.n == 0)
+		cx_error(cx, v, DIAG_empty_condition, "'tools' is an empty list");
+}
+
+static void
+compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
+{
+	char	*err = NULL;
+	size_t	 off = 0;
+
+	if (!is_string(v)) {
+		cx_error(cx, v, DIAG_wrong_type,
+		    "'message' must be a string, not %s", ynode_type_name(v));
+		return;
+	}
+	r->message = arena_alloc(&cx->rs->arena, sizeof(*r->message));
+	if (tpl_compile(&cx->rs->arena, v->str, v->len, r->message, &err,
+	    &off) < 0) {
+		struct diag *d = cx_error_at(cx, v, off, DIAG_unknown_template,
+		    "%s", err);
+		diag_set_hint(d, "variables are path, file_path, abs_path, "
+		    "command, tool, event, rule, skill, description, match, "
+		    "prompt, message, error, cwd, session_id, input.<key>, "
+		    "env.<NAME>");
+		free(err);
+		r->message = NULL;
+	}
+}
+
+static void
+compile_tests(struct cctx *cx, struct rule *r, const struct ynode *v)
+{
+	static const char *const expect_names[] = {
+		"deny", "ask", "allow", "context", "suggest", "warn", "record",
+		"none", NULL
+	};
+	const struct ynode	*t, *ev, *ex, *nm;
+	struct rule_test	*rt;
+	cJSON			*j;
+	size_t			 i;
+	int			 k;
+
+	if (v->type != YNODE_SEQ) {
+		cx_error(cx, v, DIAG_wrong_type,
+		    "'tests' must be a list, not %s", ynode_type_name(v));
+		return;
+	}
+	r->tests = arena_alloc(&cx->rs->arena, (v->n ? v->n : 1) *
+	    sizeof(*r->tests));
+	for (i = 0; i < v->n; i++) {
+		t = v->items[i];
+		if (t->type != YNODE_MAP) {
+			cx_error(cx, t, DIAG_bad_test,
+			    "each test must be a mapping with 'event' and "
+			    "'expect'");
+			continue;
+		}
+		compile_check_keys(cx, t, "a test", compile_test_keys);
+		ev = ynode_get(t, "event");
+		ex = ynode_get(t, "expect");
+		nm = ynode_get(t, "name");
+		if (ev == NULL || ev->type != YNODE_MAP) {
+			cx_error(cx, ev ? ev : t, DIAG_bad_test,
+			    "a test needs 'event', a mapping");
+			continue;
+		}
+		if (ex == NULL) {
+			cx_error(cx, t, DIAG_bad_test, "a test needs 'expect'");
+			continue;
+		}
+		k = enum_value(cx, ex, "expect", expect_names, 8);
+		if (k < 0)
+			continue;
+		j = ynode_to_json(ev, 0);
+		ruleset_own_json(cx->rs, j);
+		rt = &r->tests[r->ntests++];
+		rt->event = j;
+		rt->expect = k == 7 ? ACT_NONE : (enum rr_action)k;
+		rt->name = is_string(nm) ? arena_strdup(&cx->rs->arena,
+		    nm->str) : NULL;
+		rt->line = t->line;
+		rt->col = t->col;
+	}
+}
+
+/* Checks that the action can take effect on every event of the rule. */
+static void
+check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
+{
+	unsigned	bad = 0;
+	int		k;
+
+	switch (r->action) {
+	case ACT_ASK:
+	case ACT_ALLOW:
+		bad = r->events & ~(1u << EV_PRE_TOOL_USE);
+		break;
+	case ACT_DENY:
+		bad = r->events & ((1u << EV_SESSION_START) |
+		    (1u << EV_POST_TOOL_USE_FAILURE));
+		break;
+	default:
+		break;
+	}
+	for (k = 0; k < EV__COUNT; k++) {
+		if (bad & (1u << k)) {
+			struct diag *d = cx_error(cx, at, DIAG_action_event,
+			    "action '%s' cannot take effect on %s",
+			    action_names[r->action], event_kind_names[k]);
+			diag_set_hint(d, "%s", r->action == ACT_DENY ?
+			    "use 'context' to tell the model, or 'warn' to "
+			    "tell the user" : "it applies to PreToolUse only");
+			return;
+		}
+	}
+	if (r->ntools > 0 && !(r->events & ((1u << EV_PRE_TOOL_USE) |
+	    (1u << EV_POST_TOOL_USE) | (1u << EV_POST_TOOL_USE_FAILURE))))
+		cx_error(cx, at, DIAG_action_event,
+		    "'tools' applies only to PreToolUse, PostToolUse and "
+		    "PostToolUseFailure");
+}
+
+static void
+compile_rule(struct cctx *cx, const struct ynode *n, int layer)
+{
+	const struct ynode	*v, *idn, *actn;
+	struct arena		*a = &cx->rs->arena;
+	struct rule		*r;
+	struct diag_loc		 loc;
+	struct strlist		 l;
+	size_t			 before = cx->errors, i;
+	int			 k;
+
+	if (n->type != YNODE_MAP) {
+		cx_error(cx, n, DIAG_wrong_type,
+		    "each rule must be a mapping, not %s", ynode_type_name(n));
+		return;
+	}
+	compile_check_keys(cx, n, "a rule", compile_rule_keys);
+	r = ruleset_new_rule(cx->rs);
+	r->file = cx->file;
+	r->line = n->line;
+	r->col = n->col;
+
+	idn = ynode_get(n, "id");
+	if (idn == NULL)
+		cx_error(cx, n, DIAG_missing_key, "rule has no 'id'");
+	else if (!is_string(idn))
+		cx_error(cx, idn, DIAG_wrong_type, "'id' must be a string");
+	else if (!valid_id(idn->str))
+		cx_error(cx, idn, DIAG_bad_id,
+		    "rule id '%s' may only hold letters, digits, '_', '-' "
+		    "and '.'", idn->str);
+	else
+		r->id = cx->pack ? arena_printf(a, "%s/%s", cx->pack,
+		    idn->str) : arena_strdup(a, idn->str);
+
+	if ((v = ynode_get(n, "description")) != NULL) {
+		if (is_string(v))
+			r->description = arena_strdup(a, v->str);
+		else
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'description' must be a string");
+	}
+	if ((v = ynode_get(n, "on")) == NULL)
+		cx_error(cx, n, DIAG_missing_key, "rule%s%s has no 'on' event",
+		    idn && is_string(idn) ? " " : "",
+		    idn && is_string(idn) ? idn->str : "");
+	else
+		compile_events(cx, r, v);
+	if ((v = ynode_get(n, "tools")) != NULL)
+		compile_tools(cx, r, v);
+	if ((v = ynode_get(n, "priority")) != NULL &&
+	    (k = enum_value(cx, v, "priority", priority_list, PRI__COUNT)) >= 0)
+		r->priority = (enum rr_priority)k;
+	if ((v = ynode_get(n, "when")) != NULL)
+		r->when = compile_when(cx, v, v, false);
+	if ((v = ynode_get(n, "unless")) != NULL)
+		r->unless = compile_when(cx, v, v, true);
+	if ((v = ynode_get(n, "once")) != NULL) {
+		static const char *const once_names[] = {
+			"never", "session", "session+path", NULL
+		};
+		if ((k = enum_value(cx, v, "once", once_names, 3)) >= 0)
+			r->once = (enum rr_once)k;
+	}
+	actn = ynode_get(n, "action");
+	if (actn == NULL)
+		cx_error(cx, n, DIAG_missing_key, "rule has no 'action'");
+	else if ((k = enum_value(cx, actn, "action", action_list,
+	    ACT__COUNT)) >= 0)
+		r->action = (enum rr_action)k;
+	else
+		cx->diags->items[cx->diags->n - 1].code = DIAG_unknown_action;
+	if ((v = ynode_get(n, "message")) != NULL)
+		compile_message(cx, r, v);
+	if ((v = ynode_get(n, "skill")) != NULL) {
+		if (is_string(v))
+			r->skill = arena_strdup(a, v->str);
+		else
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'skill' must be a string");
+	}
+	if ((v = ynode_get(n, "tags")) != NULL &&
+	    strlist_from(cx, v, &l, false, "a tag") == 0) {
+		r->tags = arena_alloc(a, (l.n ? l.n : 1) * sizeof(*r->tags));
+		for (i = 0; i < l.n; i++)
+			r->tags[r->ntags++] = l.items[i].s;
+	}
+	if ((v = ynode_get(n, "enabled")) != NULL)
+		bool_value(cx, v, "enabled", &r->enabled);
+	if ((v = ynode_get(n, "ignore_stop_hook_active")) != NULL)
+		bool_value(cx, v, "ignore_stop_hook_active",
+		    &r->ignore_stop_hook_active);
+	if ((v = ynode_get(n, "tests")) != NULL)
+		compile_tests(cx, r, v);
+
+	/* Cross-field checks, only when the parts themselves were fine. */
+	if (r->action != ACT_NONE && actn != NULL) {
+		if ((r->action == ACT_DENY || r->action == ACT_ASK ||
+		    r->action == ACT_CONTEXT || r->action == ACT_WARN) &&
+		    ynode_get(n, "message") == NULL) {
+			struct diag *d = cx_error(cx, actn,
+			    DIAG_missing_message,
+			    "action '%s' needs a 'message'",
+			    action_names[r->action]);
+			diag_set_hint(d, "the message is what the model or "
+			    "the user sees; say why and what to do instead");
+		}
+		if (r->action == ACT_SUGGEST && r->skill == NULL &&
+		    ynode_get(n, "skill") == NULL)
+			cx_error(cx, actn, DIAG_missing_key,
+			    "action 'suggest' needs a 'skill'");
+		if (r->events)
+			check_action_events(cx, r, actn);
+	}
+	if (cx->errors != before || r->id == NULL)
+		return;
+	ydoc_loc(cx->doc, idn, &loc);
+	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
+		cx->errors++;
+}
+
+size_t
+ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
+    size_t len, int layer, struct diag_list *diags)
+{
+	struct ydoc		 doc;
+	struct cctx		 cx;
+	const struct ynode	*root, *v, *rules;
+	size_t			 i, before = diags->errors;
+	long long		 ver;
+
+	memset(&cx, 0, sizeof(cx));
+	cx.rs = rs;
+	cx.diags = diags;
+	cx.file = ruleset_intern_file(rs, file);
+	if (ydoc_load(&doc, cx.file, text, len, diags) < 0) {
+		ydoc_release(&doc);
+		return diags->errors - before;
+	}
+	cx.doc = &doc;
+	root = doc.root;
+	if (root == NULL) {
+		cx_error(&cx, NULL, DIAG_missing_key,
+		    "rule file is empty; expected 'version: 1' and 'rules:'");
+		goto out;
+	}
+	if (root->type != YNODE_MAP) {
+		cx_error(&cx, root, DIAG_wrong_type,
+		    "a rule file must be a mapping with 'version' and 'rules', "
+		    "not %s", ynode_type_name(root));
+		goto out;
+	}
+	compile_check_keys(&cx, root, "the rule file", compile_top_keys);
+	if ((v = ynode_get(root, "version")) == NULL)
+		cx_error(&cx, root, DIAG_missing_key,
+		    "rule file has no 'version' (write 'version: 1')");
+	else if (!ynode_int(v, &ver) || ver != 1)
+		cx_error(&cx, v, DIAG_invalid_value,
+		    "unsupported version '%s'; this engine reads version 1",
+		    v->type == YNODE_SCALAR ? v->str : ynode_type_name(v));
+	if ((v = ynode_get(root, "pack")) != NULL) {
+		if (!is_string(v) || !valid_id(v->str))
+			cx_error(&cx, v, DIAG_bad_id, "'pack' must be a name of "
+			    "letters, digits, '_', '-' and '.'");
+		else
+			cx.pack = v->str;
+	}
+	if ((v = ynode_get(root, "on_error")) != NULL && (!is_string(v) ||
+	    (strcmp(v->str, "allow") && strcmp(v->str, "deny"))))
+		cx_error(&cx, v, DIAG_invalid_value,
+		    "'on_error' must be 'allow' or 'deny'");
+	if ((v = ynode_get(root, "vars")) != NULL) {
+		if (v->type != YNODE_MAP)
+			cx_error(&cx, v, DIAG_wrong_type,
+			    "'vars' must be a mapping of names to strings or "
+			    "lists");
+		else {
+			cx.vars = v;
+			for (i = 0; i < v->n; i++) {
+				const struct ynode *val = v->items[2 * i + 1];
+				struct strlist l;
+				if (val->type == YNODE_MAP)
+					cx_error(&cx, val, DIAG_wrong_type,
+					    "variable '%s' must be a string or "
+					    "a list of strings",
+					    v->items[2 * i]->str);
+				else
+					strlist_from(&cx, val, &l, false,
+					    "a variable item");
+			}
+		}
+	}
+	rules = ynode_get(root, "rules");
+	if (rules == NULL)
+		cx_error(&cx, root, DIAG_missing_key, "rule file has no 'rules'");
+	else if (ynode_is_null(rules))
+		;	/* "rules:" with nothing: an empty pack is fine */
+	else if (rules->type != YNODE_SEQ)
+		cx_error(&cx, rules, DIAG_wrong_type,
+		    "'rules' must be a list, not %s", ynode_type_name(rules));
+	else
+		for (i = 0; i < rules->n; i++)
+			compile_rule(&cx, rules->items[i], layer);
+out:
+	ydoc_release(&doc);
+	return diags->errors - before;
+}
+
+/* Reads a whole regular file, capped; -1 and a diagnostic on error. */
+int
+read_rule_file(const char *path, char **text, size_t *len,
+    struct diag_list *diags)
+{
+	struct diag_loc	 loc;
+	struct stat	 st;
+	struct buf	 b;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	memset(&loc, 0, sizeof(loc));
+	loc.file = path;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot open: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && st.st_size > (off_t)RULE_FILE_MAX) {
+		diag_add(diags, DIAG_ERROR, DIAG_yaml_limit, &loc,
+		    "rule file is larger than %u bytes", RULE_FILE_MAX);
+		close(fd);
+		return -1;
+	}
+	buf_init(&b);
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+			    "cannot read: %s", strerror(errno));
+			buf_release(&b);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > RULE_FILE_MAX) {
+			diag_add(diags, DIAG_ERROR, DIAG_yaml_limit, &loc,
+			    "rule file is larger than %u bytes", RULE_FILE_MAX);
+			buf_release(&b);
+			close(fd);
+			return -1;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	*text = buf_detach(&b, len);
+	return 0;
+}
+
+static bool
+has_suffix(const char *s, const char *suf)
+{
+	size_t	ls = strlen(s), lf = strlen(suf);
+
+	return ls >= lf && strcmp(s + ls - lf, suf) == 0;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct visited {
+	dev_t	dev[RULE_DIR_DEPTH + 1];
+	ino_t	ino[RULE_DIR_DEPTH + 1];
+	int	n;
+};
+
+static size_t add_path_rec(struct ruleset *, const char *, int,
+	    struct diag_list *, struct visited *, bool top);
+
+static size_t
+add_dir(struct ruleset *rs, const char *path, int layer,
+    struct diag_list *diags, struct visited *vis)
+{
+	struct diag_loc	 loc;
+	struct dirent	*de;
+	DIR		*d;
+	char		**names = NULL, *full;
+	size_t		 n = 0, cap = 0, i, errs = 0;
+
+	memset(&loc, 0, sizeof(loc));
+	loc.file = path;
+	if ((d = opendir(path)) == NULL) {
+		diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+		    "cannot open directory: %s", strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = xreallocarray(names, cap, sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (i = 0; i < n; i++) {
+		full = xasprintf("%s%s%s", path,
+		    has_suffix(path, "/") ? "" : "/", names[i]);
+		errs += add_path_rec(rs, full, layer, diags, vis, false);
+		free(full);
+		free(names[i]);
+	}
+	free(names);
+	return errs;
+}
+
+static size_t
+add_path_rec(struct ruleset *rs, const char *path, int layer,
+    struct diag_list *diags, struct visited *vis, bool top)
+{
+	struct diag_loc	 loc;
+	struct stat	 st;
+	char		*text;
+	size_t		 len, errs;
+	int		 i;
+
+	memset(&loc, 0, sizeof(loc));
+	loc.file = path;
+	if (stat(path, &st) < 0) {
+		/* A dangling symlink inside a directory is skipped, loudly. */
+		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot read: %s",
+		    strerror(errno));
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		for (i = 0; i < vis->n; i++)
+			if (vis->dev[i] == st.st_dev && vis->ino[i] == st.st_ino) {
+				diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+				    "directory loop (symlink back to a parent); "
+				    "skipped");
+				return 1;
+			}
+		if (vis->n >= RULE_DIR_DEPTH) {
+			diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+			    "rule directories nest deeper than %d levels; "
+			    "skipped", RULE_DIR_DEPTH);
+			return 1;
+		}
+		vis->dev[vis->n] = st.st_dev;
+		vis->ino[vis->n] = st.st_ino;
+		vis->n++;
+		errs = add_dir(rs, path, layer, diags, vis);
+		vis->n--;
+		return errs;
+	}
+	/* In a directory only YAML files are rules; a named file always is. */
+	if (!top && !has_suffix(path, ".yaml") && !has_suffix(path, ".yml"))
+		return 0;
+	if (has_suffix(path, "skill-rules.json")) {
+		if (read_rule_file(path, &text, &len, diags) < 0)
+			return 1;
+		errs = ruleset_add_skill_rules(rs, path, text, len, layer,
+		    diags);
+		free(text);
+		return errs;
+	}
+	if (read_rule_file(path, &text, &len, diags) < 0)
+		return 1;
+	errs = ruleset_add_yaml(rs, path, text, len, layer, diags);
+	free(text);
+	return errs;
+}
+
+size_t
+ruleset_add_path(struct ruleset *rs, const char *path, int layer,
+    struct diag_list *diags)
+{
+	struct visited	vis;
+
+	vis.n = 0;
+	return add_path_rec(rs, path, layer, diags, &vis, true);
+}

@@ -1,0 +1,357 @@
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "jsonw.h"
+#include "xmalloc.h"
+
+void
+diag_list_init(struct diag_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void
+diag_release_one(struct diag *d)
+{
+	free(d->file);
+	free(d->message);
+	free(d->hint);
+	free(d->source_line);
+}
+
+void
+diag_list_release(struct diag_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		diag_release_one(&l->items[i]);
+	free(l->items);
+	diag_list_init(l);
+}
+
+/* Copies line `line` (1-based) of text, without its newline. */
+static char *
+copy_line(const char *text, size_t len, int line)
+{
+	const char	*p = text, *end = text + len, *nl;
+	int		 cur = 1;
+
+	if (text == NULL || line < 1)
+		return NULL;
+	while (cur < line) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			return NULL;
+		p = nl + 1;
+		cur++;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (nl == NULL)
+		nl = end;
+	if (nl > p && nl[-1] == '\r')
+		nl--;
+	return xmemdup0(p, (size_t)(nl - p));
+}
+
+struct diag *
+diag_add(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, const char *fmt, ...)
+{
+	struct diag	*d;
+	struct buf	 msg;
+	va_list		 ap;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->items = xreallocarray(l->items, l->cap, sizeof(*l->items));
+	}
+	d = &l->items[l->n++];
+	memset(d, 0, sizeof(*d));
+	d->code = code;
+	d->severity = sev;
+	if (loc != NULL) {
+		d->file = xstrdup(loc->file ? loc->file : "<input>");
+		d->line = loc->line;
+		d->col = loc->col;
+		d->end_line = loc->end_line;
+		d->end_col = loc->end_col;
+		d->source_line = copy_line(loc->text, loc->text_len, loc->line);
+	} else
+		d->file = xstrdup("<input>");
+	buf_init(&msg);
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	d->message = buf_detach(&msg, NULL);
+	if (sev == DIAG_ERROR)
+		l->errors++;
+	return d;
+}
+
+void
+diag_set_hint(struct diag *d, const char *fmt, ...)
+{
+	struct buf	 b;
+	va_list		 ap;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	free(d->hint);
+	d->hint = buf_detach(&b, NULL);
+}
+
+static int
+diag_cmp(const void *a, const void *b)
+{
+	const struct diag	*x = a, *y = b;
+	int			 c;
+
+	if ((c = strcmp(x->file, y->file)) != 0)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return strcmp(x->message, y->message);
+}
+
+void
+diag_sort(struct diag_list *l)
+{
+	if (l->n > 1)
+		qsort(l->items, l->n, sizeof(*l->items), diag_cmp);
+}
+
+void
+diag_list_take(struct diag_list *dst, struct diag_list *src)
+{
+	size_t	i;
+
+	for (i = 0; i < src->n; i++) {
+		if (dst->n == dst->cap) {
+			dst->cap = dst->cap ? dst->cap * 2 : 16;
+			dst->items = xreallocarray(dst->items, dst->cap,
+			    sizeof(*dst->items));
+		}
+		dst->items[dst->n++] = src->items[i];
+	}
+	dst->errors += src->errors;
+	free(src->items);
+	diag_list_init(src);
+}
+
+const char *
+diag_code_name(enum diag_code code)
+{
+	switch (code) {
+#define X(num, name, summary) case DIAG_##name: return #name;
+#include "diag.def"
+#undef X
+	}
+	return "unknown";
+}
+
+void
+diag_code_str(enum diag_code code, char out[8])
+{
+	snprintf(out, 8, "RR%04d", (int)code % 10000);
+}
+
+static const char *
+severity_name(enum diag_severity s)
+{
+	switch (s) {
+	case DIAG_ERROR:	return "error";
+	case DIAG_WARNING:	return "warning";
+	case DIAG_NOTE:		return "note";
+	}
+	return "error";
+}
+
+static void
+print_location(struct buf *b, const struct diag *d)
+{
+	buf_adds(b, d->file);
+	if (d->line > 0) {
+		buf_printf(b, ":%d", d->line);
+		if (d->col > 0)
+			buf_printf(b, ":%d", d->col);
+	}
+}
+
+char *
+diag_format_short(const struct diag *d)
+{
+	struct buf	b;
+	char		code[8];
+
+	buf_init(&b);
+	diag_code_str(d->code, code);
+	print_location(&b, d);
+	buf_printf(&b, ": %s: %s [%s]", severity_name(d->severity),
+	    d->message, code);
+	return buf_detach(&b, NULL);
+}
+
+/* East Asian wide characters take two terminal cells. */
+static int
+cell_width(const unsigned char *p, size_t n)
+{
+	unsigned int	cp;
+
+	if (n == 3)
+		cp = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) |
+		    (p[2] & 0x3fu);
+	else if (n == 4)
+		cp = ((p[0] & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) |
+		    ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
+	else
+		return 1;
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+/*
+ * The caret line keeps the tabs of the source line so the caret lands under
+ * the right character in any tab setting, and pads wide characters with two
+ * spaces.  Columns count characters.
+ */
+void
+diag_print_text(FILE *fp, const struct diag *d)
+{
+	struct buf	 b;
+	char		*s;
+	const char	*p;
+	size_t		 len, off, i, n, width;
+	int		 ch;
+
+	buf_init(&b);
+	s = diag_format_short(d);
+	buf_adds(&b, s);
+	free(s);
+	buf_addc(&b, '\n');
+	if (d->source_line != NULL && d->col > 0) {
+		p = d->source_line;
+		len = strlen(p);
+		buf_printf(&b, "%s\n", p);
+		off = utf8_prefix(p, len, (size_t)d->col - 1);
+		for (i = 0; i < off; i += n ? n : 1) {
+			n = utf8_seqlen((const unsigned char *)p + i, off - i);
+			if (p[i] == '\t')
+				buf_addc(&b, '\t');
+			else
+				buf_adds(&b, cell_width((const unsigned char *)
+				    p + i, n) == 2 ? "  " : " ");
+		}
+		buf_addc(&b, '^');
+		width = 1;
+		if ((d->end_line == 0 || d->end_line == d->line) &&
+		    d->end_col > d->col)
+			width = (size_t)(d->end_col - d->col) + 1;
+		/* Never underline past the end of the line. */
+		ch = (int)utf8_count(p + off, len - off);
+		if (width > (size_t)ch && ch > 0)
+			width = (size_t)ch;
+		for (i = 1; i < width; i++)
+			buf_addc(&b, '~');
+		buf_addc(&b, '\n');
+	}
+	if (d->hint != NULL)
+		buf_printf(&b, "hint: %s\n", d->hint);
+	fwrite(b.data, 1, b.len, fp);
+	buf_release(&b);
+}
+
+void
+diag_print_json(FILE *fp, const struct diag_list *l)
+{
+	struct buf		 b;
+	const struct diag	*d;
+	size_t			 i;
+	char			 code[8];
+
+	buf_init(&b);
+	buf_addc(&b, '[');
+	for (i = 0; i < l->n; i++) {
+		d = &l->items[i];
+		diag_code_str(d->code, code);
+		buf_adds(&b, i ? ",\n {" : "\n {");
+		buf_adds(&b, "\"file\":");
+		jsonw_cstring(&b, d->file);
+		buf_printf(&b, ",\"line\":%d,\"column\":%d,\"end_line\":%d,"
+		    "\"end_column\":%d,\"severity\":\"%s\",\"code\":\"%s\","
+		    "\"name\":\"%s\",\"message\":", d->line, d->col,
+		    d->end_line ? d->end_line : d->line,
+		    d->end_col ? d->end_col : d->col,
+		    severity_name(d->severity), code, diag_code_name(d->code));
+		jsonw_cstring(&b, d->message);
+		if (d->hint != NULL) {
+			buf_adds(&b, ",\"hint\":");
+			jsonw_cstring(&b, d->hint);
+		}
+		buf_addc(&b, '}');
+	}
+	buf_adds(&b, l->n ? "\n]\n" : "]\n");
+	fwrite(b.data, 1, b.len, fp);
+	buf_release(&b);
+}
+
+/* GitHub escapes %, CR and LF in workflow command values. */
+static void
+github_escape(struct buf *b, const char *s, bool property)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			buf_adds(b, "%25");
+		else if (*s == '\r')
+			buf_adds(b, "%0D");
+		else if (*s == '\n')
+			buf_adds(b, "%0A");
+		else if (property && *s == ':')
+			buf_adds(b, "%3A");
+		else if (property && *s == ',')
+			buf_adds(b, "%2C");
+		else
+			buf_addc(b, *s);
+	}
+}
+
+void
+diag_print_github(FILE *fp, const struct diag_list *l)
+{
+	struct buf		 b;
+	const struct diag	*d;
+	size_t			 i;
+	char			 code[8];
+
+	buf_init(&b);
+	for (i = 0; i < l->n; i++) {
+		d = &l->items[i];
+		diag_code_str(d->code, code);
+		buf_printf(&b, "::%s file=", d->severity == DIAG_ERROR ?
+		    "error" : d->severity == DIAG_WARNING ? "warning" : "notice");
+		github_escape(&b, d->file, true);
+		if (d->line > 0)
+			buf_printf(&b, ",line=%d", d->line);
+		if (d->col > 0)
+			buf_printf(&b, ",col=%d", d->col);
+		buf_printf(&b, ",title=%s::", code);
+		github_escape(&b, d->message, false);
+		buf_addc(&b, '\n');
+	}
+	fwrite(b.data, 1, b.len, fp);
+	buf_release(&b);
+}

@@ -1,0 +1,635 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "glob.h"
+#include "jsonw.h"
+#include "match_re.h"
+#include "state.h"
+#include "xmalloc.h"
+
+#define FILE_CONTAINS_MAX	(16u * 1024 * 1024)
+#define EXPLAIN_SNIPPET		60
+
+/* Per-event scratch shared by every rule. */
+struct ectx {
+	struct rr_event		*ev;
+	const struct eval_opts	*opts;
+	struct eval_outcome	*out;
+	const struct rule	*rule;
+	/* The first text a `when` condition matched, for {{match}}. */
+	const char		*match;
+	size_t			 match_len;
+	bool			 match_is_glob;
+	/* The file on disk, read once for file_contains. */
+	int			 file_state;	/* 0 unread, 1 read, -1 none */
+	char			*file_text;
+	size_t			 file_len;
+	int			 depth;		/* of explain indentation */
+};
+
+void
+eval_outcome_init(struct eval_outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	buf_init(&o->notes);
+}
+
+void
+eval_outcome_release(struct eval_outcome *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->nfired; i++)
+		free(o->fired[i].text);
+	free(o->fired);
+	buf_release(&o->notes);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- explain ------------------------------------------------------------ */
+
+static void
+snippet(struct buf *b, const char *s, size_t len)
+{
+	size_t	cut = utf8_prefix(s, len, EXPLAIN_SNIPPET), i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < cut; i++) {
+		if (s[i] == '\n')
+			buf_adds(b, "\\n");
+		else if ((unsigned char)s[i] < 0x20)
+			buf_addc(b, ' ');
+		else
+			buf_addc(b, s[i]);
+	}
+	buf_addc(b, '\'');
+	if (cut < len)
+		buf_adds(b, "...");
+}
+
+static void
+explain(struct ectx *cx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+explain(struct ectx *cx, const char *fmt, ...)
+{
+	va_list	ap;
+	int	i;
+
+	if (cx->opts->explain == NULL)
+		return;
+	for (i = 0; i < cx->depth; i++)
+		buf_adds(cx->opts->explain, "  ");
+	va_start(ap, fmt);
+	buf_vprintf(cx->opts->explain, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- text matching ------------------------------------------------------ */
+
+static inline unsigned char
+lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static bool
+is_word_byte(unsigned char c)
+{
+	/* Bytes of non-ASCII letters count as word bytes, as \w does in UCP. */
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
+static long
+find_text(const char *hay, size_t hlen, const char *needle, size_t nlen,
+    bool ci, bool word)
+{
+	const unsigned char	*h = (const unsigned char *)hay;
+	const unsigned char	*n = (const unsigned char *)needle;
+	size_t			 i, j;
+
+	if (nlen == 0)
+		return word ? -1 : 0;
+	if (nlen > hlen)
+		return -1;
+	for (i = 0; i + nlen <= hlen; i++) {
+		if (ci) {
+			if (lower(h[i]) != lower(n[0]))
+				continue;
+			for (j = 1; j < nlen; j++)
+				if (lower(h[i + j]) != lower(n[j]))
+					break;
+		} else {
+			if (h[i] != n[0])
+				continue;
+			j = memcmp(h + i, n, nlen) == 0 ? nlen : 0;
+		}
+		if (j != nlen)
+			continue;
+		if (word && ((i > 0 && is_word_byte(h[i - 1]) &&
+		    is_word_byte(n[0])) || (i + nlen < hlen &&
+		    is_word_byte(h[i + nlen]) && is_word_byte(n[nlen - 1]))))
+			continue;
+		return (long)i;
+	}
+	return -1;
+}
+
+static bool
+equals_text(const char *a, size_t alen, const char *b, size_t blen, bool ci)
+{
+	size_t	i;
+
+	if (alen != blen)
+		return false;
+	if (!ci)
+		return memcmp(a, b, alen) == 0;
+	for (i = 0; i < alen; i++)
+		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Tests one subject against a matcher.  On a hit sets *start, *end and the
+ * pattern index.  Limit hits are noted once per pattern on stderr.
+ */
+static bool
+match_subject(struct ectx *cx, const struct cond *c, const char *s,
+    size_t len, size_t *pi, size_t *start, size_t *end)
+{
+	const struct matcher	*m = &c->m;
+	const struct pattern	*p;
+	enum rr_match_result	 r;
+	size_t			 i;
+	long			 at;
+
+	for (i = 0; i < m->npats; i++) {
+		p = &m->pats[i];
+		switch (m->kind) {
+		case M_REGEX:
+			r = rr_regex_match(p->re, s, len, start, end);
+			if (r == RR_MATCH_LIMIT) {
+				buf_printf(&cx->out->notes,
+				    "reflexion-rules: %s:%d:%d: rule '%s': regex "
+				    "hit its match limit on %s; counted as no "
+				    "match\n", cx->rule->file, p->line, p->col,
+				    cx->rule->id, c->label);
+				break;
+			}
+			if (r == RR_MATCH_YES) {
+				*pi = i;
+				return true;
+			}
+			break;
+		case M_GLOB:
+			if (rr_glob_match(p->glob, s, len)) {
+				*pi = i;
+				*start = 0;
+				*end = len;
+				return true;
+			}
+			break;
+		case M_KEYWORDS:
+		case M_CONTAINS:
+			at = find_text(s, len, p->src, p->len, m->ignore_case,
+			    m->word);
+			if (at >= 0) {
+				*pi = i;
+				*start = (size_t)at;
+				*end = (size_t)at + p->len;
+				return true;
+			}
+			break;
+		case M_EQUALS:
+			if (equals_text(s, len, p->src, p->len,
+			    m->ignore_case)) {
+				*pi = i;
+				*start = 0;
+				*end = len;
+				return true;
+			}
+			break;
+		}
+	}
+	return false;
+}
+
+static const char *
+matcher_name(enum matcher_kind k)
+{
+	switch (k) {
+	case M_REGEX:	 return "regex";
+	case M_KEYWORDS: return "keyword";
+	case M_CONTAINS: return "contains";
+	case M_EQUALS:	 return "equals";
+	case M_GLOB:	 return "glob";
+	}
+	return "pattern";
+}
+
+static bool
+eval_text(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_event	*ev = cx->ev;
+	struct rr_text	 t;
+	const char	*subjects[2];
+	size_t		 lens[2], nsub = 0, k, pi = 0, start = 0, end = 0;
+	struct buf	*x = cx->opts->explain;
+
+	if (c->field == F_INPUT)
+		t = event_input(ev, c->input_key);
+	else
+		t = ev->f[c->field];
+	if (c->field == F_PATH && ev->abs_path != NULL) {
+		/* Relative to the project first, then absolute. */
+		subjects[nsub] = ev->rel_path;
+		lens[nsub++] = strlen(ev->rel_path);
+		if (ev->rel_path != ev->abs_path) {
+			subjects[nsub] = ev->abs_path;
+			lens[nsub++] = strlen(ev->abs_path);
+		}
+	} else if (t.s != NULL) {
+		subjects[nsub] = t.s;
+		lens[nsub++] = t.len;
+	}
+	if (nsub == 0) {
+		explain(cx, "%s: no such field in this event\n", c->label);
+		return false;
+	}
+	for (k = 0; k < nsub; k++) {
+		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
+		    &end))
+			continue;
+		/*
+		 * {{match}} is the first text a pattern found; a glob's whole
+		 * path counts only until a finer match comes along.
+		 */
+		if (in_when && (cx->match == NULL || (cx->match_is_glob &&
+		    c->m.kind != M_GLOB))) {
+			cx->match = subjects[k] + start;
+			cx->match_len = end - start;
+			cx->match_is_glob = c->m.kind == M_GLOB;
+		}
+		if (x != NULL) {
+			explain(cx, "%s: %s ", c->label,
+			    matcher_name(c->m.kind));
+			snippet(x, c->m.pats[pi].src, c->m.pats[pi].len);
+			buf_adds(x, " matched ");
+			snippet(x, subjects[k] + start, end - start);
+			buf_printf(x, " at %zu..%zu\n", start, end);
+		}
+		return true;
+	}
+	if (x != NULL) {
+		explain(cx, "%s: no %s of %zu matched ", c->label,
+		    matcher_name(c->m.kind), c->m.npats);
+		snippet(x, subjects[0], lens[0]);
+		buf_addc(x, '\n');
+	}
+	return false;
+}
+
+static void
+load_file(struct ectx *cx)
+{
+	struct stat	 st;
+	ssize_t		 n;
+	size_t		 got = 0;
+	int		 fd;
+
+	cx->file_state = -1;
+	if (cx->ev->abs_path == NULL)
+		return;
+	fd = open(cx->ev->abs_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > (off_t)FILE_CONTAINS_MAX) {
+		close(fd);
+		return;
+	}
+	cx->file_text = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		n = read(fd, cx->file_text + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	cx->file_text[got] = '\0';
+	cx->file_len = got;
+	cx->file_state = 1;
+}
+
+static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
+
+static bool
+eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	size_t	i;
+	bool	r;
+
+	switch (c->kind) {
+	case C_TEXT:
+		return eval_text(cx, c, in_when);
+	case C_ENV:
+		for (i = 0; i < c->nstrs; i++) {
+			const char *v = getenv(c->strs[i]);
+			if (v != NULL && *v != '\0') {
+				explain(cx, "env: %s is set\n", c->strs[i]);
+				return true;
+			}
+		}
+		explain(cx, "env: none of %zu variables is set\n", c->nstrs);
+		return false;
+	case C_FILE_CONTAINS:
+		if (cx->file_state == 0)
+			load_file(cx);
+		if (cx->file_state < 0) {
+			explain(cx, "file_contains: no readable file on disk\n");
+			return false;
+		}
+		for (i = 0; i < c->nstrs; i++)
+			if (find_text(cx->file_text, cx->file_len, c->strs[i],
+			    strlen(c->strs[i]), false, false) >= 0) {
+				explain(cx, "file_contains: '%s' found in %s\n",
+				    c->strs[i], cx->ev->abs_path);
+				return true;
+			}
+		explain(cx, "file_contains: no marker found in %s\n",
+		    cx->ev->abs_path);
+		return false;
+	case C_ALL:
+	case C_ANY:
+		if (c->kind == C_ANY && c->nkids > 1)
+			explain(cx, "any of:\n");
+		else if (c->kind == C_ALL && c->nkids > 1 &&
+		    cx->depth > 1)
+			explain(cx, "all of:\n");
+		cx->depth++;
+		for (i = 0; i < c->nkids; i++) {
+			r = eval_cond(cx, c->kids[i], in_when);
+			if (c->kind == C_ALL && !r) {
+				cx->depth--;
+				return false;
+			}
+			if (c->kind == C_ANY && r) {
+				cx->depth--;
+				return true;
+			}
+		}
+		cx->depth--;
+		return c->kind == C_ALL;
+	case C_NOT:
+		explain(cx, "not:\n");
+		cx->depth++;
+		r = !eval_cond(cx, c->kids[0], false);
+		cx->depth--;
+		return r;
+	}
+	return false;
+}
+
+/* ---- rules ---------------------------------------------------------------- */
+
+static bool
+tool_matches(const struct rule *r, const char *tool)
+{
+	size_t	i;
+
+	if (r->ntools == 0)
+		return true;
+	if (tool == NULL)
+		return false;
+	for (i = 0; i < r->ntools; i++) {
+		if (r->tool_globs[i] != NULL) {
+			if (rr_glob_match(r->tool_globs[i], tool, strlen(tool)))
+				return true;
+			continue;
+		}
+		if (strcmp(r->tools[i], tool) == 0)
+			return true;
+		/* Claude Code 2.1.63 renamed Task to Agent; rules keep working. */
+		if ((strcmp(r->tools[i], "Task") == 0 &&
+		    strcmp(tool, "Agent") == 0) ||
+		    (strcmp(r->tools[i], "Agent") == 0 &&
+		    strcmp(tool, "Task") == 0))
+			return true;
+	}
+	return false;
+}
+
+bool
+rule_applies(const struct rule *r, const struct rr_event *ev)
+{
+	if (ev->kind == EV_OTHER || !(r->events & (1u << ev->kind)))
+		return false;
+	return tool_matches(r, ev->tool);
+}
+
+static int
+fired_cmp(const void *a, const void *b)
+{
+	const struct fired_rule	*x = a, *y = b;
+
+	if (x->rule->priority != y->rule->priority)
+		return x->rule->priority < y->rule->priority ? -1 : 1;
+	if (x->rule->order != y->rule->order)
+		return x->rule->order < y->rule->order ? -1 : 1;
+	return 0;
+}
+
+static void
+add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text)
+{
+	struct fired_rule	*f;
+
+	if (o->nfired == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 8;
+		o->fired = xreallocarray(o->fired, o->cap, sizeof(*o->fired));
+	}
+	f = &o->fired[o->nfired++];
+	f->rule = r;
+	f->text = text ? buf_detach(text, &f->len) : NULL;
+	if (text == NULL)
+		f->len = 0;
+}
+
+static void
+render(struct ectx *cx, const struct rule *r, struct buf *b)
+{
+	struct tpl_ctx	tc;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.ev = cx->ev;
+	tc.rule_id = r->id;
+	tc.skill = r->skill;
+	tc.description = r->description;
+	tc.match = cx->match;
+	tc.match_len = cx->match_len;
+	tpl_render(r->message, &tc, b);
+}
+
+/* Decides one rule; on fire, appends it (rendered) to the outcome. */
+static void
+eval_rule(struct ectx *cx, const struct rule *r)
+{
+	struct rr_event	*ev = cx->ev;
+	struct buf	 text;
+
+	cx->rule = r;
+	cx->match = NULL;
+	cx->match_len = 0;
+	cx->match_is_glob = false;
+	cx->depth = 0;
+	if (!rule_applies(r, ev)) {
+		if (cx->opts->explain && (r->events & (1u << ev->kind)))
+			explain(cx, "rule %s (%s:%d): skipped: tool '%s' not "
+			    "in its tools\n", r->id, r->file, r->line,
+			    ev->tool ? ev->tool : "(none)");
+		return;
+	}
+	explain(cx, "rule %s (%s:%d): %s\n", r->id, r->file, r->line,
+	    action_names[r->action]);
+	cx->depth = 1;
+	if (!r->enabled) {
+		explain(cx, "not fired: disabled (enabled: false)\n");
+		return;
+	}
+	if (r->action == ACT_DENY && ev->stop_hook_active &&
+	    !r->ignore_stop_hook_active &&
+	    (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP)) {
+		explain(cx, "not fired: stop_hook_active is true (the agent "
+		    "is already continuing because of a Stop hook)\n");
+		return;
+	}
+	if (r->when != NULL) {
+		explain(cx, "when:\n");
+		cx->depth = 1;
+		if (!eval_cond(cx, r->when, true)) {
+			cx->depth = 1;
+			explain(cx, "not fired: 'when' does not hold\n");
+			return;
+		}
+		cx->depth = 1;
+	}
+	if (r->unless != NULL) {
+		explain(cx, "unless:\n");
+		cx->depth = 1;
+		if (eval_cond(cx, r->unless, false)) {
+			cx->depth = 1;
+			explain(cx, "not fired: cancelled by 'unless'\n");
+			return;
+		}
+		cx->depth = 1;
+	}
+	explain(cx, "fired\n");
+	buf_init(&text);
+	if (r->message != NULL) {
+		render(cx, r, &text);
+		add_fired(cx->out, r, &text);
+	} else
+		add_fired(cx->out, r, NULL);
+}
+
+/* The state key of a fired `once` rule. */
+static char *
+once_key(const struct rule *r, const struct rr_event *ev)
+{
+	if (r->once == ONCE_SESSION_PATH && ev->abs_path != NULL)
+		return xasprintf("%s\x1f%s", r->id, ev->abs_path);
+	return xstrdup(r->id);
+}
+
+/*
+ * Drops `once` rules that already fired in this session; claims the rest
+ * in one locked read-modify-write of the session's state file.
+ */
+static void
+apply_once(struct ectx *cx)
+{
+	struct eval_outcome	*o = cx->out;
+	char			**keys, *warn = NULL, *err = NULL;
+	size_t			*idx, n = 0, i, j;
+	bool			*first;
+
+	for (i = 0; i < o->nfired; i++)
+		if (o->fired[i].rule->once != ONCE_NEVER)
+			n++;
+	if (n == 0 || cx->opts->state_dir == NULL)
+		return;
+	keys = xcalloc(n, sizeof(*keys));
+	idx = xcalloc(n, sizeof(*idx));
+	first = xcalloc(n, sizeof(*first));
+	for (i = 0, j = 0; i < o->nfired; i++)
+		if (o->fired[i].rule->once != ONCE_NEVER) {
+			idx[j] = i;
+			keys[j++] = once_key(o->fired[i].rule, cx->ev);
+		}
+	if (state_claim(cx->opts->state_dir, cx->ev->session_id,
+	    (const char *const *)keys, n, first, cx->opts->state_dry_run,
+	    &warn, &err) < 0) {
+		buf_printf(&o->notes, "reflexion-rules: %s; 'once' rules fire "
+		    "as if for the first time\n", err);
+		free(err);
+	}
+	if (warn != NULL) {
+		buf_printf(&o->notes, "reflexion-rules: %s\n", warn);
+		free(warn);
+	}
+	/* Walk backwards so removals do not shift pending indexes. */
+	for (j = n; j > 0; j--) {
+		if (first[j - 1])
+			continue;
+		i = idx[j - 1];
+		if (cx->opts->explain)
+			buf_printf(cx->opts->explain, "rule %s: already fired "
+			    "in this session (once: %s); dropped\n",
+			    o->fired[i].rule->id,
+			    o->fired[i].rule->once == ONCE_SESSION ?
+			    "session" : "session+path");
+		free(o->fired[i].text);
+		memmove(&o->fired[i], &o->fired[i + 1],
+		    (o->nfired - i - 1) * sizeof(*o->fired));
+		o->nfired--;
+	}
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(idx);
+	free(first);
+}
+
+int
+eval_event(const struct ruleset *rs, struct rr_event *ev,
+    const struct eval_opts *opts, struct eval_outcome *out)
+{
+	struct ectx	cx;
+	size_t		i;
+
+	memset(&cx, 0, sizeof(cx));
+	cx.ev = ev;
+	cx.opts = opts;
+	cx.out = out;
+	if (opts->only != NULL)
+		eval_rule(&cx, opts->only);
+	else
+		for (i = 0; i < rs->n; i++)
+			eval_rule(&cx, rs->rules[i]);
+	free(cx.file_text);
+	if (out->nfired > 1)
+		qsort(out->fired, out->nfired, sizeof(*out->fired), fired_cmp);
+	apply_once(&cx);
+	return 0;
+}

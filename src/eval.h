@@ -1,0 +1,47 @@
+/*
+ * Evaluating a rule set against one event.
+ *
+ * eval_event() decides which rules fire and renders their messages; it
+ * does not format any agent's protocol (output.c does).  The outcome owns
+ * its rendered texts; eval_outcome_release() frees them.  Rules are
+ * borrowed from the ruleset, which must outlive the outcome.
+ */
+#ifndef RR_EVAL_H
+#define RR_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "rule.h"
+
+struct eval_opts {
+	const char	*state_dir;	/* NULL: `once` rules always fire */
+	bool		 state_dry_run;	/* check `once` without claiming */
+	const struct rule *only;	/* evaluate just this rule (tests) */
+	struct buf	*explain;	/* non-NULL: append a trace */
+};
+
+struct fired_rule {
+	const struct rule *rule;
+	char		*text;		/* rendered message, owned; or NULL */
+	size_t		 len;
+};
+
+struct eval_outcome {
+	struct fired_rule *fired;	/* in priority, then load order */
+	size_t		 nfired, cap;
+	struct buf	 notes;		/* lines for stderr (limits, state) */
+};
+
+void	 eval_outcome_init(struct eval_outcome *);
+void	 eval_outcome_release(struct eval_outcome *);
+
+/* Returns 0; problems that do not stop evaluation go to out->notes. */
+int	 eval_event(const struct ruleset *, struct rr_event *,
+	     const struct eval_opts *, struct eval_outcome *);
+
+/* True when the rule applies to the event's kind and tool at all. */
+bool	 rule_applies(const struct rule *, const struct rr_event *);
+
+#endif

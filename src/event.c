@@ -1,0 +1,468 @@
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "event.h"
+#include "transcript.h"
+#include "xmalloc.h"
+
+const char *const event_kind_names[EV__COUNT] = {
+	[EV_PRE_TOOL_USE] = "PreToolUse",
+	[EV_POST_TOOL_USE] = "PostToolUse",
+	[EV_POST_TOOL_USE_FAILURE] = "PostToolUseFailure",
+	[EV_USER_PROMPT_SUBMIT] = "UserPromptSubmit",
+	[EV_STOP] = "Stop",
+	[EV_SUBAGENT_STOP] = "SubagentStop",
+	[EV_SESSION_START] = "SessionStart",
+};
+
+enum rr_event_kind
+event_kind_from_name(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < EV__COUNT; i++)
+		if (strcmp(event_kind_names[i], name) == 0)
+			return (enum rr_event_kind)i;
+	return EV_OTHER;
+}
+
+int
+read_all_fd(int fd, char **data, size_t *len, size_t max, char **err)
+{
+	struct buf	b;
+	char		chunk[65536];
+	ssize_t		n;
+	int		too_big = 0;
+
+	buf_init(&b);
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = xasprintf("cannot read stdin: %s",
+			    strerror(errno));
+			buf_release(&b);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		/* Past the cap keep draining, so the agent never sees EPIPE. */
+		if (b.len + (size_t)n > max)
+			too_big = 1;
+		if (!too_big)
+			buf_add(&b, chunk, (size_t)n);
+	}
+	if (too_big) {
+		*err = xasprintf("the event on stdin is larger than %zu bytes",
+		    max);
+		buf_release(&b);
+		return -1;
+	}
+	*data = buf_detach(&b, len);
+	return 0;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The 16-bit value of a \uXXXX escape starting at p (p[0] == '\\'), or -1. */
+static long
+u_escape(const char *p, size_t avail)
+{
+	long	v = 0;
+	int	i, h;
+
+	if (avail < 6 || p[0] != '\\' || p[1] != 'u')
+		return -1;
+	for (i = 2; i < 6; i++) {
+		if ((h = hexval(p[i])) < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+void
+json_fix_escapes(char *s, size_t len)
+{
+	size_t	i = 0;
+	int	in_string = 0;
+	long	v, lo;
+
+	while (i < len) {
+		if (!in_string) {
+			if (s[i] == '"')
+				in_string = 1;
+			i++;
+			continue;
+		}
+		if (s[i] == '"') {
+			in_string = 0;
+			i++;
+			continue;
+		}
+		if (s[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		if (s[i + 1] != 'u') {
+			i += 2;
+			continue;
+		}
+		v = u_escape(s + i, len - i);
+		if (v < 0) {
+			i += 2;
+			continue;
+		}
+		if (v == 0) {
+			memcpy(s + i + 2, "2400", 4);
+		} else if (v >= 0xd800 && v <= 0xdbff) {
+			lo = u_escape(s + i + 6, len - i - 6);
+			if (lo >= 0xdc00 && lo <= 0xdfff) {
+				i += 12;
+				continue;
+			}
+			memcpy(s + i + 2, "fffd", 4);
+		} else if (v >= 0xdc00 && v <= 0xdfff)
+			memcpy(s + i + 2, "fffd", 4);
+		i += 6;
+	}
+}
+
+static const char *
+get_string(const cJSON *obj, const char *key)
+{
+	const cJSON	*it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(it) && it->valuestring ? it->valuestring : NULL;
+}
+
+static void
+set_text(struct rr_text *t, const char *s)
+{
+	t->s = s;
+	t->len = s ? strlen(s) : 0;
+}
+
+/*
+ * Appends every string leaf of v (depth first, in document order) and the
+ * text of numbers and booleans, one per line: a response object becomes the
+ * text a person would read, so line-anchored regexes work on it.
+ */
+static void
+flatten(struct buf *b, const cJSON *v, int depth)
+{
+	const cJSON	*c;
+	char		 num[64];
+
+	if (depth > 64)
+		return;
+	if (cJSON_IsString(v) && v->valuestring) {
+		if (b->len)
+			buf_addc(b, '\n');
+		buf_adds(b, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		if (b->len)
+			buf_addc(b, '\n');
+		if (v->valuedouble == (double)(long long)v->valuedouble)
+			snprintf(num, sizeof(num), "%lld",
+			    (long long)v->valuedouble);
+		else
+			snprintf(num, sizeof(num), "%.17g", v->valuedouble);
+		buf_adds(b, num);
+	} else if (cJSON_IsBool(v)) {
+		if (b->len)
+			buf_addc(b, '\n');
+		buf_adds(b, cJSON_IsTrue(v) ? "true" : "false");
+	} else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		cJSON_ArrayForEach(c, v)
+			flatten(b, c, depth + 1);
+	}
+}
+
+static const char *
+arena_buf(struct arena *a, struct buf *b)
+{
+	const char	*s = arena_strndup(a, b->data, b->len);
+
+	buf_release(b);
+	return s;
+}
+
+/* Joins edits[].<key> with '\n' (MultiEdit). */
+static const char *
+join_edits(struct arena *a, const cJSON *edits, const char *key)
+{
+	const cJSON	*e;
+	const char	*s;
+	struct buf	 b;
+	int		 first = 1;
+
+	if (!cJSON_IsArray(edits))
+		return NULL;
+	buf_init(&b);
+	cJSON_ArrayForEach(e, edits) {
+		s = get_string(e, key);
+		if (s == NULL)
+			continue;
+		if (!first)
+			buf_addc(&b, '\n');
+		buf_adds(&b, s);
+		first = 0;
+	}
+	if (first) {
+		buf_release(&b);
+		return NULL;
+	}
+	return arena_buf(a, &b);
+}
+
+/* Resolves "." and ".." lexically; leaves the result in b. */
+static void
+normalize_path(struct buf *b, const char *path)
+{
+	const char	*p = path, *seg;
+	size_t		 seglen, cut;
+
+	buf_reset(b);
+	if (*p == '/')
+		buf_addc(b, '/');
+	while (*p) {
+		while (*p == '/')
+			p++;
+		seg = p;
+		while (*p && *p != '/')
+			p++;
+		seglen = (size_t)(p - seg);
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			cut = b->len;
+			while (cut > 1 && b->data[cut - 1] == '/')
+				cut--;
+			while (cut > 0 && b->data[cut - 1] != '/')
+				cut--;
+			if (cut > 0 || b->data[0] != '/') {
+				buf_truncate(b, cut);
+				continue;
+			}
+			continue;
+		}
+		if (b->len && b->data[b->len - 1] != '/')
+			buf_addc(b, '/');
+		buf_add(b, seg, seglen);
+	}
+}
+
+/*
+ * Derives abs_path and rel_path from F_PATH.  Windows clients send
+ * backslashes; globs are written with '/', so those are turned into '/'.
+ */
+static void
+derive_paths(struct rr_event *ev)
+{
+	struct buf	 b, n;
+	const char	*raw = ev->f[F_PATH].s, *dir = ev->project_dir;
+	size_t		 i, dlen;
+
+	if (raw == NULL)
+		return;
+	buf_init(&b);
+	buf_init(&n);
+	for (i = 0; i < ev->f[F_PATH].len; i++)
+		buf_addc(&b, raw[i] == '\\' ? '/' : raw[i]);
+	if (b.data[0] != '/' && ev->cwd[0] != '\0') {
+		buf_reset(&n);
+		buf_printf(&n, "%s/%s", ev->cwd, b.data);
+		buf_reset(&b);
+		buf_add(&b, n.data, n.len);
+	}
+	normalize_path(&n, b.data);
+	ev->abs_path = arena_strndup(&ev->arena, n.data, n.len);
+	ev->rel_path = ev->abs_path;
+	if (dir != NULL && dir[0] == '/') {
+		normalize_path(&b, dir);
+		dlen = b.len;
+		while (dlen > 1 && b.data[dlen - 1] == '/')
+			dlen--;
+		if (strncmp(ev->abs_path, b.data, dlen) == 0 &&
+		    ev->abs_path[dlen] == '/')
+			ev->rel_path = ev->abs_path + dlen + 1;
+	}
+	buf_release(&b);
+	buf_release(&n);
+}
+
+static void
+map_tool_fields(struct rr_event *ev, const cJSON *input)
+{
+	struct arena	*a = &ev->arena;
+	const char	*t = ev->tool;
+	const cJSON	*edits;
+
+	if (!cJSON_IsObject(input))
+		return;
+	set_text(&ev->f[F_PATH], get_string(input, "file_path"));
+	if (ev->f[F_PATH].s == NULL)
+		set_text(&ev->f[F_PATH], get_string(input, "notebook_path"));
+	if (strcmp(t, "Bash") == 0 || strcmp(t, "PowerShell") == 0 ||
+	    strcmp(t, "run_shell_command") == 0)
+		set_text(&ev->f[F_COMMAND], get_string(input, "command"));
+	if (strcmp(t, "Write") == 0 || strcmp(t, "write_file") == 0)
+		set_text(&ev->f[F_CONTENT], get_string(input, "content"));
+	else if (strcmp(t, "Edit") == 0 || strcmp(t, "replace") == 0) {
+		set_text(&ev->f[F_CONTENT], get_string(input, "new_string"));
+		set_text(&ev->f[F_OLD_CONTENT], get_string(input, "old_string"));
+	} else if (strcmp(t, "MultiEdit") == 0) {
+		edits = cJSON_GetObjectItemCaseSensitive(input, "edits");
+		set_text(&ev->f[F_CONTENT], join_edits(a, edits, "new_string"));
+		set_text(&ev->f[F_OLD_CONTENT],
+		    join_edits(a, edits, "old_string"));
+	} else if (strcmp(t, "NotebookEdit") == 0)
+		set_text(&ev->f[F_CONTENT], get_string(input, "new_source"));
+}
+
+int
+event_parse(struct rr_event *ev, const char *json, size_t len,
+    const char *project_dir, char **err)
+{
+	char		*copy;
+	const cJSON	*input, *resp, *sha;
+	const char	*s;
+	struct buf	 b;
+	size_t		 tlen;
+	char		*text;
+
+	memset(ev, 0, sizeof(*ev));
+	arena_init(&ev->arena);
+	ev->kind = EV_OTHER;
+	ev->event_name = ev->session_id = ev->cwd = "";
+	*err = NULL;
+
+	copy = xmemdup0(json, len);
+	json_fix_escapes(copy, len);
+	ev->root = cJSON_ParseWithLength(copy, len);
+	free(copy);
+	if (ev->root == NULL) {
+		*err = xstrdup(len == 0 ? "the event on stdin is empty" :
+		    "the event on stdin is not valid JSON");
+		return -1;
+	}
+	if (!cJSON_IsObject(ev->root)) {
+		*err = xstrdup("the event on stdin is not a JSON object");
+		cJSON_Delete(ev->root);
+		ev->root = NULL;
+		return -1;
+	}
+	if ((s = get_string(ev->root, "hook_event_name")) != NULL) {
+		ev->event_name = s;
+		ev->kind = event_kind_from_name(s);
+	}
+	if ((s = get_string(ev->root, "session_id")) != NULL)
+		ev->session_id = s;
+	if ((s = get_string(ev->root, "cwd")) != NULL)
+		ev->cwd = s;
+	ev->transcript_path = get_string(ev->root, "transcript_path");
+	ev->project_dir = project_dir && *project_dir ? project_dir : ev->cwd;
+	sha = cJSON_GetObjectItemCaseSensitive(ev->root, "stop_hook_active");
+	ev->stop_hook_active = cJSON_IsTrue(sha);
+	ev->tool = get_string(ev->root, "tool_name");
+
+	set_text(&ev->f[F_EVENT], ev->event_name);
+	set_text(&ev->f[F_CWD], ev->cwd);
+	if (ev->tool != NULL) {
+		set_text(&ev->f[F_TOOL], ev->tool);
+		input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
+		map_tool_fields(ev, input);
+	}
+	if (ev->kind == EV_USER_PROMPT_SUBMIT)
+		set_text(&ev->f[F_PROMPT], get_string(ev->root, "prompt"));
+	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
+	if (resp != NULL && !cJSON_IsNull(resp)) {
+		buf_init(&b);
+		flatten(&b, resp, 0);
+		ev->f[F_RESPONSE].len = b.len;
+		ev->f[F_RESPONSE].s = arena_buf(&ev->arena, &b);
+	}
+	set_text(&ev->f[F_ERROR], get_string(ev->root, "error"));
+	if (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP) {
+		set_text(&ev->f[F_MESSAGE],
+		    get_string(ev->root, "last_assistant_message"));
+		/* Clients before 2.1.47 send no last_assistant_message. */
+		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL &&
+		    transcript_last_assistant_text(ev->transcript_path, &text,
+		    &tlen) == 0) {
+			ev->f[F_MESSAGE].s = arena_strndup(&ev->arena, text,
+			    tlen);
+			ev->f[F_MESSAGE].len = tlen;
+			free(text);
+		}
+	}
+	derive_paths(ev);
+	return 0;
+}
+
+void
+event_release(struct rr_event *ev)
+{
+	if (ev->root != NULL)
+		cJSON_Delete(ev->root);
+	arena_release(&ev->arena);
+	memset(ev, 0, sizeof(*ev));
+}
+
+struct rr_text
+event_input(struct rr_event *ev, const char *key)
+{
+	struct rr_text	 t = { NULL, 0 };
+	const cJSON	*v;
+	const char	*p, *dot;
+	char		 part[256];
+	size_t		 n;
+	struct buf	 b;
+
+	v = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
+	for (p = key; v != NULL && *p; p = *dot ? dot + 1 : dot) {
+		dot = strchr(p, '.');
+		if (dot == NULL)
+			dot = p + strlen(p);
+		n = (size_t)(dot - p);
+		if (n >= sizeof(part))
+			return t;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (cJSON_IsArray(v) && part[0] >= '0' && part[0] <= '9')
+			v = cJSON_GetArrayItem(v, atoi(part));
+		else
+			v = cJSON_GetObjectItemCaseSensitive(v, part);
+	}
+	if (v == NULL || cJSON_IsNull(v))
+		return t;
+	if (cJSON_IsString(v)) {
+		t.s = v->valuestring;
+		t.len = strlen(t.s);
+		return t;
+	}
+	buf_init(&b);
+	flatten(&b, v, 0);
+	t.len = b.len;
+	t.s = arena_buf(&ev->arena, &b);
+	return t;
+}

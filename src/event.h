@@ -1,0 +1,98 @@
+/*
+ * A hook event, mapped onto the agent-neutral fields rules test.
+ *
+ * struct rr_event owns the parsed JSON (root) and an arena for the texts it
+ * synthesizes (joined MultiEdit strings, flattened responses, the relative
+ * path); every `const char *` in it points into one of those two and lives
+ * until event_release().
+ */
+#ifndef RR_EVENT_H
+#define RR_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+struct cJSON;
+
+enum rr_event_kind {
+	EV_PRE_TOOL_USE,
+	EV_POST_TOOL_USE,
+	EV_POST_TOOL_USE_FAILURE,
+	EV_USER_PROMPT_SUBMIT,
+	EV_STOP,
+	EV_SUBAGENT_STOP,
+	EV_SESSION_START,
+	EV__COUNT,
+	EV_OTHER = EV__COUNT	/* read, never matched by a rule */
+};
+
+/* The text fields of the rule language (SPEC.md §3). */
+enum rr_field {
+	F_PATH,
+	F_CONTENT,
+	F_OLD_CONTENT,
+	F_COMMAND,
+	F_PROMPT,
+	F_RESPONSE,
+	F_ERROR,
+	F_MESSAGE,
+	F_TOOL,
+	F_EVENT,
+	F_CWD,
+	F__COUNT,
+	F_INPUT = F__COUNT	/* input.<key>: looked up on demand */
+};
+
+struct rr_text {
+	const char	*s;	/* NULL when the event has no such field */
+	size_t		 len;
+};
+
+struct rr_event {
+	struct cJSON	*root;
+	struct arena	 arena;
+	enum rr_event_kind kind;
+	const char	*event_name;	/* hook_event_name, "" if absent */
+	const char	*tool;		/* tool_name, or NULL */
+	const char	*session_id;	/* "" if absent */
+	const char	*cwd;		/* "" if absent */
+	const char	*transcript_path; /* or NULL */
+	const char	*project_dir;	/* $CLAUDE_PROJECT_DIR, else cwd */
+	const char	*abs_path;	/* F_PATH made absolute, or NULL */
+	const char	*rel_path;	/* F_PATH relative to project_dir */
+	bool		 stop_hook_active;
+	struct rr_text	 f[F__COUNT];
+};
+
+/* Event names, indexed by enum rr_event_kind. */
+extern const char *const event_kind_names[EV__COUNT];
+/* EV_OTHER when unknown. */
+enum rr_event_kind event_kind_from_name(const char *);
+
+/* Reads all of fd to EOF into an owned buffer; -1 and *err on error. */
+int	 read_all_fd(int fd, char **data, size_t *len, size_t max, char **err);
+
+/*
+ * Parses one hook event from json[0..len) (need not be NUL-terminated).
+ * project_dir may be NULL (then the event's cwd is used).  Returns 0, or
+ * -1 with *err (owned) when the input is not a JSON object.  Missing or
+ * wrong-typed fields are not errors: they are simply absent.
+ */
+int	 event_parse(struct rr_event *, const char *json, size_t len,
+	     const char *project_dir, char **err);
+void	 event_release(struct rr_event *);
+
+/* The value of input.<dotted.key> as text, or {NULL, 0}. */
+struct rr_text event_input(struct rr_event *, const char *dotted_key);
+
+/*
+ * Rewrites the JSON escapes cJSON mishandles, in place and length
+ * preserving: \u0000 (cJSON would cut the string there, hiding what
+ * follows from every rule) becomes \u2400 (SYMBOL FOR NULL), and a lone
+ * surrogate escape (cJSON would reject the whole event) becomes \ufffd.
+ */
+void	 json_fix_escapes(char *json, size_t len);
+
+#endif

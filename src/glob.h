@@ -1,0 +1,42 @@
+/*
+ * Path globs, minimatch-like with {dot: true, matchBase: true}:
+ *   *      any run of characters except '/'
+ *   **     as a whole path segment: zero or more segments
+ *   ?      one character except '/'
+ *   [a-z] [!a-z] [^a-z]   a character class (never matches '/')
+ *   {a,b}  alternatives, nested; {1..3} numeric ranges
+ *   \x     the character x, literally
+ * Dotfiles match like any other name.  A pattern without '/' is matched
+ * against the basename of the path (matchBase).  A leading "./" in the
+ * pattern is ignored.  Paths use '/'; callers turn '\' into '/' first.
+ *
+ * The glob is translated to a PCRE2 pattern (glob_to_regex) and run by
+ * match_re, so brace-heavy globs cost no exponential expansion.
+ */
+#ifndef RR_GLOB_H
+#define RR_GLOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+/*
+ * Appends to `out` an anchored PCRE2 pattern equivalent to glob[0..len).
+ * Sets *basename_only when the glob has no '/' (match the basename).
+ * Returns 0, or -1 with *errmsg (static string) and *erroff (byte offset in
+ * the glob) set, e.g. for an unterminated '[' or '{', or a trailing '\'.
+ */
+int	 glob_to_regex(const char *glob, size_t len, struct buf *out,
+	     bool *basename_only, const char **errmsg, size_t *erroff);
+
+struct rr_glob;
+
+/* Compiles a glob; NULL with *errmsg and *erroff set on error. */
+struct rr_glob *rr_glob_compile(const char *glob, size_t len,
+	     const char **errmsg, size_t *erroff);
+/* Matches a '/'-separated path (basename only when the glob has no '/'). */
+bool	 rr_glob_match(const struct rr_glob *, const char *path, size_t len);
+void	 rr_glob_free(struct rr_glob *);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * The hook's main job, apart from process plumbing so tests can call it:
+ * one event in, the agent's reply (stdout, stderr, status) out.
+ */
+#ifndef RR_HOOK_H
+#define RR_HOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "output.h"
+#include "sources.h"
+
+struct hook_opts {
+	struct rule_sources	 sources;
+	const char		*home;		/* $REFLEXION_HOME */
+	bool			 exit2;
+};
+
+/* Never fails: any problem becomes a line on stderr and an allow. */
+void	hook_run(const char *input, size_t len, const struct hook_opts *,
+	    struct hook_reply *);
+
+/*
+ * Summarizes rule-loading errors for the user (systemMessage), naming the
+ * first few files and lines; NULL when there were none.  Owned.
+ */
+char	*hook_load_errors_message(const struct diag_list *);
+
+#endif

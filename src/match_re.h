@@ -1,0 +1,44 @@
+/*
+ * PCRE2 behind a small interface, with the limits that make a regex safe on
+ * the hot path: JIT where available, and match/depth/heap limits so that a
+ * pattern that backtracks catastrophically returns "limit hit" instead of
+ * hanging the hook.  Subjects may be invalid UTF-8 (PCRE2_MATCH_INVALID_UTF).
+ *
+ * A struct rr_regex owns its pcre2_code; rr_regex_free() releases it.
+ * Match data and the match context are process-wide and reused.
+ */
+#ifndef RR_MATCH_RE_H
+#define RR_MATCH_RE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rr_regex;
+
+enum rr_regex_flags {
+	RR_RE_IGNORE_CASE = 1 << 0,
+	RR_RE_ANCHORED_FULL = 1 << 1	/* must match the whole subject */
+};
+
+enum rr_match_result {
+	RR_MATCH_LIMIT = -1,	/* hit a limit: counts as no match, reported */
+	RR_MATCH_NO = 0,
+	RR_MATCH_YES = 1
+};
+
+/*
+ * Compiles pattern[0..len).  On error returns NULL, sets *erroff to the byte
+ * offset inside the pattern and writes PCRE2's message to errbuf.
+ */
+struct rr_regex *rr_regex_compile(const char *pattern, size_t len,
+	     unsigned flags, size_t *erroff, char *errbuf, size_t errlen);
+/* On RR_MATCH_YES, *start and *end (may be NULL) delimit the match. */
+enum rr_match_result rr_regex_match(const struct rr_regex *,
+	     const char *subject, size_t len, size_t *start, size_t *end);
+void	 rr_regex_free(struct rr_regex *);
+/* Overrides the match limit (tests, and the `limits:` of issue 6). */
+void	 rr_regex_set_match_limit(unsigned long);
+/* "10.42 2022-12-11": part of the compiled cache's identity. */
+const char *rr_regex_version(void);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * Merging our hook registrations into a Claude Code settings.json (see
+ * settings_merge.h and hook-protocol.md §1.3).  cJSON parses the file and
+ * keeps members in document order; the printer below writes the tree back
+ * the way Claude Code's JSON.stringify(x, null, 2) does.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "jsonw.h"
+#include "settings_merge.h"
+#include "xmalloc.h"
+
+/* The tool events come first: only they get a "matcher". */
+const char *const settings_events[] = {
+	"PreToolUse",
+	"PostToolUse",
+	"PostToolUseFailure",
+	"UserPromptSubmit",
+	"Stop",
+	"SubagentStop",
+	"SessionStart",
+};
+#define SETTINGS_NTOOL_EVENTS	3
+const size_t settings_nevents =
+    sizeof(settings_events) / sizeof(settings_events[0]);
+
+/* cJSON reports allocation failure as NULL; treat it as xmalloc() does. */
+static cJSON *
+must(cJSON *item)
+{
+	if (item == NULL) {
+		fprintf(stderr, "reflexion-rules: cannot allocate memory\n");
+		abort();
+	}
+	return item;
+}
+
+/* Keys are string literals, so the CS variant spares a copy. */
+static void
+add_member(cJSON *obj, const char *key, cJSON *item)
+{
+	if (!cJSON_AddItemToObjectCS(obj, key, item)) {
+		fprintf(stderr, "reflexion-rules: cannot allocate memory\n");
+		abort();
+	}
+}
+
+/*
+ * JSON.parse, and so Claude Code, keeps the last of duplicate keys; cJSON's
+ * own lookup returns the first.
+ */
+static cJSON *
+member(const cJSON *obj, const char *key)
+{
+	cJSON	*it, *found = NULL;
+
+	if (!cJSON_IsObject(obj))
+		return NULL;
+	cJSON_ArrayForEach(it, obj)
+		if (it->string != NULL && strcmp(it->string, key) == 0)
+			found = it;
+	return found;
+}
+
+static int
+blank(const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
+		    s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/*
+ * Does any handler of any group in `groups` run `command`?  Entries of an
+ * unexpected shape are Claude Code's business, not ours: skip them.
+ */
+static int
+has_command(const cJSON *groups, const char *command)
+{
+	const cJSON	*g, *h, *hs, *c;
+
+	cJSON_ArrayForEach(g, groups) {
+		hs = member(g, "hooks");
+		if (!cJSON_IsArray(hs))
+			continue;
+		cJSON_ArrayForEach(h, hs) {
+			c = member(h, "command");
+			if (cJSON_IsString(c) && c->valuestring != NULL &&
+			    strcmp(c->valuestring, command) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static cJSON *
+new_group(const char *command, int tool)
+{
+	cJSON	*g, *hs, *h;
+
+	g = must(cJSON_CreateObject());
+	if (tool)
+		add_member(g, "matcher", must(cJSON_CreateString("*")));
+	hs = must(cJSON_CreateArray());
+	h = must(cJSON_CreateObject());
+	add_member(h, "type", must(cJSON_CreateString("command")));
+	add_member(h, "command", must(cJSON_CreateString(command)));
+	add_member(h, "timeout",
+	    must(cJSON_CreateNumber(SETTINGS_HOOK_TIMEOUT)));
+	cJSON_AddItemToArray(hs, h);
+	add_member(g, "hooks", hs);
+	return g;
+}
+
+/*
+ * A number as JavaScript's Number.prototype.toString writes it: the
+ * shortest digits that read back to the same double, integers below 1e21
+ * in full, exponents outside [1e-7, 1e21).  So 10 stays 10 and 1.5 stays
+ * 1.5, whatever cJSON did to valueint.
+ */
+static void
+put_number(struct buf *b, double d)
+{
+	char	 s[48], digits[24], *p;
+	int	 prec, k = 0, n, i;
+
+	/* JSON has no NaN or infinity (cJSON reads 1e999 as inf). */
+	if (d != d || d - d != 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	if (d == 0) {
+		buf_addc(b, '0');	/* -0 too, as JavaScript does */
+		return;
+	}
+	/* 17 significant digits always round-trip, so this stops. */
+	for (prec = 0; prec < 16; prec++) {
+		snprintf(s, sizeof(s), "%.*e", prec, d);
+		if (strtod(s, NULL) == d)
+			break;
+	}
+	snprintf(s, sizeof(s), "%.*e", prec, d);
+	p = s;
+	if (*p == '-') {
+		buf_addc(b, '-');
+		p++;
+	}
+	for (; *p != 'e' && *p != '\0'; p++)
+		if (*p != '.')
+			digits[k++] = *p;
+	digits[k] = '\0';
+	/* n: where the decimal point goes, counted from the first digit. */
+	n = (*p == 'e' ? atoi(p + 1) : 0) + 1;
+	if (k <= n && n <= 21) {
+		buf_add(b, digits, (size_t)k);
+		for (i = k; i < n; i++)
+			buf_addc(b, '0');
+	} else if (n > 0 && n <= 21) {
+		buf_add(b, digits, (size_t)n);
+		buf_addc(b, '.');
+		buf_add(b, digits + n, (size_t)(k - n));
+	} else if (n > -6 && n <= 0) {
+		buf_add(b, "0.", 2);
+		for (i = n; i < 0; i++)
+			buf_addc(b, '0');
+		buf_add(b, digits, (size_t)k);
+	} else {
+		buf_addc(b, digits[0]);
+		if (k > 1) {
+			buf_addc(b, '.');
+			buf_add(b, digits + 1, (size_t)(k - 1));
+		}
+		buf_printf(b, "e%c%d", n - 1 < 0 ? '-' : '+',
+		    n - 1 < 0 ? 1 - n : n - 1);
+	}
+}
+
+static void
+indent(struct buf *b, int depth)
+{
+	int	i;
+
+	for (i = 0; i < depth; i++)
+		buf_add(b, "  ", 2);
+}
+
+static void
+print_value(struct buf *b, const cJSON *item, int depth)
+{
+	const cJSON	*c;
+	int		 obj;
+
+	if (cJSON_IsFalse(item))
+		buf_adds(b, "false");
+	else if (cJSON_IsTrue(item))
+		buf_adds(b, "true");
+	else if (cJSON_IsNumber(item))
+		put_number(b, item->valuedouble);
+	else if (cJSON_IsString(item))
+		jsonw_cstring(b, item->valuestring ? item->valuestring : "");
+	else if (cJSON_IsArray(item) || cJSON_IsObject(item)) {
+		obj = cJSON_IsObject(item);
+		if (item->child == NULL) {
+			buf_adds(b, obj ? "{}" : "[]");
+			return;
+		}
+		buf_addc(b, obj ? '{' : '[');
+		for (c = item->child; c != NULL; c = c->next) {
+			buf_addc(b, '\n');
+			indent(b, depth + 1);
+			if (obj) {
+				jsonw_cstring(b, c->string ? c->string : "");
+				buf_add(b, ": ", 2);
+			}
+			print_value(b, c, depth + 1);
+			if (c->next != NULL)
+				buf_addc(b, ',');
+		}
+		buf_addc(b, '\n');
+		indent(b, depth);
+		buf_addc(b, obj ? '}' : ']');
+	} else
+		buf_adds(b, "null");	/* cJSON_NULL; Raw never parses */
+}
+
+/* 1-based line and column (in bytes) of `at` within s. */
+static void
+position(const char *s, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (; s < at; s++) {
+		if (*s == '\n') {
+			(*line)++;
+			*col = 1;
+		} else
+			(*col)++;
+	}
+}
+
+/*
+ * cJSON keeps strings NUL-terminated, so a "\u0000" escape would silently
+ * cut the string short on output.  Find one (an escape, not an escaped
+ * backslash before "u0000") so the caller can refuse.
+ */
+static int
+has_nul_escape(const char *s, size_t len)
+{
+	size_t	i, j;
+
+	for (i = 0; i + 6 <= len; i++) {
+		if (s[i] != '\\' || s[i + 1] != 'u' ||
+		    strncmp(s + i + 2, "0000", 4) != 0)
+			continue;
+		for (j = i; j > 0 && s[j - 1] == '\\'; j--)
+			;
+		if ((i - j) % 2 == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static cJSON *
+parse(const char *name, const char *text, size_t len, char **err)
+{
+	cJSON		*root;
+	const char	*end = NULL;
+	char		*copy;
+	size_t		 off;
+	int		 line, col;
+
+	/* cJSON wants the terminating NUL inside the length it is given. */
+	copy = xmemdup0(text, len);
+	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 0);
+	if (root != NULL) {
+		/* Trailing text that is not blank is an error, as in JSON.parse. */
+		off = end != NULL ? (size_t)(end - copy) : len;
+		while (off < len && blank(copy + off, 1))
+			off++;
+		if (off >= len && has_nul_escape(copy, len)) {
+			*err = xasprintf("'%s' has a \\u0000 in a string, which "
+			    "would be lost; edit it by hand", name);
+			cJSON_Delete(root);
+			free(copy);
+			return NULL;
+		}
+		if (off >= len) {
+			free(copy);
+			return root;
+		}
+		end = copy + off;
+		cJSON_Delete(root);
+	}
+	if (end == NULL || end < copy || end > copy + len)
+		end = copy + len;
+	position(copy, end, &line, &col);
+	*err = xasprintf("'%s' is not valid JSON (line %d, column %d); fix or "
+	    "move it first", name, line, col);
+	free(copy);
+	return NULL;
+}
+
+int
+settings_merge(const char *name, const char *old_json, size_t len,
+    const char *command, char **out_json, int *changed, char **err)
+{
+	cJSON		*root, *hooks, *groups;
+	struct buf	 b;
+	const char	*ev;
+	size_t		 i;
+	int		 added = 0;
+
+	*out_json = NULL;
+	*changed = 0;
+	*err = NULL;
+	if (name == NULL)
+		name = "settings.json";
+	if (blank(old_json, len))
+		root = must(cJSON_CreateObject());
+	else if ((root = parse(name, old_json, len, err)) == NULL)
+		return -1;
+	if (!cJSON_IsObject(root)) {
+		*err = xasprintf("'%s' is not a JSON object; fix or move it "
+		    "first", name);
+		goto fail;
+	}
+	if ((hooks = member(root, "hooks")) == NULL) {
+		hooks = must(cJSON_CreateObject());
+		add_member(root, "hooks", hooks);
+	} else if (!cJSON_IsObject(hooks)) {
+		*err = xasprintf("'%s': \"hooks\" is not an object; fix or "
+		    "move it first", name);
+		goto fail;
+	}
+	for (i = 0; i < settings_nevents; i++) {
+		ev = settings_events[i];
+		if ((groups = member(hooks, ev)) == NULL) {
+			groups = must(cJSON_CreateArray());
+			add_member(hooks, ev, groups);
+		} else if (!cJSON_IsArray(groups)) {
+			*err = xasprintf("'%s': \"hooks.%s\" is not an array; "
+			    "fix or move it first", name, ev);
+			goto fail;
+		} else if (has_command(groups, command))
+			continue;
+		cJSON_AddItemToArray(groups,
+		    new_group(command, i < SETTINGS_NTOOL_EVENTS));
+		added++;
+	}
+	buf_init(&b);
+	print_value(&b, root, 0);
+	buf_addc(&b, '\n');
+	cJSON_Delete(root);
+	*out_json = buf_detach(&b, NULL);
+	*changed = added;
+	return 0;
+
+fail:
+	cJSON_Delete(root);
+	return -1;
+}

@@ -1,0 +1,354 @@
+/*
+ * Per-session state files (see state.h).  Each claim is one locked
+ * read-modify-write: flock() on NAME.lock serializes the hooks of one
+ * session, and the new JSON replaces the old by rename(), so a reader never
+ * sees half a file and a crash never leaves one.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "state.h"
+#include "xmalloc.h"
+
+#define STATE_FILE_MAX		(4u * 1024 * 1024)
+#define STATE_NAME_MAX		120
+#define STATE_NAME_KEEP		64
+
+static bool
+safe_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+static unsigned long long
+fnv1a64(const char *s)
+{
+	unsigned long long	h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+char *
+state_file_name(const char *session_id)
+{
+	struct buf		 b;
+	const unsigned char	*p;
+
+	buf_init(&b);
+	if (*session_id == '\0')
+		buf_adds(&b, "%00-empty");
+	for (p = (const unsigned char *)session_id; *p; p++) {
+		if (safe_byte(*p))
+			buf_addc(&b, (char)*p);
+		else
+			buf_printf(&b, "%%%02X", *p);
+	}
+	/* Long ids keep a readable prefix and a hash of the whole id. */
+	if (b.len > STATE_NAME_MAX) {
+		buf_truncate(&b, STATE_NAME_KEEP);
+		buf_printf(&b, "-%016llx", fnv1a64(session_id));
+	}
+	buf_adds(&b, ".json");
+	return buf_detach(&b, NULL);
+}
+
+/* mkdir -p with mode 0700 for the directories it creates. */
+static int
+mkdirs(const char *dir, char **err)
+{
+	char	*p, *s = xstrdup(dir);
+
+	for (p = s + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(s, 0700) < 0 && errno != EEXIST) {
+			*err = xasprintf("cannot create directory '%s': %s", s,
+			    strerror(errno));
+			free(s);
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(s);
+	return 0;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t	w;
+
+	while (n > 0) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Reads the state file into *fired (a cJSON array, owned).  Returns 0, 1
+ * when the file was corrupt (caller sets it aside), -1 on an I/O error.
+ */
+static int
+read_state(const char *path, cJSON **fired, char **err)
+{
+	struct buf	 b;
+	char		 chunk[8192];
+	cJSON		*root, *arr, *it;
+	ssize_t		 n;
+	int		 fd;
+
+	*fired = cJSON_CreateArray();
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno == ELOOP)
+			return 1;	/* a planted symlink: never follow it */
+		*err = xasprintf("cannot read state file '%s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	buf_init(&b);
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err = xasprintf("cannot read state file '%s': %s",
+			    path, strerror(errno));
+			close(fd);
+			buf_release(&b);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > STATE_FILE_MAX) {
+			close(fd);
+			buf_release(&b);
+			return 1;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	root = cJSON_ParseWithLength(b.data, b.len);
+	buf_release(&b);
+	arr = cJSON_GetObjectItemCaseSensitive(root, "fired");
+	if (!cJSON_IsObject(root) || !cJSON_IsArray(arr)) {
+		cJSON_Delete(root);
+		return 1;
+	}
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it)) {
+			cJSON_Delete(root);
+			return 1;
+		}
+		cJSON_AddItemToArray(*fired, cJSON_CreateString(it->valuestring));
+	}
+	cJSON_Delete(root);
+	return 0;
+}
+
+static bool
+has_key(const cJSON *fired, const char *key)
+{
+	const cJSON	*it;
+
+	cJSON_ArrayForEach(it, fired)
+		if (strcmp(it->valuestring, key) == 0)
+			return true;
+	return false;
+}
+
+static int
+write_state(const char *path, const char *session_id, const cJSON *fired,
+    char **err)
+{
+	cJSON		*root;
+	char		*text, *tmp, stamp[32];
+	time_t		 now = time(NULL);
+	struct tm	 tm;
+	int		 fd, rc = -1;
+
+	root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "version", 1);
+	cJSON_AddStringToObject(root, "session_id", session_id);
+	cJSON_AddItemToObject(root, "fired", cJSON_Duplicate(fired, 1));
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(root, "updated", stamp);
+	text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd < 0 && errno == EEXIST) {
+		/* Left by a process with our pid that died: ours to replace. */
+		unlink(tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		    O_NOFOLLOW, 0600);
+	}
+	if (fd < 0)
+		*err = xasprintf("cannot write state file '%s': %s", tmp,
+		    strerror(errno));
+	else if (write_all(fd, text, strlen(text)) < 0 ||
+	    write_all(fd, "\n", 1) < 0 || fsync(fd) < 0) {
+		*err = xasprintf("cannot write state file '%s': %s", tmp,
+		    strerror(errno));
+		close(fd);
+		unlink(tmp);
+	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
+		*err = xasprintf("cannot replace state file '%s': %s", path,
+		    strerror(errno));
+		unlink(tmp);
+	} else
+		rc = 0;
+	free(tmp);
+	free(text);
+	return rc;
+}
+
+int
+state_claim(const char *state_dir, const char *session_id,
+    const char *const *keys, size_t n, bool *first, bool dry_run,
+    char **warn, char **err)
+{
+	char		*name, *path, *lock, *aside, *e = NULL;
+	cJSON		*fired = NULL;
+	size_t		 i;
+	int		 lfd, rc = -1, r, added = 0;
+
+	if (warn)
+		*warn = NULL;
+	if (err)
+		*err = NULL;
+	for (i = 0; i < n; i++)
+		first[i] = true;
+	name = state_file_name(session_id);
+	path = xasprintf("%s/%s", state_dir, name);
+	lock = xasprintf("%s.lock", path);
+	free(name);
+	if (mkdirs(state_dir, &e) < 0)
+		goto out;
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (lfd < 0) {
+		e = xasprintf("cannot open lock file '%s': %s", lock,
+		    strerror(errno));
+		goto out;
+	}
+	while ((r = flock(lfd, LOCK_EX)) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		e = xasprintf("cannot lock '%s': %s", lock, strerror(errno));
+		close(lfd);
+		goto out;
+	}
+	/* Keep the lock's mtime fresh so state_prune() spares a live session. */
+	futimens(lfd, NULL);
+	r = read_state(path, &fired, &e);
+	if (r < 0) {
+		close(lfd);
+		goto out;
+	}
+	if (r == 1) {
+		aside = xasprintf("%s.corrupt", path);
+		if (rename(path, aside) < 0 && errno != ENOENT)
+			unlink(path);
+		if (warn)
+			*warn = xasprintf("state file '%s' was corrupt; set "
+			    "aside as '%s'", path, aside);
+		free(aside);
+	}
+	for (i = 0; i < n; i++) {
+		if (has_key(fired, keys[i])) {
+			first[i] = false;
+			continue;
+		}
+		cJSON_AddItemToArray(fired, cJSON_CreateString(keys[i]));
+		added++;
+	}
+	if (!dry_run && added > 0 &&
+	    write_state(path, session_id, fired, &e) < 0) {
+		for (i = 0; i < n; i++)
+			first[i] = true;
+		close(lfd);
+		goto out;
+	}
+	close(lfd);	/* releases the lock */
+	rc = 0;
+out:
+	cJSON_Delete(fired);
+	free(path);
+	free(lock);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+static bool
+has_suffix(const char *s, const char *suf)
+{
+	size_t	ls = strlen(s), lf = strlen(suf);
+
+	return ls >= lf && strcmp(s + ls - lf, suf) == 0;
+}
+
+int
+state_prune(const char *state_dir, int max_age_days, char **err)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		*p;
+	time_t		 cutoff = time(NULL) - (time_t)max_age_days * 86400;
+
+	if (err)
+		*err = NULL;
+	if ((d = opendir(state_dir)) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		if (err)
+			*err = xasprintf("cannot open state directory '%s': %s",
+			    state_dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!has_suffix(de->d_name, ".json") &&
+		    !has_suffix(de->d_name, ".lock") &&
+		    !has_suffix(de->d_name, ".corrupt"))
+			continue;
+		p = xasprintf("%s/%s", state_dir, de->d_name);
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_mtime < cutoff)
+			unlink(p);
+		free(p);
+	}
+	closedir(d);
+	return 0;
+}

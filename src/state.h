@@ -1,0 +1,38 @@
+/*
+ * Per-session state for `once:` rules.
+ *
+ * One JSON file per session under the state directory, holding the set of
+ * keys already claimed ({"version":1,"session_id":"...","fired":[...]}).
+ * Every read-modify-write happens under an exclusive flock() on a sibling
+ * lock file and the new content replaces the old by rename(), so parallel
+ * hooks of one session neither lose a key nor claim one twice, and a crash
+ * never leaves a half-written file behind.
+ *
+ * A session id is never used as a path as is: state_file_name() maps it to
+ * a safe name ([A-Za-z0-9_-] kept, anything else escaped, long ids hashed).
+ */
+#ifndef RR_STATE_H
+#define RR_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Returns an owned file name (no directory part) for session_id. */
+char	*state_file_name(const char *session_id);
+
+/*
+ * For each keys[i], sets first[i] to true when the key was not yet claimed
+ * in this session.  Unless dry_run, adds the new keys to the file.  Creates
+ * the directory (mode 0700) when missing.  A state file that is not valid
+ * JSON is renamed aside to NAME.corrupt and treated as empty; *warn then
+ * holds an owned message.  Returns 0, or -1 with *err (owned) set; on -1
+ * every first[i] is left true (fail open: the caller decides).
+ */
+int	 state_claim(const char *state_dir, const char *session_id,
+	     const char *const *keys, size_t n, bool *first, bool dry_run,
+	     char **warn, char **err);
+
+/* Removes state files (and their lock files) older than max_age_days. */
+int	 state_prune(const char *state_dir, int max_age_days, char **err);
+
+#endif

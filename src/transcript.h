@@ -1,0 +1,19 @@
+/*
+ * Claude Code session transcripts (.jsonl): the last assistant text, for
+ * Stop events of clients older than 2.1.47 that send no
+ * last_assistant_message.
+ */
+#ifndef RR_TRANSCRIPT_H
+#define RR_TRANSCRIPT_H
+
+#include <stddef.h>
+
+/*
+ * Reads at most the last 8 MB of the transcript at path and returns, owned,
+ * the text parts of the last assistant message joined by '\n'.
+ * Returns -1 when the file is unreadable or has no assistant text.
+ */
+int	transcript_last_assistant_text(const char *path, char **text,
+	    size_t *len);
+
+#endif

@@ -1,0 +1,95 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+static void
+oom(size_t size)
+{
+	fprintf(stderr, "reflexion-rules: cannot allocate %zu bytes\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void	*p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		oom(size);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+void *
+xrealloc(void *ptr, size_t size)
+{
+	void	*p = realloc(ptr, size ? size : 1);
+
+	if (p == NULL)
+		oom(size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	return xrealloc(ptr, n * size);
+}
+
+char *
+xmemdup0(const void *s, size_t len)
+{
+	char	*p = xmalloc(len + 1);
+
+	if (len)
+		memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xmemdup0(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	return xmemdup0(s, strnlen(s, n));
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}

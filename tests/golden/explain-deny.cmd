@@ -1,0 +1,2 @@
+$RR explain --rules "$RULES" < "$EV/pre-bash-rm-home.json"
+echo "status $?"

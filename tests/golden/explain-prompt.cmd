@@ -1,0 +1,1 @@
+$RR explain --rules "$RULES" < "$EV/user-prompt-submit.json"

@@ -1,0 +1,1 @@
+$RR hook --rules "$RULES" < "$EV/pre-bash-rm-home.json"

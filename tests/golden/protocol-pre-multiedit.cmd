@@ -1,0 +1,1 @@
+$RR hook --rules "$FIX/protocol.yaml" < "$EV/pre-multiedit.json"

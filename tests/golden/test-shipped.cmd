@@ -1,0 +1,2 @@
+$RR test "$RULES"
+echo "status $?"

@@ -1,0 +1,56 @@
+# Sourced by the shell tests: TAP output and a scratch directory.
+# Each test script runs with RR (the program) and SRCDIR (the source tree)
+# from the harness; run by hand: RR=src/reflexion-rules SRCDIR=. sh tests/x.sh
+set -u
+: "${RR:?RR must name the reflexion-rules program}"
+: "${SRCDIR:?SRCDIR must name the source tree}"
+LC_ALL=C
+export LC_ALL
+unset CLAUDE_PROJECT_DIR REFLEXION_HOME SKIP_DB_VERIFICATION
+
+tap_n=0
+tap_failed=0
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $1"
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - # SKIP $1"
+}
+
+# check DESCRIPTION COMMAND...: one test point from a command's status.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+diag() {
+	sed 's/^/# /'
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	# Failures are in the TAP stream; the exit status only reports crashes.
+	return 0
+}
+
+TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/rr-test.XXXXXX")
+cleanup() {
+	if [ "${KEEP_TMP:-0}" = 1 ]; then
+		echo "# kept $TMPROOT" >&2
+	else
+		chmod -R u+w "$TMPROOT" 2>/dev/null
+		rm -rf "$TMPROOT"
+	fi
+}
+trap cleanup EXIT

@@ -1,0 +1,108 @@
+/*
+ * Shared by the engine's unit tests: compile YAML text, evaluate a JSON
+ * event, render the Claude reply.  Everything returned is owned by the
+ * caller (free()).
+ */
+#ifndef RR_TEST_HELPERS_H
+#define RR_TEST_HELPERS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "eval.h"
+#include "output.h"
+#include "rule.h"
+#include "xmalloc.h"
+
+/* Compiles yaml into rs (initialized here); returns the number of errors. */
+static inline size_t
+compile_text(struct ruleset *rs, struct diag_list *dl, const char *yaml)
+{
+	ruleset_init(rs);
+	diag_list_init(dl);
+	ruleset_add_yaml(rs, "t.yaml", yaml, strlen(yaml), 1, dl);
+	diag_sort(dl);
+	return dl->errors;
+}
+
+/* "code@line:col" of every diagnostic, space separated. */
+static inline char *
+diag_summary(const struct diag_list *dl)
+{
+	struct buf	b;
+	char		code[8];
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < dl->n; i++) {
+		diag_code_str(dl->items[i].code, code);
+		buf_printf(&b, "%s%s@%d:%d", i ? " " : "", code,
+		    dl->items[i].line, dl->items[i].col);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* "action:id" of every fired rule in outcome order, space separated. */
+static inline char *
+eval_summary(const struct ruleset *rs, const char *event_json)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+	size_t			i;
+
+	buf_init(&b);
+	if (event_parse(&ev, event_json, strlen(event_json), "/p", &err) < 0) {
+		buf_printf(&b, "error: %s", err);
+		free(err);
+		event_release(&ev);
+		return buf_detach(&b, NULL);
+	}
+	memset(&eo, 0, sizeof(eo));
+	eval_outcome_init(&out);
+	eval_event(rs, &ev, &eo, &out);
+	for (i = 0; i < out.nfired; i++)
+		buf_printf(&b, "%s%s:%s", i ? " " : "",
+		    action_names[out.fired[i].rule->action],
+		    out.fired[i].rule->id);
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
+/* The hook's stdout for event_json against rs (no state). */
+static inline char *
+reply_for(const struct ruleset *rs, const char *event_json, bool exit2,
+    int *status, char **err_out)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct hook_reply	r;
+	char			*err = NULL, *s;
+
+	hook_reply_init(&r);
+	if (event_parse(&ev, event_json, strlen(event_json), "/p", &err) < 0) {
+		free(err);
+		event_release(&ev);
+		return xstrdup("(parse error)");
+	}
+	memset(&eo, 0, sizeof(eo));
+	eval_outcome_init(&out);
+	eval_event(rs, &ev, &eo, &out);
+	output_claude(&out, &ev, NULL, exit2, &r);
+	if (status)
+		*status = r.status;
+	if (err_out)
+		*err_out = buf_detach(&r.err, NULL);
+	s = buf_detach(&r.out, NULL);
+	hook_reply_release(&r);
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return s;
+}
+
+#endif

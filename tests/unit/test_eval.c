@@ -1,0 +1,155 @@
+/* The evaluator: each condition form, combination and rule-level switch. */
+#include "helpers.h"
+#include "tap.h"
+
+#define PRE(tool, input) \
+	"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\",\"session_id\":\"s\"," \
+	"\"tool_name\":\"" tool "\",\"tool_input\":" input "}"
+#define PROMPT(p) \
+	"{\"hook_event_name\":\"UserPromptSubmit\",\"cwd\":\"/p\",\"prompt\":\"" p "\"}"
+
+static struct ruleset	rs;
+static struct diag_list	dl;
+
+static void
+use(const char *yaml)
+{
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	if (compile_text(&rs, &dl, yaml) != 0) {
+		char *s = diag_summary(&dl);
+		printf("# rules do not compile: %s\n", s);
+		free(s);
+	}
+}
+
+static void
+expect(const char *event, const char *want, const char *what)
+{
+	char	*got = eval_summary(&rs, event);
+
+	is_str(got, want, "%s", what);
+	free(got);
+}
+
+int
+main(void)
+{
+	diag_list_init(&dl);
+	ruleset_init(&rs);
+
+	use("version: 1\nrules:\n"
+	    "  - id: kw\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: [api, 'pull request']}\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: word\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: [hack], word: true}\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: eq\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {equals: 'stop'}\n    action: context\n    message: m\n"
+	    "  - id: cs\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {contains: ['URGENT']}\n    action: context\n"
+	    "    message: m\n");
+	expect(PROMPT("Fix the API docs"), "context:kw", "keywords ignore case");
+	expect(PROMPT("capital letters"), "context:kw",
+	    "keywords are substrings (api in capital)");
+	expect(PROMPT("open a Pull Request"), "context:kw", "multi-word keyword");
+	expect(PROMPT("read Hacker News"), "", "word: true needs a whole word");
+	expect(PROMPT("a quick hack, please"), "context:word", "whole word hits");
+	expect(PROMPT("stop"), "context:eq", "equals");
+	expect(PROMPT("stop now"), "", "equals is exact");
+	expect(PROMPT("urgent"), "", "contains is case-sensitive");
+	expect(PROMPT("URGENT fix"), "context:cs", "contains");
+
+	use("version: 1\nrules:\n"
+	    "  - id: both\n    on: PreToolUse\n    tools: [Write]\n    when:\n"
+	    "      path: '*.sql'\n      content: 'DROP\\s+TABLE'\n"
+	    "    action: deny\n    message: m\n"
+	    "  - id: either\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      - command: '^sudo '\n      - command: {contains: ['| sh']}\n"
+	    "    action: ask\n    message: m\n"
+	    "  - id: nested\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      any:\n        - command: curl\n        - command: wget\n"
+	    "      not: {command: '--dry-run'}\n"
+	    "    unless:\n      command: localhost\n"
+	    "    action: warn\n    message: m\n");
+	expect(PRE("Write", "{\"file_path\":\"/p/db/x.sql\",\"content\":\"DROP  TABLE a\"}"),
+	    "deny:both", "when: all keys hold");
+	expect(PRE("Write", "{\"file_path\":\"/p/db/x.sql\",\"content\":\"SELECT 1\"}"),
+	    "", "when: one key fails");
+	expect(PRE("Write", "{\"file_path\":\"/p/db/x.txt\",\"content\":\"DROP TABLE a\"}"),
+	    "", "when: the path fails");
+	expect(PRE("Bash", "{\"command\":\"sudo ls\"}"), "ask:either",
+	    "a list of maps is OR (first)");
+	expect(PRE("Bash", "{\"command\":\"curl x | sh\"}"), "ask:either warn:nested",
+	    "a list of maps is OR (second); any: holds");
+	expect(PRE("Bash", "{\"command\":\"wget x\"}"), "warn:nested", "any: second");
+	expect(PRE("Bash", "{\"command\":\"wget x --dry-run\"}"), "", "not: cancels");
+	expect(PRE("Bash", "{\"command\":\"curl localhost\"}"), "", "unless cancels");
+	expect(PRE("Write", "{\"file_path\":\"/p/x.sql\"}"), "",
+	    "a missing field never matches");
+
+	use("version: 1\nrules:\n"
+	    "  - id: tasks\n    on: PreToolUse\n    tools: [Task]\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: mcp\n    on: PreToolUse\n    tools: ['mcp__github__*']\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: input\n    on: PreToolUse\n    when:\n"
+	    "      input.edits.1.new_string: '^b$'\n    action: context\n"
+	    "    message: m\n"
+	    "  - id: off\n    on: PreToolUse\n    enabled: false\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: env\n    on: PreToolUse\n    when:\n"
+	    "      env: [RR_TEST_FLAG]\n    action: context\n    message: m\n");
+	expect(PRE("Agent", "{\"prompt\":\"x\"}"), "context:tasks",
+	    "Task rules also match the Agent tool");
+	expect(PRE("mcp__github__create_issue", "{}"), "context:mcp",
+	    "tool globs");
+	expect(PRE("mcp__gitlab__x", "{}"), "", "tool globs do not overmatch");
+	expect(PRE("MultiEdit", "{\"edits\":[{\"new_string\":\"a\"},{\"new_string\":\"b\"}]}"),
+	    "context:input", "input.<dotted.path> with an array index");
+	setenv("RR_TEST_FLAG", "1", 1);
+	expect(PRE("Bash", "{}"), "context:env", "env: a set variable");
+	setenv("RR_TEST_FLAG", "", 1);
+	expect(PRE("Bash", "{}"), "", "env: an empty variable is unset");
+
+	/* Priority, then file order. */
+	use("version: 1\nrules:\n"
+	    "  - id: low\n    on: Stop\n    priority: low\n    action: context\n"
+	    "    message: m\n"
+	    "  - id: crit\n    on: Stop\n    priority: critical\n"
+	    "    action: context\n    message: m\n"
+	    "  - id: med1\n    on: Stop\n    action: context\n    message: m\n"
+	    "  - id: med2\n    on: Stop\n    action: deny\n    message: m\n"
+	    "  - id: forced\n    on: Stop\n    action: deny\n"
+	    "    ignore_stop_hook_active: true\n    message: m\n");
+	expect("{\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}",
+	    "context:crit context:med1 deny:med2 deny:forced context:low",
+	    "fired rules in priority, then file order");
+	expect("{\"hook_event_name\":\"Stop\",\"stop_hook_active\":true}",
+	    "context:crit context:med1 deny:forced context:low",
+	    "stop_hook_active drops blocking rules unless forced");
+
+	/* Regexes that backtrack forever stop at their limit. */
+	use("version: 1\nrules:\n"
+	    "  - id: evil\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: '^(a+)+$'\n    action: context\n    message: m\n"
+	    "  - id: fine\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: 'a{5}'\n    action: context\n    message: m\n");
+	{
+		struct buf b;
+		int i;
+		buf_init(&b);
+		buf_adds(&b, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"");
+		for (i = 0; i < 100000; i++)
+			buf_addc(&b, 'a');
+		buf_adds(&b, "!\"}");
+		expect(b.data, "context:fine",
+		    "a catastrophic regex counts as no match; others still run");
+		buf_release(&b);
+	}
+
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	return done_testing();
+}

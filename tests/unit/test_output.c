@@ -1,0 +1,143 @@
+/* Reply bytes for Claude Code, per event, as hook-protocol.md §1.9 says. */
+#include "helpers.h"
+#include "tap.h"
+
+static struct ruleset	rs;
+static struct diag_list	dl;
+
+static void
+use(const char *yaml)
+{
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	if (compile_text(&rs, &dl, yaml) != 0)
+		printf("# rules do not compile\n");
+}
+
+static void
+reply_is(const char *event, const char *want, const char *what)
+{
+	char	*got = reply_for(&rs, event, false, NULL, NULL);
+
+	is_str(got, want, "%s", what);
+	free(got);
+}
+
+int
+main(void)
+{
+	char	*out, *err;
+	int	 status, i;
+	struct buf b;
+
+	diag_list_init(&dl);
+	ruleset_init(&rs);
+	use("version: 1\nrules:\n"
+	    "  - id: d\n    on: [PreToolUse, UserPromptSubmit, PostToolUse, Stop, SubagentStop]\n"
+	    "    when: {tool: '^Bash$'}\n    action: deny\n    message: 'no \"{{tool}}\"'\n"
+	    "  - id: p\n    on: [UserPromptSubmit, Stop, SubagentStop]\n"
+	    "    when: [{prompt: block}, {message: block}]\n"
+	    "    action: deny\n    message: 'stop: {{match}}'\n"
+	    "  - id: c\n    on: [PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit]\n"
+	    "    when: {cwd: ctx}\n    action: context\n    message: \"ctx\\n\\ttab\"\n"
+	    "  - id: a\n    on: PreToolUse\n    when: {tool: Read}\n    action: ask\n"
+	    "    message: sure?\n"
+	    "  - id: al\n    on: PreToolUse\n    when: {tool: Grep}\n    action: allow\n"
+	    "  - id: w\n    on: [PreToolUse, SessionStart]\n    when: {cwd: warn}\n"
+	    "    action: warn\n    message: careful\n");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
+	    "\"no \\\"Bash\\\"\"}}\n", "PreToolUse deny");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Read\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"permissionDecision\":\"ask\",\"permissionDecisionReason\":"
+	    "\"sure?\"}}\n", "PreToolUse ask");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Grep\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"permissionDecision\":\"allow\"}}\n", "PreToolUse allow, no reason");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/ctx\",\"tool_name\":\"Edit\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"additionalContext\":\"ctx\\n\\ttab\"}}\n", "PreToolUse context only");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/ctx\",\"tool_name\":\"Bash\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
+	    "\"no \\\"Bash\\\"\",\"additionalContext\":\"ctx\\n\\ttab\"}}\n",
+	    "PreToolUse deny with context");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/warn\",\"tool_name\":\"Edit\",\"tool_input\":{}}",
+	    "{\"systemMessage\":\"careful\"}\n", "warn is a systemMessage");
+	reply_is("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"please block\"}",
+	    "{\"decision\":\"block\",\"reason\":\"stop: block\"}\n",
+	    "UserPromptSubmit block");
+	reply_is("{\"hook_event_name\":\"UserPromptSubmit\",\"cwd\":\"/ctx\",\"prompt\":\"hi\"}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\","
+	    "\"additionalContext\":\"ctx\\n\\ttab\"}}\n", "UserPromptSubmit context");
+	reply_is("{\"hook_event_name\":\"PostToolUse\",\"cwd\":\"/ctx\",\"tool_name\":\"Bash\",\"tool_input\":{},\"tool_response\":{}}",
+	    "{\"decision\":\"block\",\"reason\":\"no \\\"Bash\\\"\","
+	    "\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\","
+	    "\"additionalContext\":\"ctx\\n\\ttab\"}}\n",
+	    "PostToolUse feedback and context");
+	reply_is("{\"hook_event_name\":\"PostToolUseFailure\",\"cwd\":\"/ctx\",\"tool_name\":\"Bash\",\"error\":\"x\"}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\","
+	    "\"additionalContext\":\"ctx\\n\\ttab\"}}\n", "PostToolUseFailure context");
+	reply_is("{\"hook_event_name\":\"Stop\",\"last_assistant_message\":\"will block\"}",
+	    "{\"decision\":\"block\",\"reason\":\"stop: block\"}\n", "Stop block");
+	reply_is("{\"hook_event_name\":\"SubagentStop\",\"last_assistant_message\":\"block\"}",
+	    "{\"decision\":\"block\",\"reason\":\"stop: block\"}\n", "SubagentStop block");
+	reply_is("{\"hook_event_name\":\"Stop\",\"stop_hook_active\":true,\"last_assistant_message\":\"block\"}",
+	    "", "Stop with stop_hook_active: nothing");
+	reply_is("{\"hook_event_name\":\"SessionStart\",\"cwd\":\"/ctx/warn\"}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
+	    "\"additionalContext\":\"ctx\\n\\ttab\"},\"systemMessage\":\"careful\"}\n",
+	    "SessionStart context and warning");
+	reply_is("{\"hook_event_name\":\"Notification\",\"cwd\":\"/ctx\"}", "",
+	    "events that rules do not see: nothing");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Edit\",\"tool_input\":{}}",
+	    "", "nothing fired: nothing printed");
+
+	out = reply_for(&rs, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/ctx\","
+	    "\"tool_name\":\"Bash\",\"tool_input\":{}}", true, &status, &err);
+	ok(status == 2 && out[0] == '\0' && strcmp(err, "no \"Bash\"\n") == 0,
+	    "--exit2: the reason on stderr, exit 2, empty stdout");
+	free(out);
+	free(err);
+	out = reply_for(&rs, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/ctx\","
+	    "\"tool_name\":\"Edit\",\"tool_input\":{}}", true, &status, &err);
+	ok(status == 0 && strstr(out, "additionalContext") && err[0] == '\0',
+	    "--exit2 without a block: the usual JSON, exit 0");
+	free(out);
+	free(err);
+
+	/* Invalid UTF-8 and control bytes come out as valid JSON. */
+	use("version: 1\nrules:\n  - id: e\n    on: UserPromptSubmit\n"
+	    "    action: context\n    message: '{{prompt}}'\n");
+	reply_is("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"a\xff\\u0001\xc3\xa9\"}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\","
+	    "\"additionalContext\":\"a\\ufffd\\u0001\xc3\xa9\"}}\n",
+	    "invalid UTF-8 becomes U+FFFD, controls are escaped");
+
+	/* The 10,000-character cap, counted in characters. */
+	buf_init(&b);
+	buf_adds(&b, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"");
+	for (i = 0; i < 20000; i++)
+		buf_adds(&b, "\xc3\xa9");
+	buf_adds(&b, "\"}");
+	out = reply_for(&rs, b.data, false, NULL, NULL);
+	ok(strstr(out, "[truncated by reflexion-rules]\"}}\n") != NULL,
+	    "long context is truncated with a note");
+	{
+		const char *s = strstr(out, "Context\":\"") + 10;
+		size_t chars = 0;
+		for (; *s && !(s[0] == '"' && s[1] == '}'); s++)
+			if (((unsigned char)*s & 0xc0) != 0x80)
+				chars++;
+		/* "\n" is two bytes of JSON but one character of text. */
+		ok(chars - 1 == 10000, "exactly 10,000 characters survive");
+	}
+	free(out);
+	buf_release(&b);
+
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	return done_testing();
+}
