@@ -333,9 +333,11 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	    (k = enum_value(cx, v, "priority", priority_list, PRI__COUNT)) >= 0)
 		r->priority = (enum rr_priority)k;
 	if ((v = ynode_get(n, "when")) != NULL)
-		r->when = compile_when(cx, v, v, false);
+		r->when = compile_when(cx, ynode_get_key(n, "when"), v,
+		    false);
 	if ((v = ynode_get(n, "unless")) != NULL)
-		r->unless = compile_when(cx, v, v, true);
+		r->unless = compile_when(cx, ynode_get_key(n, "unless"),
+		    v, true);
 	if ((v = ynode_get(n, "once")) != NULL) {
 		static const char *const once_names[] = {
 			"never", "session", "session+path", NULL

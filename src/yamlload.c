@@ -364,6 +364,22 @@ ydoc_loc(const struct ydoc *doc, const struct ynode *n, struct diag_loc *loc)
 }
 
 struct ynode *
+ynode_get_key(const struct ynode *map, const char *key)
+{
+	size_t	i, klen = strlen(key);
+
+	if (map == NULL || map->type != YNODE_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++) {
+		struct ynode *k = map->items[2 * i];
+		if (k->type == YNODE_SCALAR && k->len == klen &&
+		    memcmp(k->str, key, klen) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+struct ynode *
 ynode_get(const struct ynode *map, const char *key)
 {
 	size_t	i, klen = strlen(key);

@@ -71,6 +71,8 @@ void	 ydoc_loc(const struct ydoc *, const struct ynode *, struct diag_loc *);
 
 /* Mapping lookup by key; NULL if absent or not a mapping. */
 struct ynode *ynode_get(const struct ynode *map, const char *key);
+/* The key node itself (for positions and names), or NULL. */
+struct ynode *ynode_get_key(const struct ynode *map, const char *key);
 bool	 ynode_is_null(const struct ynode *);
 /* Plain true/false (YAML 1.2 core schema); -1 if not a boolean. */
 int	 ynode_bool(const struct ynode *);
