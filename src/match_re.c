@@ -16,8 +16,13 @@
  * 10 MB file and, JIT or not, returns in well under a second.
  */
 #define RE_MATCH_LIMIT_DEFAULT	1000000UL
-#define RE_DEPTH_LIMIT		10000U
+/*
+ * Memory is bounded by the heap limit (interpreter) and the JIT stack;
+ * the depth limit only stops pathological nesting, not long subjects.
+ */
+#define RE_DEPTH_LIMIT		1000000U
 #define RE_HEAP_LIMIT_KB	(64U * 1024U)
+#define RE_JIT_STACK_MAX	(8U * 1024U * 1024U)
 
 struct rr_regex {
 	pcre2_code	*code;
@@ -26,6 +31,9 @@ struct rr_regex {
 
 static pcre2_match_data		*re_md;
 static pcre2_match_context	*re_mctx;
+#ifdef HAVE_PCRE2_JIT
+static pcre2_jit_stack		*re_jit_stack;
+#endif
 static unsigned long		 re_match_limit = RE_MATCH_LIMIT_DEFAULT;
 
 static void
@@ -42,6 +50,12 @@ re_init(void)
 	pcre2_set_match_limit(re_mctx, (uint32_t)re_match_limit);
 	pcre2_set_depth_limit(re_mctx, RE_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re_mctx, RE_HEAP_LIMIT_KB);
+#ifdef HAVE_PCRE2_JIT
+	/* The default 32 KB JIT stack fails on long subjects; grow to 8 MB. */
+	re_jit_stack = pcre2_jit_stack_create(32 * 1024, RE_JIT_STACK_MAX, NULL);
+	if (re_jit_stack != NULL)
+		pcre2_jit_stack_assign(re_mctx, NULL, re_jit_stack);
+#endif
 }
 
 void

@@ -1,0 +1,161 @@
+/* Globs: minimatch-like semantics with {dot: true, matchBase: true}. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "glob.h"
+#include "tap.h"
+
+static int
+m(const char *glob, const char *path)
+{
+	struct rr_glob	*g;
+	const char	*err;
+	size_t		 off;
+	int		 r;
+
+	g = rr_glob_compile(glob, strlen(glob), &err, &off);
+	if (g == NULL)
+		return -1;
+	r = rr_glob_match(g, path, strlen(path));
+	rr_glob_free(g);
+	return r;
+}
+
+#define YES(g, p) is_int(m(g, p), 1, "'%s' matches '%s'", g, p)
+#define NO(g, p) is_int(m(g, p), 0, "'%s' does not match '%s'", g, p)
+
+static void
+bad(const char *glob, const char *want, size_t want_off)
+{
+	const char	*err = NULL;
+	size_t		 off = 99;
+
+	ok(rr_glob_compile(glob, strlen(glob), &err, &off) == NULL &&
+	    err != NULL && strcmp(err, want) == 0 && off == want_off,
+	    "'%s' is refused: %s at %zu (got %s at %zu)", glob, want,
+	    want_off, err ? err : "nothing", off);
+}
+
+int
+main(void)
+{
+	struct buf	 b;
+	const char	*err;
+	size_t		 off;
+	bool		 base;
+	int		 i;
+
+	YES("database/src/**/*.ts", "database/src/user.ts");
+	YES("database/src/**/*.ts", "database/src/a/b/user.ts");
+	NO("database/src/**/*.ts", "database/user.ts");
+	NO("database/src/**/*.ts", "database/src/user.tsx");
+	YES("**/schema.prisma", "schema.prisma");
+	YES("**/schema.prisma", "prisma/db/schema.prisma");
+	YES("**/*.test.ts", "database/src/user.test.ts");
+	YES("**/migrations/**/*.sql", "db/migrations/2024/01/a.sql");
+	YES("**/migrations/**/*.sql", "migrations/a.sql");
+	NO("**/migrations/**/*.sql", "db/migration/a.sql");
+	YES("src/**", "src/a");
+	YES("src/**", "src/a/b/c");
+	NO("src/**", "srcx/a");
+	YES("**", "any/thing/at/all");
+	/* matchBase: no '/' in the glob tests the basename. */
+	YES("*.md", "docs/a/README.md");
+	YES("*.md", "README.md");
+	NO("*.md", "docs/a/README.mdx");
+	/* dot: true */
+	YES("*.env", "config/.env");
+	YES(".env*", "config/.env.local");
+	YES("**/.github/**", ".github/workflows/ci.yml");
+	YES("src/*", "src/.hidden");
+	/* '*' and '?' stay inside one segment */
+	NO("src/*.ts", "src/a/b.ts");
+	YES("src/?.ts", "src/a.ts");
+	NO("src/?.ts", "src/ab.ts");
+	YES("src/?.ts", "src/한.ts");
+	NO("a?b", "a/b");
+	/* tool names */
+	YES("mcp__github__*", "mcp__github__create_issue");
+	NO("mcp__github__*", "mcp__gitlab__x");
+	/* non-ASCII */
+	YES("*_테스트시트_*", "docs/결제_테스트시트_v1.md");
+	NO("*_테스트시트_*", "docs/결제_테스트결과_v1.md");
+	/* classes */
+	YES("file[0-9].txt", "file7.txt");
+	NO("file[0-9].txt", "filex.txt");
+	YES("file[!0-9].txt", "filex.txt");
+	NO("file[!0-9].txt", "file7.txt");
+	YES("file[^0-9].txt", "filex.txt");
+	NO("a[/]b", "a/b");
+	NO("a[!x]b", "a/b");
+	YES("[]]x", "]x");
+	YES("[[:alpha:]]1", "q1");
+	/* braces */
+	YES("*.{ts,tsx}", "a/b.tsx");
+	NO("*.{ts,tsx}", "a/b.js");
+	YES("{src,lib}/**/*.{c,h}", "lib/x/y.h");
+	YES("a{,.bak}", "a.bak");
+	YES("a{,.bak}", "a");
+	YES("{a,{b,c}}x", "cx");
+	YES("x{1..3}", "x2");
+	NO("x{1..3}", "x4");
+	YES("x{01..10}", "x07");
+	YES("{a..c}z", "bz");
+	YES("{a}", "{a}");
+	NO("{a}", "a");
+	/* escapes and metacharacters */
+	YES("a+b(1).txt", "a+b(1).txt");
+	NO("a+b(1).txt", "aab1.txt");
+	YES("file\\[1\\].txt", "file[1].txt");
+	YES("\\*", "*");
+	NO("\\*", "x");
+	YES("a.b", "a.b");
+	NO("a.b", "axb");
+	YES("./src/*.c", "src/x.c");
+	YES("$HOME^x|y", "$HOME^x|y");
+	/* errors */
+	bad("src/[ab", "unterminated character class", 4);
+	bad("src/{a,b", "unterminated brace", 4);
+	bad("a\\", "trailing backslash", 1);
+	bad("x{1..100000}", "numeric range too large", 1);
+	bad("a\xff", "glob is not valid UTF-8", 1);
+
+	/* The translation itself, so a regression shows as a diff. */
+	buf_init(&b);
+	ok(glob_to_regex("src/**/*.{ts,js}", 16, &b, &base, &err, &off) == 0 &&
+	    !base, "translates a path glob");
+	is_str(b.data, "src/(?:[^/]*/)*[^/]*\\.(?:ts|js)", "translation");
+	buf_reset(&b);
+	ok(glob_to_regex("*.md", 4, &b, &base, &err, &off) == 0 && base,
+	    "a glob without '/' matches basenames");
+	buf_release(&b);
+
+	/* Thousands of braces stay linear, and match quickly. */
+	buf_init(&b);
+	for (i = 0; i < 5000; i++)
+		buf_adds(&b, "{a,b}");
+	{
+		struct buf r, p;
+		buf_init(&r);
+		buf_init(&p);
+		ok(glob_to_regex(b.data, b.len, &r, &base, &err, &off) == 0 &&
+		    r.len < 20 * b.len, "5,000 brace groups: %zu regex bytes",
+		    r.len);
+		for (i = 0; i < 5000; i++)
+			buf_addc(&p, i % 2 ? 'a' : 'b');
+		is_int(m(b.data, p.data), 1, "and the glob matches");
+		buf_release(&r);
+		buf_release(&p);
+	}
+	buf_release(&b);
+
+	/* A 100 KB path. */
+	buf_init(&b);
+	for (i = 0; i < 10000; i++)
+		buf_adds(&b, "dir12345/");
+	buf_adds(&b, "x.ts");
+	is_int(m("**/*.ts", b.data), 1, "a 100 KB path matches");
+	buf_release(&b);
+	return done_testing();
+}

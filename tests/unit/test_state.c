@@ -1,0 +1,236 @@
+/* Per-session state: names, claims, corruption, failures, concurrency. */
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "state.h"
+#include "tap.h"
+#include "xmalloc.h"
+
+static char	root[64];
+
+static char *
+slurp(const char *path)
+{
+	FILE		*fp = fopen(path, "rb");
+	struct buf	 b;
+	char		 chunk[4096];
+	size_t		 n;
+
+	if (fp == NULL)
+		return NULL;
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return buf_detach(&b, NULL);
+}
+
+static void
+spit(const char *path, const char *text)
+{
+	FILE	*fp = fopen(path, "wb");
+
+	if (fp != NULL) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* Does the session's state file list key? */
+static int
+file_has(const char *dir, const char *session, const char *key)
+{
+	char	*name = state_file_name(session);
+	char	*path = xasprintf("%s/%s", dir, name);
+	char	*text = slurp(path);
+	cJSON	*j = text ? cJSON_Parse(text) : NULL, *it;
+	int	 found = 0;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "fired"))
+		if (cJSON_IsString(it) && strcmp(it->valuestring, key) == 0)
+			found = 1;
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	free(name);
+	return j == NULL ? -1 : found;
+}
+
+static int
+claim1(const char *dir, const char *session, const char *key, char **warn)
+{
+	const char	*keys[1] = { key };
+	bool		 first[1];
+	char		*err = NULL, *w = NULL;
+	int		 rc;
+
+	rc = state_claim(dir, session, keys, 1, first, false, &w, &err);
+	free(err);
+	if (warn)
+		*warn = w;
+	else
+		free(w);
+	return rc < 0 ? -1 : first[0];
+}
+
+int
+main(void)
+{
+	const char	*keys[3] = { "a", "b", "a" };
+	bool		 first[3];
+	char		*name, *dir, *path, *warn, *err, *text, *longid;
+	struct stat	 st;
+	struct timespec	 old[2];
+	int		 i, round, winners, status;
+	pid_t		 pid;
+
+	snprintf(root, sizeof(root), "/tmp/rr-state.XXXXXX");
+	if (mkdtemp(root) == NULL)
+		return 1;
+	dir = xasprintf("%s/home/state", root);
+
+	name = state_file_name("9f1c2b7e-4a1d");
+	is_str(name, "9f1c2b7e-4a1d.json", "a plain id is kept");
+	free(name);
+	name = state_file_name("../../etc/passwd");
+	ok(strchr(name, '/') == NULL && name[0] != '.',
+	    "'../../etc/passwd' has no '/' and no leading dot: %s", name);
+	free(name);
+	name = state_file_name("..");
+	is_str(name, "%2E%2E.json", "'..' is escaped");
+	free(name);
+	name = state_file_name("");
+	ok(strcmp(name, ".json") != 0 && name[0] != '.', "an empty id: %s", name);
+	free(name);
+	longid = xmalloc(4001);
+	memset(longid, 'x', 4000);
+	longid[4000] = '\0';
+	name = state_file_name(longid);
+	ok(strlen(name) < 200, "a 4,000-char id gives a short name");
+	longid[3999] = 'y';
+	text = state_file_name(longid);
+	ok(strcmp(name, text) != 0, "long ids differing at the end differ");
+	free(name);
+	free(text);
+	free(longid);
+	name = state_file_name("세션");
+	ok(strchr(name, '/') == NULL && strstr(name, "%EC") != NULL,
+	    "non-ASCII bytes are escaped: %s", name);
+	free(name);
+
+	is_int(claim1(dir, "s1", "rule-a", NULL), 1, "first claim is first");
+	ok(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700,
+	    "the state directory is created with mode 0700");
+	is_int(claim1(dir, "s1", "rule-a", NULL), 0, "second claim is not");
+	is_int(claim1(dir, "s2", "rule-a", NULL), 1, "other sessions are separate");
+	is_int(file_has(dir, "s1", "rule-a"), 1, "the file lists the key");
+
+	ok(state_claim(dir, "s3", keys, 3, first, true, &warn, &err) == 0 &&
+	    first[0] && first[1] && !first[2], "dry run: duplicate keys in one call");
+	is_int(file_has(dir, "s3", "a"), -1, "dry run writes nothing");
+	ok(state_claim(dir, "s3", keys, 2, first, false, &warn, &err) == 0 &&
+	    first[0] && first[1], "two keys at once");
+	ok(file_has(dir, "s3", "a") == 1 && file_has(dir, "s3", "b") == 1,
+	    "both keys are written");
+
+	/* Corrupt files are set aside, never trusted. */
+	path = xasprintf("%s/s4.json", dir);
+	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
+	    "{\"fired\":\"x\"}", "{\"fired\":[1]}" };
+	for (i = 0; i < 5; i++) {
+		spit(path, corrupt[i]);
+		warn = NULL;
+		is_int(claim1(dir, "s4", "k", &warn), 1,
+		    "corrupt state %d: the claim works", i);
+		ok(warn != NULL && strstr(warn, "corrupt") != NULL,
+		    "corrupt state %d: a warning names it", i);
+		free(warn);
+		text = xasprintf("%s.corrupt", path);
+		ok(stat(text, &st) == 0, "corrupt state %d: set aside", i);
+		free(text);
+		unlink(path);
+	}
+	/* A symlink planted at the state path is not followed. */
+	text = xasprintf("%s/target", root);
+	spit(text, "precious");
+	if (symlink(text, path) == 0) {
+		is_int(claim1(dir, "s4", "k", NULL), 1, "claim past a symlink");
+		name = slurp(text);
+		is_str(name, "precious", "the symlink's target is untouched");
+		free(name);
+		ok(lstat(path, &st) == 0 && S_ISREG(st.st_mode),
+		    "the state path is a regular file again");
+	}
+	free(text);
+	free(path);
+
+	/* An impossible directory: fail, say why, and fail open. */
+	text = xasprintf("%s/file", root);
+	spit(text, "x");
+	path = xasprintf("%s/file/state", root);
+	first[0] = false;
+	err = NULL;
+	ok(state_claim(path, "s", keys, 1, first, false, &warn, &err) < 0 &&
+	    err != NULL && first[0], "an unusable directory: -1, a message, first");
+	free(err);
+	free(path);
+	free(text);
+
+	/* Prune: old files go, new ones stay. */
+	path = xasprintf("%s/old.json", dir);
+	spit(path, "{}");
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 40 * 86400;
+	old[0].tv_nsec = old[1].tv_nsec = 0;
+	utimensat(AT_FDCWD, path, old, 0);
+	ok(state_prune(dir, 30, &err) == 0, "prune runs");
+	ok(stat(path, &st) < 0, "a 40-day-old file is removed");
+	is_int(file_has(dir, "s1", "rule-a"), 1, "a new file stays");
+	free(path);
+
+	/* 50 processes, one key: exactly one claims it, nothing is lost. */
+	for (round = 0; round < 3; round++) {
+		char session[32], unique[32];
+		snprintf(session, sizeof(session), "par-%d", round);
+		for (i = 0; i < 50; i++) {
+			if ((pid = fork()) == 0) {
+				const char *k2[2];
+				snprintf(unique, sizeof(unique), "k%d", i);
+				k2[0] = "once-rule";
+				k2[1] = unique;
+				if (state_claim(dir, session, k2, 2, first, false,
+				    &warn, &err) < 0)
+					_exit(2);
+				_exit(first[0] ? 1 : 0);
+			}
+		}
+		winners = 0;
+		for (i = 0; i < 50; i++) {
+			if (wait(&status) > 0 && WIFEXITED(status) &&
+			    WEXITSTATUS(status) == 1)
+				winners++;
+		}
+		is_int(winners, 1, "round %d: one of 50 processes claimed", round);
+		for (status = 1, i = 0; i < 50; i++) {
+			snprintf(unique, sizeof(unique), "k%d", i);
+			if (file_has(dir, session, unique) != 1)
+				status = 0;
+		}
+		ok(status && file_has(dir, session, "once-rule") == 1,
+		    "round %d: all 51 keys survive in valid JSON", round);
+	}
+
+	text = xasprintf("rm -rf '%s'", root);
+	if (system(text) != 0)
+		printf("# could not remove %s\n", root);
+	free(text);
+	free(dir);
+	return done_testing();
+}
