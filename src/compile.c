@@ -84,6 +84,7 @@ ruleset_release(struct ruleset *rs)
 	free(rs->globs);
 	free(rs->jsons);
 	free(rs->rules);
+	free(rs->id_index);
 	free(rs->files);
 	arena_release(&rs->arena);
 	memset(rs, 0, sizeof(*rs));
@@ -141,16 +142,55 @@ ruleset_new_rule(struct ruleset *rs)
 	return r;
 }
 
+static size_t
+id_hash(const char *s)
+{
+	size_t	h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Slot of id in the index: its rule, or the empty slot where it goes. */
+static size_t *
+id_slot(const struct ruleset *rs, const char *id)
+{
+	size_t	mask = rs->id_index_cap - 1, i = id_hash(id) & mask;
+
+	/* Slots hold index + 1, so 0 means empty. */
+	while (rs->id_index[i] != 0 &&
+	    strcmp(rs->rules[rs->id_index[i] - 1]->id, id) != 0)
+		i = (i + 1) & mask;
+	return &rs->id_index[i];
+}
+
+/* Keeps the load factor under one half, so lookups stay O(1). */
+static void
+id_index_grow(struct ruleset *rs)
+{
+	size_t	i;
+
+	if (rs->id_index_cap > 2 * (rs->n + 1))
+		return;
+	free(rs->id_index);
+	rs->id_index_cap = rs->id_index_cap ? rs->id_index_cap * 2 : 64;
+	rs->id_index = xcalloc(rs->id_index_cap, sizeof(*rs->id_index));
+	for (i = 0; i < rs->n; i++)
+		*id_slot(rs, rs->rules[i]->id) = i + 1;
+}
+
 int
 ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
     struct diag_list *diags, const struct diag_loc *loc)
 {
-	size_t	i;
+	size_t	*slot, i;
 
 	r->layer = layer;
-	for (i = 0; i < rs->n; i++) {
-		if (strcmp(rs->rules[i]->id, r->id) != 0)
-			continue;
+	id_index_grow(rs);
+	slot = id_slot(rs, r->id);
+	if (*slot != 0) {
+		i = *slot - 1;
 		if (rs->rules[i]->layer == layer) {
 			diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
 			    "duplicate rule id '%s' (first defined at %s:%d)",
@@ -165,6 +205,7 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	GROW(rs->rules, rs->n, rs->cap);
 	r->order = rs->n;
 	rs->rules[rs->n++] = r;
+	*slot = rs->n;
 	return 0;
 }
 

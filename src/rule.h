@@ -140,6 +140,9 @@ struct ruleset {
 	size_t		 nglobs, globs_cap;
 	struct cJSON	**jsons;
 	size_t		 njsons, jsons_cap;
+	/* Rule ids -> index in rules[], open addressing; cap is a power of 2. */
+	size_t		*id_index;
+	size_t		 id_index_cap;
 	/* Files that contributed rules, for messages and the cache. */
 	const char	**files;
 	size_t		 nfiles, files_cap;
