@@ -363,36 +363,37 @@ ydoc_loc(const struct ydoc *doc, const struct ynode *n, struct diag_loc *loc)
 	loc->end_col = n->end_col;
 }
 
-struct ynode *
-ynode_get_key(const struct ynode *map, const char *key)
+/* Index of key in a mapping, or -1. */
+static long
+key_index(const struct ynode *map, const char *key)
 {
 	size_t	i, klen = strlen(key);
 
 	if (map == NULL || map->type != YNODE_MAP)
-		return NULL;
+		return -1;
 	for (i = 0; i < map->n; i++) {
 		struct ynode *k = map->items[2 * i];
 		if (k->type == YNODE_SCALAR && k->len == klen &&
 		    memcmp(k->str, key, klen) == 0)
-			return k;
+			return (long)i;
 	}
-	return NULL;
+	return -1;
+}
+
+struct ynode *
+ynode_get_key(const struct ynode *map, const char *key)
+{
+	long	i = key_index(map, key);
+
+	return i < 0 ? NULL : map->items[2 * i];
 }
 
 struct ynode *
 ynode_get(const struct ynode *map, const char *key)
 {
-	size_t	i, klen = strlen(key);
+	long	i = key_index(map, key);
 
-	if (map == NULL || map->type != YNODE_MAP)
-		return NULL;
-	for (i = 0; i < map->n; i++) {
-		struct ynode *k = map->items[2 * i];
-		if (k->type == YNODE_SCALAR && k->len == klen &&
-		    memcmp(k->str, key, klen) == 0)
-			return map->items[2 * i + 1];
-	}
-	return NULL;
+	return i < 0 ? NULL : map->items[2 * i + 1];
 }
 
 bool
