@@ -4,13 +4,12 @@
  * hook failure) and, bar --exit2 blocks, exits 0: a hook error must never
  * block the agent by accident.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd_common.h"
 #include "event.h"
+#include "fileio.h"
 #include "hook.h"
 #include "jsonw.h"
 #include "xmalloc.h"
@@ -26,23 +25,6 @@ const struct cmd_entry cmd_hook_entry = {
 	    "answer in the agent's hook protocol.",
 	.exec = cmd_hook_exec,
 };
-
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	ssize_t	w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* A usage error must still be seen, but must not block: systemMessage. */
 static void
@@ -96,8 +78,8 @@ cmd_hook_exec(int argc, char **argv)
 	free(input);
 	common_args_release(&a);
 	/* If stdout is gone there is nobody to tell; the status still counts. */
-	write_all(1, reply.out.data, reply.out.len);
-	write_all(2, reply.err.data, reply.err.len);
+	fd_write_all(1, reply.out.data, reply.out.len);
+	fd_write_all(2, reply.err.data, reply.err.len);
 	status = reply.status;
 	hook_reply_release(&reply);
 	return status;

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "cmd_common.h"
+#include "fileio.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
 
@@ -110,7 +111,6 @@ read_settings(const char *path, char **data, size_t *len, mode_t *mode,
 {
 	struct stat	 st;
 	struct buf	 b;
-	ssize_t		 n;
 	int		 fd;
 
 	*data = NULL;
@@ -135,25 +135,17 @@ read_settings(const char *path, char **data, size_t *len, mode_t *mode,
 	}
 	*mode = st.st_mode & 07777;
 	buf_init(&b);
-	for (;;) {
-		buf_grow(&b, 8192);
-		n = read(fd, b.data + b.len, b.cap - b.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*err = xasprintf("cannot read '%s': %s", path,
-			    strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		b.len += (size_t)n;
-		b.data[b.len] = '\0';
-		if (b.len > SETTINGS_FILE_MAX) {
-			*err = xasprintf("'%s' is too large for a settings "
-			    "file", path);
-			break;
-		}
+	switch (fd_read_all(fd, SETTINGS_FILE_MAX, false, &b)) {
+	case FD_READ_ERROR:
+		*err = xasprintf("cannot read '%s': %s", path,
+		    strerror(errno));
+		break;
+	case FD_READ_TOO_BIG:
+		*err = xasprintf("'%s' is too large for a settings file",
+		    path);
+		break;
+	case FD_READ_OK:
+		break;
 	}
 	close(fd);
 	if (*err != NULL) {
@@ -162,23 +154,6 @@ read_settings(const char *path, char **data, size_t *len, mode_t *mode,
 	}
 	*data = buf_detach(&b, len);
 	return 1;
-}
-
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -200,7 +175,7 @@ write_atomic(const char *path, const char *data, size_t len, mode_t mode,
 		return -1;
 	}
 	/* mkstemp() makes the file 0600; give it the mode it replaces. */
-	if (fchmod(fd, mode) < 0 || write_all(fd, data, len) < 0 ||
+	if (fchmod(fd, mode) < 0 || fd_write_all(fd, data, len) < 0 ||
 	    fsync(fd) < 0) {
 		*err = xasprintf("cannot write '%s': %s", tmp,
 		    strerror(errno));

@@ -13,6 +13,7 @@
 
 #include "compile_priv.h"
 #include "event.h"
+#include "fileio.h"
 #include "glob.h"
 #include "xmalloc.h"
 
@@ -497,8 +498,7 @@ read_rule_file(const char *path, char **text, size_t *len,
 	struct diag_loc	 loc;
 	struct stat	 st;
 	struct buf	 b;
-	char		 chunk[65536];
-	ssize_t		 n;
+	enum fd_read_result r;
 	int		 fd;
 
 	memset(&loc, 0, sizeof(loc));
@@ -516,39 +516,21 @@ read_rule_file(const char *path, char **text, size_t *len,
 		return -1;
 	}
 	buf_init(&b);
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
+	r = fd_read_all(fd, RULE_FILE_MAX, false, &b);
+	if (r != FD_READ_OK) {
+		if (r == FD_READ_ERROR)
 			diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
 			    "cannot read: %s", strerror(errno));
-			buf_release(&b);
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > RULE_FILE_MAX) {
+		else
 			diag_add(diags, DIAG_ERROR, DIAG_yaml_limit, &loc,
 			    "rule file is larger than %u bytes", RULE_FILE_MAX);
-			buf_release(&b);
-			close(fd);
-			return -1;
-		}
-		buf_add(&b, chunk, (size_t)n);
+		buf_release(&b);
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	*text = buf_detach(&b, len);
 	return 0;
-}
-
-static bool
-has_suffix(const char *s, const char *suf)
-{
-	size_t	ls = strlen(s), lf = strlen(suf);
-
-	return ls >= lf && strcmp(s + ls - lf, suf) == 0;
 }
 
 static int
@@ -597,7 +579,7 @@ add_dir(struct ruleset *rs, const char *path, int layer,
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (i = 0; i < n; i++) {
 		full = xasprintf("%s%s%s", path,
-		    has_suffix(path, "/") ? "" : "/", names[i]);
+		    str_has_suffix(path, "/") ? "" : "/", names[i]);
 		errs += add_path_rec(rs, full, layer, diags, vis, false);
 		free(full);
 		free(names[i]);
@@ -646,9 +628,9 @@ add_path_rec(struct ruleset *rs, const char *path, int layer,
 		return errs;
 	}
 	/* In a directory only YAML files are rules; a named file always is. */
-	if (!top && !has_suffix(path, ".yaml") && !has_suffix(path, ".yml"))
+	if (!top && !str_has_suffix(path, ".yaml") && !str_has_suffix(path, ".yml"))
 		return 0;
-	if (has_suffix(path, "skill-rules.json")) {
+	if (str_has_suffix(path, "skill-rules.json")) {
 		if (read_rule_file(path, &text, &len, diags) < 0)
 			return 1;
 		errs = ruleset_add_skill_rules(rs, path, text, len, layer,

@@ -1,4 +1,3 @@
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +5,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "fileio.h"
 #include "glob.h"
 #include "jsonw.h"
 #include "match_re.h"
@@ -302,34 +302,27 @@ static void
 load_file(struct ectx *cx)
 {
 	struct stat	 st;
-	ssize_t		 n;
-	size_t		 got = 0;
+	struct buf	 b;
 	int		 fd;
 
 	cx->file_state = -1;
 	if (cx->ev->abs_path == NULL)
 		return;
+	/* O_NONBLOCK: a FIFO planted at the path must not hang the hook. */
 	fd = open(cx->ev->abs_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > (off_t)FILE_CONTAINS_MAX) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return;
 	}
-	cx->file_text = xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		n = read(fd, cx->file_text + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	buf_init(&b);
+	if (fd_read_all(fd, FILE_CONTAINS_MAX, false, &b) == FD_READ_OK) {
+		cx->file_text = buf_detach(&b, &cx->file_len);
+		cx->file_state = 1;
+	} else
+		buf_release(&b);
 	close(fd);
-	cx->file_text[got] = '\0';
-	cx->file_len = got;
-	cx->file_state = 1;
 }
 
 static bool eval_cond(struct ectx *, const struct cond *, bool in_when);

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "event.h"
+#include "fileio.h"
 #include "transcript.h"
 #include "xmalloc.h"
 
@@ -35,34 +35,20 @@ int
 read_all_fd(int fd, char **data, size_t *len, size_t max, char **err)
 {
 	struct buf	b;
-	char		chunk[65536];
-	ssize_t		n;
-	int		too_big = 0;
 
 	buf_init(&b);
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			*err = xasprintf("cannot read stdin: %s",
-			    strerror(errno));
-			buf_release(&b);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		/* Past the cap keep draining, so the agent never sees EPIPE. */
-		if (b.len + (size_t)n > max)
-			too_big = 1;
-		if (!too_big)
-			buf_add(&b, chunk, (size_t)n);
-	}
-	if (too_big) {
+	switch (fd_read_all(fd, max, true, &b)) {
+	case FD_READ_ERROR:
+		*err = xasprintf("cannot read stdin: %s", strerror(errno));
+		buf_release(&b);
+		return -1;
+	case FD_READ_TOO_BIG:
 		*err = xasprintf("the event on stdin is larger than %zu bytes",
 		    max);
 		buf_release(&b);
 		return -1;
+	case FD_READ_OK:
+		break;
 	}
 	*data = buf_detach(&b, len);
 	return 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "state.h"
 #include "xmalloc.h"
 
@@ -92,23 +93,6 @@ mkdirs(const char *dir, char **err)
 	return 0;
 }
 
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	ssize_t	w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * Reads the state file into *fired (a cJSON array, owned).  Returns 0, 1
  * when the file was corrupt (caller sets it aside), -1 on an I/O error.
@@ -117,9 +101,8 @@ static int
 read_state(const char *path, cJSON **fired, char **err)
 {
 	struct buf	 b;
-	char		 chunk[8192];
 	cJSON		*root, *arr, *it;
-	ssize_t		 n;
+	enum fd_read_result r;
 	int		 fd;
 
 	*fired = cJSON_CreateArray();
@@ -134,25 +117,18 @@ read_state(const char *path, cJSON **fired, char **err)
 		return -1;
 	}
 	buf_init(&b);
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*err = xasprintf("cannot read state file '%s': %s",
-			    path, strerror(errno));
-			close(fd);
-			buf_release(&b);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > STATE_FILE_MAX) {
-			close(fd);
-			buf_release(&b);
-			return 1;
-		}
-		buf_add(&b, chunk, (size_t)n);
+	r = fd_read_all(fd, STATE_FILE_MAX, false, &b);
+	if (r == FD_READ_ERROR) {
+		*err = xasprintf("cannot read state file '%s': %s", path,
+		    strerror(errno));
+		close(fd);
+		buf_release(&b);
+		return -1;
+	}
+	if (r == FD_READ_TOO_BIG) {
+		close(fd);
+		buf_release(&b);
+		return 1;
 	}
 	close(fd);
 	root = cJSON_ParseWithLength(b.data, b.len);
@@ -215,8 +191,8 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	if (fd < 0)
 		*err = xasprintf("cannot write state file '%s': %s", tmp,
 		    strerror(errno));
-	else if (write_all(fd, text, strlen(text)) < 0 ||
-	    write_all(fd, "\n", 1) < 0 || fsync(fd) < 0) {
+	else if (fd_write_all(fd, text, strlen(text)) < 0 ||
+	    fd_write_all(fd, "\n", 1) < 0 || fsync(fd) < 0) {
 		*err = xasprintf("cannot write state file '%s': %s", tmp,
 		    strerror(errno));
 		close(fd);
@@ -311,14 +287,6 @@ out:
 	return rc;
 }
 
-static bool
-has_suffix(const char *s, const char *suf)
-{
-	size_t	ls = strlen(s), lf = strlen(suf);
-
-	return ls >= lf && strcmp(s + ls - lf, suf) == 0;
-}
-
 int
 state_prune(const char *state_dir, int max_age_days, char **err)
 {
@@ -339,9 +307,9 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
-		if (!has_suffix(de->d_name, ".json") &&
-		    !has_suffix(de->d_name, ".lock") &&
-		    !has_suffix(de->d_name, ".corrupt"))
+		if (!str_has_suffix(de->d_name, ".json") &&
+		    !str_has_suffix(de->d_name, ".lock") &&
+		    !str_has_suffix(de->d_name, ".corrupt"))
 			continue;
 		p = xasprintf("%s/%s", state_dir, de->d_name);
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -1,0 +1,30 @@
+/*
+ * Whole-file reads and writes that handle EINTR and short transfers, once.
+ */
+#ifndef RR_FILEIO_H
+#define RR_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+enum fd_read_result {
+	FD_READ_OK = 0,
+	FD_READ_ERROR = -1,	/* errno says why */
+	FD_READ_TOO_BIG = 1	/* more than max bytes */
+};
+
+/*
+ * Appends all of fd to out, up to max bytes.  Past max, with drain the
+ * rest is read and dropped (a pipe writer must never see EPIPE), without
+ * it reading stops; either way the result is FD_READ_TOO_BIG and out is
+ * emptied.
+ */
+enum fd_read_result fd_read_all(int fd, size_t max, bool drain,
+	     struct buf *out);
+/* Writes all n bytes; -1 with errno on failure. */
+int	 fd_write_all(int fd, const void *p, size_t n);
+bool	 str_has_suffix(const char *s, const char *suffix);
+
+#endif
