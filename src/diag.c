@@ -37,11 +37,13 @@ diag_list_release(struct diag_list *l)
 static char *
 copy_line(const char *text, size_t len, int line)
 {
-	const char	*p = text, *end = text + len, *nl;
+	const char	*p, *end, *nl;
 	int		 cur = 1;
 
 	if (text == NULL || line < 1)
 		return NULL;
+	p = text;
+	end = text + len;
 	while (cur < line) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)

@@ -33,11 +33,24 @@ struct sctx {
 	size_t			 len;
 	size_t			 errors;
 	int			 line, col;	/* of the skill's key */
+	size_t			 search_from;	/* keys are found in order */
 };
 
 static void
 serr(struct sctx *sx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Where the current skill's key is, for diagnostics. */
+static void
+skill_loc(const struct sctx *sx, struct diag_loc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->file = sx->file;
+	loc->line = sx->line;
+	loc->col = sx->col;
+	loc->text = sx->text;
+	loc->text_len = sx->len;
+}
 
 static void
 serr(struct sctx *sx, const char *fmt, ...)
@@ -46,12 +59,7 @@ serr(struct sctx *sx, const char *fmt, ...)
 	struct buf	b;
 	va_list		ap;
 
-	memset(&loc, 0, sizeof(loc));
-	loc.file = sx->file;
-	loc.line = sx->line;
-	loc.col = sx->col;
-	loc.text = sx->text;
-	loc.text_len = sx->len;
+	skill_loc(sx, &loc);
 	buf_init(&b);
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
@@ -66,13 +74,24 @@ static void
 locate_key(struct sctx *sx, const char *name)
 {
 	char		*needle = xasprintf("\"%s\"", name);
-	const char	*p = memmem(sx->text, sx->len, needle, strlen(needle));
-	const char	*q;
+	const char	*p, *q;
 
+	/* Skills come in document order, so a repeated name is found anew. */
+	for (p = sx->text + sx->search_from;
+	    (p = memmem(p, sx->len - (size_t)(p - sx->text), needle,
+	    strlen(needle))) != NULL; p++) {
+		/* A key, not a value that happens to spell the name. */
+		q = p + strlen(needle);
+		while (q < sx->text + sx->len && strchr(" \t\r\n", *q) != NULL)
+			q++;
+		if (q < sx->text + sx->len && *q == ':')
+			break;
+	}
 	free(needle);
 	sx->line = sx->col = 0;
 	if (p == NULL)
 		return;
+	sx->search_from = (size_t)(p - sx->text) + 1;
 	sx->line = sx->col = 1;
 	for (q = sx->text; q < p; q++) {
 		if (*q == '\n') {
@@ -239,9 +258,7 @@ add_suggest(struct sctx *sx, const cJSON *skill, const char *name,
 	if (sx->errors != before || any->nkids == 0)
 		return;
 	r->when = any;
-	memset(&loc, 0, sizeof(loc));
-	loc.file = sx->file;
-	loc.line = sx->line;
+	skill_loc(sx, &loc);
 	if (ruleset_commit_rule(sx->rs, r, layer, sx->diags, &loc) < 0)
 		sx->errors++;
 }
@@ -352,9 +369,7 @@ add_guard(struct sctx *sx, const cJSON *skill, const char *name, int layer)
 		return;
 	r->when = when;
 	r->unless = unless->nkids ? unless : NULL;
-	memset(&loc, 0, sizeof(loc));
-	loc.file = sx->file;
-	loc.line = sx->line;
+	skill_loc(sx, &loc);
 	if (ruleset_commit_rule(sx->rs, r, layer, sx->diags, &loc) < 0)
 		sx->errors++;
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Runs every libFuzzer target for SECONDS (default 60) on seed corpora
+# drawn from the tests, then replays fuzz/crashes/TARGET/* (inputs that
+# once crashed) so they stay fixed.  Prints "N passed, N failed" where a
+# target passes when it found nothing.  Usage: run.sh BUILDDIR SRCDIR [SECONDS]
+set -u
+B=$1
+S=$2
+SECS=${3:-60}
+W=$(mktemp -d "${TMPDIR:-/tmp}/rr-fuzz.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+
+
+mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules"
+cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
+cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
+printf 'database/src/**/*.ts\0database/src/a/b.ts' >"$W/glob/1"
+printf '*.{ts,tsx}\0x/y.tsx' >"$W/glob/2"
+printf '[!a-z]{1..3}?\0b2x' >"$W/glob/3"
+printf 'File {{path}} by {{rule}}: {{match}} {{input.n.k.1}} {{env.HOME}}' >"$W/template/1"
+printf '{{ command }}{{' >"$W/template/2"
+cp "$S"/tests/fixtures/skillproj/.claude/skills/skill-rules.json "$W/skillrules/1"
+cp "$S"/tests/lint/bad-skill-rules.json "$W/skillrules/2"
+[ -f "$S/../shared/compat/diet103-skill-rules.json" ] &&
+    cp "$S/../shared/compat/diet103-skill-rules.json" "$W/skillrules/3"
+
+for t in event rules glob template skillrules; do
+	bin=$B/fuzz/fuzz_$t
+	mkdir -p "$W/art-$t"
+	# Replay the inputs that crashed before.
+	if [ -d "$S/fuzz/crashes/$t" ] && ls "$S/fuzz/crashes/$t"/* >/dev/null 2>&1; then
+		if "$bin" "$S/fuzz/crashes/$t"/* >"$W/replay-$t.log" 2>&1; then
+			pass=$((pass + 1)); echo "ok: fuzz_$t replays its old crashes"
+		else
+			fail=$((fail + 1)); echo "FAIL: fuzz_$t crashes on an old input"
+			tail -n 30 "$W/replay-$t.log"
+		fi
+	fi
+	if "$bin" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 \
+	    -timeout=10 -artifact_prefix="$W/art-$t/" "$W/$t" \
+	    >"$W/$t.log" 2>&1; then
+		pass=$((pass + 1))
+		echo "ok: fuzz_$t ran ${SECS}s: $(grep -o 'Done [0-9]* runs' "$W/$t.log")"
+	else
+		fail=$((fail + 1))
+		echo "FAIL: fuzz_$t found a problem:"
+		tail -n 40 "$W/$t.log"
+		for a in "$W/art-$t"/*; do
+			[ -f "$a" ] || continue
+			echo "artifact $(basename "$a"):"
+			od -c "$a" | head -n 20
+		done
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
