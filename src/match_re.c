@@ -58,6 +58,21 @@ re_init(void)
 #endif
 }
 
+#ifdef HAVE_PCRE2_JIT
+static bool
+jit_disabled(void)
+{
+	static int	off = -1;
+	const char	*v;
+
+	if (off < 0) {
+		v = getenv("REFLEXION_NO_JIT");
+		off = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+	}
+	return off;
+}
+#endif
+
 void
 rr_regex_set_match_limit(unsigned long limit)
 {
@@ -93,8 +108,13 @@ rr_regex_compile(const char *pattern, size_t len, unsigned flags,
 	re = xcalloc(1, sizeof(*re));
 	re->code = code;
 #ifdef HAVE_PCRE2_JIT
-	/* JIT is an optimisation: the interpreter gives the same answers. */
-	re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+	/*
+	 * JIT is an optimisation: the interpreter gives the same answers.
+	 * REFLEXION_NO_JIT turns it off for memory checkers, which cannot
+	 * follow JIT code that reads whole words past a subject's end.
+	 */
+	if (!jit_disabled())
+		re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 #endif
 	return re;
 }
