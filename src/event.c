@@ -167,7 +167,9 @@ flatten(struct buf *b, const cJSON *v, int depth)
 	} else if (cJSON_IsNumber(v)) {
 		if (b->len)
 			buf_addc(b, '\n');
-		if (v->valuedouble == (double)(long long)v->valuedouble)
+		/* Only doubles inside long long's range may be cast to it. */
+		if (v->valuedouble > -9.2e18 && v->valuedouble < 9.2e18 &&
+		    v->valuedouble == (double)(long long)v->valuedouble)
 			snprintf(num, sizeof(num), "%lld",
 			    (long long)v->valuedouble);
 		else

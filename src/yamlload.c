@@ -25,7 +25,7 @@ struct loader {
 	size_t		 depth, stack_cap;
 	struct anchor	*anchors;
 	size_t		 nanchors, anchors_cap;
-	size_t		 total_weight;
+	size_t		 alias_weight;	/* nodes added by aliases */
 };
 
 static void
@@ -96,24 +96,35 @@ find_anchor(struct loader *l, const char *name)
 }
 
 /* Attaches a finished node to its parent (or makes it the root). */
+static void
+attach(struct loader *l, struct ynode *node)
+{
+	if (l->depth == 0) {
+		l->doc->root = node;
+		return;
+	}
+	frame_push_item(&l->stack[l->depth - 1], node);
+}
+
+/*
+ * An alias is where expansion multiplies: every alias adds its target's
+ * expanded size, so nested aliases (the billion laughs) add up
+ * exponentially while a file without aliases adds nothing.
+ */
 static int
-attach(struct loader *l, struct ynode *node, yaml_mark_t mark)
+attach_alias(struct loader *l, struct ynode *target, yaml_mark_t mark)
 {
 	struct diag_loc	loc;
 
-	l->total_weight += node->weight;
-	if (node->weight > YAML_MAX_WEIGHT || l->total_weight > YAML_MAX_WEIGHT) {
+	l->alias_weight += target->weight;
+	if (l->alias_weight > YAML_MAX_WEIGHT) {
 		loc_at(l, (int)mark.line + 1, (int)mark.column + 1, &loc);
 		diag_add(l->diags, DIAG_ERROR, DIAG_yaml_limit, &loc,
-		    "YAML expands to more than %u nodes (alias bomb?)",
+		    "YAML aliases expand to more than %u nodes (alias bomb?)",
 		    YAML_MAX_WEIGHT);
 		return -1;
 	}
-	if (l->depth == 0) {
-		l->doc->root = node;
-		return 0;
-	}
-	frame_push_item(&l->stack[l->depth - 1], node);
+	attach(l, target);
 	return 0;
 }
 
@@ -198,7 +209,8 @@ close_collection(struct loader *l, yaml_event_t *ev)
 	}
 	if (f->anchor)
 		add_anchor(l, f->anchor, n);
-	return attach(l, n, ev->start_mark);
+	attach(l, n);
+	return 0;
 }
 
 static enum yscalar_style
@@ -282,10 +294,7 @@ ydoc_load(struct ydoc *doc, const char *file, const char *text, size_t len,
 			if (ev.data.scalar.anchor)
 				add_anchor(&l, dup_opt(&doc->arena,
 				    ev.data.scalar.anchor), n);
-			if (attach(&l, n, ev.start_mark) < 0) {
-				rc = -1;
-				done = 1;
-			}
+			attach(&l, n);
 			break;
 		case YAML_ALIAS_EVENT:
 			target = find_anchor(&l,
@@ -298,7 +307,7 @@ ydoc_load(struct ydoc *doc, const char *file, const char *text, size_t len,
 				    (const char *)ev.data.alias.anchor);
 				rc = -1;
 				done = 1;
-			} else if (attach(&l, target, ev.start_mark) < 0) {
+			} else if (attach_alias(&l, target, ev.start_mark) < 0) {
 				rc = -1;
 				done = 1;
 			}

@@ -55,7 +55,7 @@ struct ydoc {
 
 /* Limits that keep hostile YAML bounded in time and memory. */
 #define YAML_MAX_DEPTH		128
-#define YAML_MAX_WEIGHT		(1u << 20)	/* nodes after alias expansion */
+#define YAML_MAX_WEIGHT		(1u << 20)	/* nodes added by aliases */
 
 /*
  * Parses text[0..len) as one YAML document.  On a syntax or limit error

@@ -83,6 +83,11 @@ main(void)
 	    "\"a\\nb\",\"stderr\":\"\",\"interrupted\":false,\"n\":3}}", "/p");
 	is_str(field(F_RESPONSE), "a\nb\n\nfalse\n3", "response flattened to text");
 
+	parse("{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\","
+	    "\"tool_response\":{\"a\":1.26667e+105,\"b\":-1e300,\"c\":0.5}}", "/p");
+	is_str(field(F_RESPONSE), "1.26667e+105\n-1.0000000000000001e+300\n0.5",
+	    "numbers out of long long's range print as doubles (found by fuzzing)");
+
 	parse("{\"hook_event_name\":\"PostToolUseFailure\",\"tool_name\":\"Bash\","
 	    "\"error\":\"Exit code 1\"}", "/p");
 	is_str(field(F_ERROR), "Exit code 1", "PostToolUseFailure error");
