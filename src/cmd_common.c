@@ -77,6 +77,11 @@ common_args_parse(const struct cmd_entry *e, int argc, char **argv,
 			a->agent = v;
 			continue;
 		}
+		if ((flags & ARGS_DEADLINE) &&
+		    (v = option_value("--deadline", argc, argv, &i, &bad))) {
+			a->deadline = v;
+			continue;
+		}
 		if ((flags & ARGS_FORMAT) &&
 		    (v = option_value("--format", argc, argv, &i, &bad))) {
 			a->format = v;

@@ -14,6 +14,7 @@ struct common_args {
 	struct rule_sources	 sources;	/* paths point into argv */
 	const char		*agent;
 	const char		*format;
+	const char		*deadline;	/* --deadline MS, unparsed */
 	bool			 exit2;
 	bool			 tap;
 	bool			 help;
@@ -27,7 +28,8 @@ enum common_flags {
 	ARGS_EXIT2 = 1 << 2,	/* --exit2 */
 	ARGS_FORMAT = 1 << 3,	/* --format NAME */
 	ARGS_POSITIONAL = 1 << 4,
-	ARGS_TAP = 1 << 5	/* --tap */
+	ARGS_TAP = 1 << 5,	/* --tap */
+	ARGS_DEADLINE = 1 << 6	/* --deadline MS */
 };
 
 /*

@@ -2,8 +2,12 @@
  * reflexion-rules hook: the process plumbing around hook_run().  Whatever
  * happens it reads stdin to EOF first (an agent that gets EPIPE reports a
  * hook failure) and, bar --exit2 blocks, exits 0: a hook error must never
- * block the agent by accident.
+ * block the agent by accident.  A watchdog bounds the whole call, reading
+ * stdin included (see watchdog.h).
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +16,20 @@
 #include "fileio.h"
 #include "hook.h"
 #include "jsonw.h"
+#include "watchdog.h"
 #include "xmalloc.h"
 
 #define HOOK_STDIN_MAX	(64u * 1024 * 1024)
+/* Well under any agent's timeout (Claude Code: 10 s as init registers). */
+#define HOOK_DEADLINE_MS	2000
+#define HOOK_DEADLINE_MAX_MS	(24ul * 3600 * 1000)
 
 static int cmd_hook_exec(int, char **);
 
 const struct cmd_entry cmd_hook_entry = {
 	.name = "hook",
-	.usage = "[--agent claude] [--rules PATH]... [--exit2] < event.json",
+	.usage = "[--agent claude] [--rules PATH]... [--exit2] "
+	    "[--deadline MS] < event.json",
 	.summary = "Evaluate the rules for one hook event read on stdin and "
 	    "answer in the agent's hook protocol.",
 	.exec = cmd_hook_exec,
@@ -42,6 +51,33 @@ usage_reply(struct hook_reply *r, const char *what)
 	buf_release(&msg);
 }
 
+/*
+ * Milliseconds from --deadline, else $REFLEXION_DEADLINE_MS, else the
+ * default; 0 turns the deadline off.  A bad value is said on stderr (the
+ * agent's user sees it) and the default is used.
+ */
+static unsigned long
+deadline_ms(const char *opt, struct hook_reply *r)
+{
+	const char	*v = opt ? opt : getenv("REFLEXION_DEADLINE_MS");
+	char		*end;
+	unsigned long	 ms;
+
+	if (v == NULL || *v == '\0')
+		return HOOK_DEADLINE_MS;
+	errno = 0;
+	ms = strtoul(v, &end, 10);
+	if (errno != 0 || *end != '\0' || *v == '-' || *v == '+' ||
+	    ms > HOOK_DEADLINE_MAX_MS) {
+		buf_printf(&r->err, "reflexion-rules: %s '%s' is not a number "
+		    "of milliseconds up to %lu; using %u\n", opt ?
+		    "--deadline" : "REFLEXION_DEADLINE_MS", v,
+		    HOOK_DEADLINE_MAX_MS, HOOK_DEADLINE_MS);
+		return HOOK_DEADLINE_MS;
+	}
+	return ms;
+}
+
 static int
 cmd_hook_exec(int argc, char **argv)
 {
@@ -50,12 +86,28 @@ cmd_hook_exec(int argc, char **argv)
 	struct hook_reply	 reply;
 	char			*input = NULL, *err = NULL, *home;
 	size_t			 len = 0;
-	int			 rc, status;
+	int			 rc, status, args_rc;
+	unsigned long		 ms;
+	char			*warn;
 
 	hook_reply_init(&reply);
+	/* A closed stdout or a file size limit must not kill the hook. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	args_rc = common_args_parse(&cmd_hook_entry, argc, argv,
+	    ARGS_RULES | ARGS_AGENT | ARGS_EXIT2 | ARGS_DEADLINE, &a);
+	ms = deadline_ms(args_rc == 0 ? a.deadline : NULL, &reply);
+	warn = xasprintf("reflexion-rules: no answer within the deadline of "
+	    "%lu ms; allowing\n", ms);
+	watchdog_answer("", 0, warn, strlen(warn), 0);
+	free(warn);
+	if (watchdog_arm(ms, &err) < 0) {
+		buf_printf(&reply.err, "reflexion-rules: %s\n", err);
+		free(err);
+		err = NULL;
+	}
 	rc = read_all_fd(0, &input, &len, HOOK_STDIN_MAX, &err);
-	if (common_args_parse(&cmd_hook_entry, argc, argv,
-	    ARGS_RULES | ARGS_AGENT | ARGS_EXIT2, &a) < 0)
+	if (args_rc < 0)
 		usage_reply(&reply, "bad arguments (see 'reflexion-rules hook "
 		    "--help')");
 	else if (a.help) {
@@ -69,6 +121,7 @@ cmd_hook_exec(int argc, char **argv)
 		memset(&opts, 0, sizeof(opts));
 		opts.sources = a.sources;
 		opts.exit2 = a.exit2;
+		opts.deadline_ms = ms;
 		home = reflexion_home();
 		opts.home = home;
 		hook_run(input, len, &opts, &reply);
@@ -77,6 +130,7 @@ cmd_hook_exec(int argc, char **argv)
 	free(err);
 	free(input);
 	common_args_release(&a);
+	watchdog_disarm();
 	/* If stdout is gone there is nobody to tell; the status still counts. */
 	fd_write_all(1, reply.out.data, reply.out.len);
 	fd_write_all(2, reply.err.data, reply.err.len);

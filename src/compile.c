@@ -86,6 +86,7 @@ ruleset_release(struct ruleset *rs)
 	free(rs->rules);
 	free(rs->id_index);
 	free(rs->files);
+	free(rs->fc_files);
 	arena_release(&rs->arena);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -129,6 +130,19 @@ ruleset_intern_file(struct ruleset *rs, const char *file)
 	GROW(rs->files, rs->nfiles, rs->files_cap);
 	rs->files[rs->nfiles] = arena_strdup(&rs->arena, file);
 	return rs->files[rs->nfiles++];
+}
+
+void
+ruleset_add_fail_closed(struct ruleset *rs, const char *file,
+    unsigned events, size_t errors)
+{
+	struct fail_closed_file	*f;
+
+	GROW(rs->fc_files, rs->nfc_files, rs->fc_files_cap);
+	f = &rs->fc_files[rs->nfc_files++];
+	f->file = ruleset_intern_file(rs, file);
+	f->events = events;
+	f->errors = errors;
 }
 
 struct rule *

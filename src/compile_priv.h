@@ -22,6 +22,8 @@ struct cctx {
 	const char		*pack;		/* or NULL */
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
+	bool			 fail_closed;	/* on_error: deny */
+	unsigned		 guarded;	/* events of deny/ask rules */
 };
 
 struct strlist_item {

@@ -396,6 +396,14 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		if (r->events)
 			check_action_events(cx, r, actn);
 	}
+	/*
+	 * A broken rule still tells which events its file guards: when its
+	 * action could not be read, assume it was meant to block.
+	 */
+	if (r->action == ACT_DENY || r->action == ACT_ASK ||
+	    r->action == ACT_NONE)
+		cx->guarded |= r->events;
+	r->fail_closed = cx->fail_closed;
 	if (cx->errors != before || r->id == NULL)
 		return;
 	ydoc_loc(cx->doc, idn, &loc);
@@ -449,10 +457,14 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 		else
 			cx.pack = v->str;
 	}
-	if ((v = ynode_get(root, "on_error")) != NULL && (!is_string(v) ||
-	    (strcmp(v->str, "allow") && strcmp(v->str, "deny"))))
-		cx_error(&cx, v, DIAG_invalid_value,
-		    "'on_error' must be 'allow' or 'deny'");
+	if ((v = ynode_get(root, "on_error")) != NULL) {
+		if (!is_string(v) || (strcmp(v->str, "allow") &&
+		    strcmp(v->str, "deny")))
+			cx_error(&cx, v, DIAG_invalid_value,
+			    "'on_error' must be 'allow' or 'deny'");
+		else
+			cx.fail_closed = strcmp(v->str, "deny") == 0;
+	}
 	if ((v = ynode_get(root, "vars")) != NULL) {
 		if (v->type != YNODE_MAP)
 			cx_error(&cx, v, DIAG_wrong_type,
@@ -485,6 +497,9 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 	else
 		for (i = 0; i < rules->n; i++)
 			compile_rule(&cx, rules->items[i], layer);
+	if (cx.fail_closed)
+		ruleset_add_fail_closed(rs, cx.file, cx.guarded,
+		    diags->errors - before);
 out:
 	ydoc_release(&doc);
 	return diags->errors - before;

@@ -183,6 +183,9 @@ match_subject(struct ectx *cx, const struct cond *c, const char *s,
 				    "hit its match limit on %s; counted as no "
 				    "match\n", cx->rule->file, p->line, p->col,
 				    cx->rule->id, c->label);
+				if (cx->rule->fail_closed &&
+				    cx->out->undecided == NULL)
+					cx->out->undecided = cx->rule;
 				break;
 			}
 			if (r == RR_MATCH_YES) {

@@ -32,6 +32,8 @@ struct eval_outcome {
 	struct fired_rule *fired;	/* in priority, then load order */
 	size_t		 nfired, cap;
 	struct buf	 notes;		/* lines for stderr (limits, state) */
+	/* The first on_error: deny rule that a limit kept from deciding. */
+	const struct rule *undecided;
 };
 
 void	 eval_outcome_init(struct eval_outcome *);

@@ -4,6 +4,7 @@
 #include "event.h"
 #include "hook.h"
 #include "state.h"
+#include "watchdog.h"
 #include "xmalloc.h"
 
 #define LOAD_ERRORS_LISTED	3
@@ -35,23 +36,145 @@ hook_load_errors_message(const struct diag_list *diags)
 	return buf_detach(&b, NULL);
 }
 
+/* The stand-in rule behind a deny that an error, not a rule, decided. */
+static const struct rule on_error_rule = {
+	.id = "on_error",
+	.action = ACT_DENY,
+	.priority = PRI_CRITICAL,
+	.enabled = true,
+};
+
+/* Appends a deny with reason (copied) to out, as if a rule had fired. */
+static void
+add_error_deny(struct eval_outcome *out, const char *reason)
+{
+	out->fired = xreallocarray(out->fired, out->nfired + 1,
+	    sizeof(*out->fired));
+	out->fired[out->nfired].rule = &on_error_rule;
+	out->fired[out->nfired].text = xstrdup(reason);
+	out->fired[out->nfired].len = strlen(reason);
+	out->nfired++;
+}
+
+/*
+ * The fail-closed file that guards this event, or NULL: with broken set,
+ * only one whose own rules failed to compile.  A Stop hook already
+ * continuing (stop_hook_active) is never blocked by an error: that could
+ * only loop.
+ */
+static const struct fail_closed_file *
+guarding_file(const struct ruleset *rs, const struct rr_event *ev,
+    bool broken)
+{
+	size_t	i;
+
+	if (ev->stop_hook_active &&
+	    (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP))
+		return NULL;
+	for (i = 0; i < rs->nfc_files; i++) {
+		if (!(rs->fc_files[i].events & (1u << ev->kind)))
+			continue;
+		if (!broken || rs->fc_files[i].errors > 0)
+			return &rs->fc_files[i];
+	}
+	return NULL;
+}
+
+/*
+ * What the agent gets if the deadline passes from here on: a deny when an
+ * on_error: deny file guards the event, else nothing (allow).
+ */
+static void
+set_deadline_answer(const struct ruleset *rs, struct rr_event *ev,
+    const struct hook_opts *opts)
+{
+	const struct fail_closed_file	*fc = guarding_file(rs, ev, false);
+	struct eval_outcome		 out;
+	struct hook_reply		 r;
+	char				*why;
+
+	if (fc == NULL || opts->deadline_ms == 0)
+		return;
+	eval_outcome_init(&out);
+	hook_reply_init(&r);
+	why = xasprintf("reflexion-rules: no decision within the deadline of "
+	    "%lu ms; denying because %s declares on_error: deny",
+	    opts->deadline_ms, fc->file);
+	add_error_deny(&out, why);
+	output_claude(&out, ev, NULL, opts->exit2, &r);
+	if (r.status != 2)	/* --exit2 has said it on stderr already */
+		buf_printf(&r.err, "%s\n", why);
+	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
+	    r.status);
+	free(why);
+	hook_reply_release(&r);
+	eval_outcome_release(&out);
+}
+
+/* Loads the rule sources, reporting every load error on stderr. */
+static void
+load_rules(struct ruleset *rs, struct diag_list *diags,
+    const struct hook_opts *opts, const char *project,
+    struct hook_reply *reply)
+{
+	size_t	i;
+	char	*line;
+
+	ruleset_init(rs);
+	diag_list_init(diags);
+	sources_load(rs, &opts->sources, opts->home, project, diags);
+	diag_sort(diags);
+	for (i = 0; i < diags->n; i++) {
+		line = diag_format_short(&diags->items[i]);
+		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
+		free(line);
+	}
+}
+
+/*
+ * An event that cannot be read has no known kind, so the only answer that
+ * blocks every event is the legacy one: the reason on stderr, exit 2.
+ * That is given only when some rule file declares on_error: deny.
+ */
+static void
+bad_event(const char *err, const struct hook_opts *opts,
+    struct hook_reply *reply)
+{
+	struct ruleset		rs;
+	struct diag_list	diags;
+	size_t			i;
+
+	load_rules(&rs, &diags, opts, project_dir(NULL), reply);
+	for (i = 0; i < rs.nfc_files; i++)
+		if (rs.fc_files[i].events != 0)
+			break;
+	if (i < rs.nfc_files) {
+		buf_printf(&reply->err, "reflexion-rules: %s; denying because "
+		    "%s declares on_error: deny\n", err, rs.fc_files[i].file);
+		reply->status = 2;
+	} else
+		buf_printf(&reply->err, "reflexion-rules: %s; allowing\n", err);
+	diag_list_release(&diags);
+	ruleset_release(&rs);
+}
+
 void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
 {
+	const struct fail_closed_file *fc;
 	struct rr_event		 ev;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
-	char			*err = NULL, *sysmsg, *state_dir;
-	size_t			 i;
+	char			*err = NULL, *sysmsg, *state_dir, *why;
 
 	if (event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
 	    &err) < 0) {
-		buf_printf(&reply->err, "reflexion-rules: %s; allowing\n", err);
-		free(err);
 		event_release(&ev);
+		bad_event(err, opts, reply);
+		free(err);
 		return;
 	}
 	if (ev.kind == EV_OTHER) {
@@ -64,16 +187,9 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
 		    ev.event_name);
-	ruleset_init(&rs);
-	diag_list_init(&diags);
-	sources_load(&rs, &opts->sources, opts->home, ev.project_dir, &diags);
-	diag_sort(&diags);
-	for (i = 0; i < diags.n; i++) {
-		char *line = diag_format_short(&diags.items[i]);
-		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
-		free(line);
-	}
+	load_rules(&rs, &diags, opts, ev.project_dir, reply);
 	sysmsg = hook_load_errors_message(&diags);
+	set_deadline_answer(&rs, &ev, opts);
 
 	state_dir = xasprintf("%s/state", opts->home);
 	memset(&eo, 0, sizeof(eo));
@@ -81,6 +197,22 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	eval_outcome_init(&out);
 	eval_event(&rs, &ev, &eo, &out);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
+	if ((fc = guarding_file(&rs, &ev, true)) != NULL) {
+		why = xasprintf("reflexion-rules: %s has errors and declares "
+		    "on_error: deny; denying until it is fixed (run "
+		    "'reflexion-rules lint %s')", fc->file, fc->file);
+		add_error_deny(&out, why);
+		free(why);
+	} else if (out.undecided != NULL &&
+	    (out.undecided->action == ACT_DENY ||
+	    out.undecided->action == ACT_ASK)) {
+		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
+		    "be decided (a regex hit its limit) and its file declares "
+		    "on_error: deny", out.undecided->id, out.undecided->file,
+		    out.undecided->line);
+		add_error_deny(&out, why);
+		free(why);
+	}
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
 
 	/* Old sessions' state goes away once per session, not per call. */

@@ -15,9 +15,14 @@ struct hook_opts {
 	struct rule_sources	 sources;
 	const char		*home;		/* $REFLEXION_HOME */
 	bool			 exit2;
+	unsigned long		 deadline_ms;	/* 0: none (see watchdog.h) */
 };
 
-/* Never fails: any problem becomes a line on stderr and an allow. */
+/*
+ * Never fails: any problem becomes a line on stderr and an allow, or a
+ * deny where a rule file declares on_error: deny for the event.  When a
+ * watchdog is armed, updates its deadline answer once the rules are known.
+ */
 void	hook_run(const char *input, size_t len, const struct hook_opts *,
 	    struct hook_reply *);
 

@@ -121,6 +121,7 @@ struct rule {
 	size_t		 ntags;
 	bool		 enabled;
 	bool		 ignore_stop_hook_active;
+	bool		 fail_closed;	/* its file says on_error: deny */
 	struct rule_test *tests;
 	size_t		 ntests;
 	const char	*file;
@@ -146,6 +147,20 @@ struct ruleset {
 	/* Files that contributed rules, for messages and the cache. */
 	const char	**files;
 	size_t		 nfiles, files_cap;
+	/* Files that declare on_error: deny, in load order. */
+	struct fail_closed_file *fc_files;
+	size_t		 nfc_files, fc_files_cap;
+};
+
+/*
+ * A rule file that declares `on_error: deny`.  It guards the events its
+ * deny and ask rules are written for (read even from rules that failed to
+ * compile), so that an error there denies instead of allowing.
+ */
+struct fail_closed_file {
+	const char	*file;		/* interned in the ruleset */
+	unsigned	 events;	/* 1 << enum rr_event_kind */
+	size_t		 errors;	/* compile errors in this file */
 };
 
 extern const char *const action_names[ACT__COUNT];
@@ -179,5 +194,7 @@ void	 ruleset_own_regex(struct ruleset *, struct rr_regex *);
 void	 ruleset_own_glob(struct ruleset *, struct rr_glob *);
 void	 ruleset_own_json(struct ruleset *, struct cJSON *);
 const char *ruleset_intern_file(struct ruleset *, const char *);
+void	 ruleset_add_fail_closed(struct ruleset *, const char *file,
+	     unsigned events, size_t errors);
 
 #endif
