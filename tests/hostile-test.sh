@@ -109,4 +109,89 @@ elif grep -q deny out; then
 else
 	not_ok "invalid UTF-8 in the event"; diag <err
 fi
+# A full disk under REFLEXION_HOME (a 64 KB tmpfs, where mounting is
+# allowed): the decision is still made, the failure said, the session's
+# old state kept intact and no temporary file left behind.
+mkdir -p full
+if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	mkdir -p full/home/state
+	printf '{"version":1,"session_id":"s5","fired":["older-rule"]}' \
+	    >full/home/state/s5.json
+	dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+	bash_ev s5 | REFLEXION_HOME=$TMPROOT/full/home "$RR" hook \
+	    --rules r.yaml >out 2>err
+	status=$?
+	if [ $status = 0 ] && grep -q '"permissionDecision":"deny"' out &&
+	    grep -q 'No space left on device' err &&
+	    grep -q '"older-rule"' full/home/state/s5.json &&
+	    [ "$(ls full/home/state | grep -c tmp)" = 0 ]; then
+		ok "full disk: still denies, says why, old state intact, no temp file"
+	else
+		not_ok "full disk (status $status)"; diag <out; diag <err
+		ls -la full/home/state | diag
+	fi
+	umount full
+else
+	skip "full disk: cannot mount a tmpfs here (not root or no mount rights)"
+fi
+
+# A file size limit (RLIMIT_FSIZE 0): writes fail with EFBIG and SIGXFSZ,
+# which must not kill the hook.
+bash_ev s6 >ev6.json
+( ulimit -f 0; exec "$RR" hook --rules r.yaml 2>&1 ) <ev6.json | cat >out
+if grep -q '"permissionDecision":"deny"' out &&
+    grep -q 'cannot write state file' out; then
+	ok "file size limit 0: the hook survives SIGXFSZ, denies, says why"
+else
+	not_ok "file size limit 0"; diag <out
+fi
+
+# Session ids with NUL bytes and path tricks stay inside state/.
+for id in 'a\u0000/../../nul' '\u0000' 'x/\u0000/..'; do
+	printf '{"session_id":"%s","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' "$id" |
+	    REFLEXION_HOME=$TMPROOT/nulhome "$RR" hook --rules r.yaml >>out.nul 2>>err.nul
+done
+outside=$(cd "$TMPROOT/nulhome" && find . -type f ! -path './state/*' | wc -l)
+inside=$(ls "$TMPROOT/nulhome/state" | grep -c '\.json$')
+if [ "$(grep -c deny out.nul)" = 3 ] && [ "$outside" = 0 ] && [ "$inside" = 3 ]; then
+	ok "session ids with NUL and ../: three sessions, all inside state/"
+else
+	not_ok "session ids with NUL ($inside inside, $outside outside)"
+	diag <err.nul
+fi
+
+# Catastrophic backtracking on 1 MB: the match limit stops it and the hook
+# answers by itself well within the 10 s that init registers.
+cat >evil.yaml <<'YAML'
+version: 1
+rules:
+  - id: evil
+    on: UserPromptSubmit
+    when: {prompt: '^(a|aa)+$'}
+    action: deny
+    message: evil
+  - id: evil2
+    on: UserPromptSubmit
+    when: {prompt: '(\w+\s?)*$'}
+    action: deny
+    message: evil2
+  - id: fine
+    on: UserPromptSubmit
+    when: {prompt: {contains: ['!']}}
+    action: context
+    message: fine
+YAML
+{
+	printf '{"hook_event_name":"UserPromptSubmit","cwd":"/w","prompt":"'
+	head -c 1048576 /dev/zero | tr '\0' 'a'
+	printf '!"}'
+} >evil.json
+"$RR" hook --rules evil.yaml --deadline 10000 <evil.json >out 2>err
+if grep -q '"additionalContext":"fine"' out && ! grep -q evil out &&
+    [ "$(grep -c 'hit its match limit' err)" = 2 ] &&
+    ! grep -q deadline err; then
+	ok "1 MB against backtracking regexes: limits hit, answered in budget"
+else
+	not_ok "1 MB against backtracking regexes"; diag <out; diag <err
+fi
 done_testing
