@@ -23,7 +23,10 @@ enum fd_read_result {
  */
 enum fd_read_result fd_read_all(int fd, size_t max, bool drain,
 	     struct buf *out);
-/* Writes all n bytes; -1 with errno on failure. */
+/*
+ * Writes all n bytes; -1 with errno on failure.  Calls only write(2), so
+ * a signal handler may use it (watchdog.c does).
+ */
 int	 fd_write_all(int fd, const void *p, size_t n);
 bool	 str_has_suffix(const char *s, const char *suffix);
 

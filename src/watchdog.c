@@ -5,6 +5,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "watchdog.h"
 #include "xmalloc.h"
 
@@ -17,23 +18,7 @@ struct answer {
 /* Read by the handler; swapped only while SIGALRM is blocked. */
 static struct answer *volatile current;
 
-static void
-write_fully(int fd, const char *p, size_t n)
-{
-	ssize_t	w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* Async-signal-safe: write(2) and _exit(2) only. */
+/* Async-signal-safe: write(2) (fd_write_all calls nothing else), _exit(2). */
 static void
 on_deadline(int sig)
 {
@@ -41,8 +26,8 @@ on_deadline(int sig)
 
 	(void)sig;
 	if (a != NULL) {
-		write_fully(1, a->out, a->outlen);
-		write_fully(2, a->err, a->errlen);
+		fd_write_all(1, a->out, a->outlen);
+		fd_write_all(2, a->err, a->errlen);
 		_exit(a->status);
 	}
 	_exit(0);
