@@ -1,0 +1,573 @@
+/*
+ * Knowledge-base lookups and writes (kb.h).  Every statement is prepared
+ * with bound parameters; every SQLite result code is checked and turned
+ * into a message by db_fail().
+ */
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "jsonw.h"
+#include "kb.h"
+#include "xmalloc.h"
+
+/* Rows the file lookup reads in last_used order before using the index. */
+#define KB_PROBE_ROWS	400
+
+void
+kb_rows_init(struct kb_rows *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void
+kb_rows_release(struct kb_rows *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].error);
+		free(r->v[i].resolution);
+		free(r->v[i].last_used);
+		cJSON_Delete(r->v[i].parsed);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static struct kb_row *
+rows_push(struct kb_rows *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 4;
+		r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
+	}
+	memset(&r->v[r->n], 0, sizeof(r->v[0]));
+	return &r->v[r->n++];
+}
+
+void
+kb_rows_take(struct kb_rows *dst, struct kb_rows *src)
+{
+	size_t	i;
+
+	for (i = 0; i < src->n; i++)
+		*rows_push(dst) = src->v[i];
+	free(src->v);
+	memset(src, 0, sizeof(*src));
+}
+
+static char *
+col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char	*t;
+
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NULL;
+	t = sqlite3_column_text(st, i);
+	return t ? xmemdup0(t, (size_t)sqlite3_column_bytes(st, i)) : NULL;
+}
+
+/*
+ * What JSON.parse() would make of a resolution, if anything usable: the
+ * whole text must parse, and null counts as not JSON (seed 000 then shows
+ * the raw text).
+ */
+static cJSON *
+parse_resolution(const char *text)
+{
+	cJSON	*j;
+
+	if (text == NULL)
+		return NULL;
+	j = cJSON_ParseWithOpts(text, NULL, 1);
+	if (j != NULL && cJSON_IsNull(j)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* Columns 0..4: id, error_normalized, resolution, last_used, use_count. */
+static void
+read_row(sqlite3_stmt *st, struct kb_rows *rows)
+{
+	struct kb_row	*r = rows_push(rows);
+
+	r->id = sqlite3_column_int64(st, 0);
+	r->error = col_text(st, 1);
+	if (r->error == NULL)
+		r->error = xstrdup("");
+	r->resolution = col_text(st, 2);
+	r->last_used = col_text(st, 3);
+	r->uses = sqlite3_column_int64(st, 4);
+	r->parsed = parse_resolution(r->resolution);
+}
+
+static const char *
+uses_col(const struct rr_db *db)
+{
+	return db->has_use_count ? "use_count" : "0";
+}
+
+char *
+kb_like_pattern(const char *name)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_addc(&b, '%');
+	for (; *name; name++) {
+		if (*name == '%' || *name == '_' || *name == '\\')
+			buf_addc(&b, '\\');
+		buf_addc(&b, *name);
+	}
+	buf_addc(&b, '%');
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Whether the trigram index finds every row LIKE finds for this name:
+ * three characters or more, valid UTF-8, no U+FFFD (LIKE reads every
+ * malformed sequence as U+FFFD, the tokenizer does not) and no leading
+ * U+0080 (LIKE then searches for the byte 0x80, which may sit inside
+ * another character).
+ */
+static bool
+index_can_answer(const char *name)
+{
+	const unsigned char	*p = (const unsigned char *)name;
+	size_t			 len = strlen(name), i = 0, n, chars = 0;
+
+	if (len >= 2 && p[0] == 0xc2 && p[1] == 0x80)
+		return false;
+	while (i < len) {
+		n = utf8_seqlen(p + i, len - i);
+		if (n == 0)
+			return false;
+		if (n == 3 && p[i] == 0xef && p[i + 1] == 0xbf &&
+		    p[i + 2] == 0xbd)
+			return false;
+		i += n;
+		chars++;
+	}
+	return chars >= 3;
+}
+
+/* An FTS5 phrase: the name in double quotes, inner quotes doubled. */
+static char *
+fts_phrase(const char *name)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_addc(&b, '"');
+	for (; *name; name++) {
+		if (*name == '"')
+			buf_addc(&b, '"');
+		buf_addc(&b, *name);
+	}
+	buf_addc(&b, '"');
+	return buf_detach(&b, NULL);
+}
+
+static int
+prepare(struct rr_db *db, const char *sql, sqlite3_stmt **st, char **err)
+{
+	int	rc = sqlite3_prepare_v2(db->conn, sql, -1, st, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	*err = db_fail(db, rc, "query the knowledge base");
+	return -1;
+}
+
+/* Steps st to the end, collecting every row; finalizes st. */
+static int
+collect(struct rr_db *db, sqlite3_stmt *st, struct kb_rows *rows, char **err)
+{
+	int	rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		read_row(st, rows);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, "query the knowledge base");
+	return -1;
+}
+
+/*
+ * The newest KB_PROBE_ROWS rows, each checked with LIKE.  Sets *complete
+ * when limit matches were found or the table ran out: the answer is then
+ * final, since rows come in the answer's own order.
+ */
+static int
+probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
+    struct kb_rows *rows, bool *complete, char **err)
+{
+	sqlite3_stmt	*st;
+	char		*sql;
+	size_t		 seen = 0;
+	int		 rc;
+
+	*complete = false;
+	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
+	    "%s, error_normalized LIKE ?1 ESCAPE '\\' FROM error_kb %s "
+	    "ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db),
+	    flags & KB_ANY_RESOLUTION ? "" : "WHERE resolution IS NOT NULL");
+	rc = prepare(db, sql, &st, err);
+	free(sql);
+	if (rc < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, KB_PROBE_ROWS);
+	while (rows->n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		seen++;
+		if (sqlite3_column_int(st, 5))
+			read_row(st, rows);
+	}
+	if (rows->n >= limit)
+		rc = SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		*err = db_fail(db, rc, "query the knowledge base");
+		return -1;
+	}
+	*complete = rows->n >= limit || seen < KB_PROBE_ROWS;
+	return 0;
+}
+
+static int
+scan(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
+    struct kb_rows *rows, char **err)
+{
+	sqlite3_stmt	*st;
+	char		*sql;
+	int		 rc;
+
+	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
+	    "%s FROM error_kb WHERE error_normalized LIKE ?1 ESCAPE '\\' %s "
+	    "ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db),
+	    flags & KB_ANY_RESOLUTION ? "" : "AND resolution IS NOT NULL");
+	rc = prepare(db, sql, &st, err);
+	free(sql);
+	if (rc < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+	return collect(db, st, rows, err);
+}
+
+/*
+ * Candidates from the trigram index (a superset of LIKE's answer: the
+ * tokenizer folds case like LIKE and more), each checked with the LIKE
+ * itself.  CROSS JOIN keeps the index as the outer loop.
+ */
+static int
+indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
+    unsigned flags, struct kb_rows *rows, char **err)
+{
+	sqlite3_stmt	*st;
+	char		*sql, *phrase;
+	int		 rc;
+
+	sql = xasprintf("SELECT k.id, k.error_normalized, k.resolution, "
+	    "k.last_used, %s%s FROM (SELECT rowid AS rid FROM error_kb_fts "
+	    "WHERE error_kb_fts MATCH ?1) AS f CROSS JOIN error_kb AS k "
+	    "ON k.id = f.rid WHERE k.error_normalized LIKE ?2 ESCAPE '\\' %s "
+	    "ORDER BY k.last_used DESC, k.id DESC LIMIT ?3",
+	    db->has_use_count ? "k." : "", uses_col(db),
+	    flags & KB_ANY_RESOLUTION ? "" : "AND k.resolution IS NOT NULL");
+	rc = prepare(db, sql, &st, err);
+	free(sql);
+	if (rc < 0)
+		return -1;
+	phrase = fts_phrase(name);
+	sqlite3_bind_text(st, 1, phrase, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, pattern, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
+	free(phrase);
+	return collect(db, st, rows, err);
+}
+
+int
+kb_file_errors(struct rr_db *db, const char *name, size_t limit,
+    unsigned flags, struct kb_rows *rows, char **err)
+{
+	struct kb_rows	 got;
+	char		*pattern;
+	bool		 complete;
+	int		 rc;
+
+	*err = NULL;
+	if (limit == 0 || db_conn(db, DB_READ, err) == NULL)
+		return *err ? -1 : 0;
+	kb_rows_init(&got);
+	pattern = kb_like_pattern(name);
+	rc = probe(db, pattern, limit, flags, &got, &complete, err);
+	if (rc == 0 && !complete) {
+		kb_rows_release(&got);
+		if (db->indexed && index_can_answer(name))
+			rc = indexed(db, name, pattern, limit, flags, &got, err);
+		else
+			rc = scan(db, pattern, limit, flags, &got, err);
+	}
+	free(pattern);
+	if (rc == 0)
+		kb_rows_take(rows, &got);
+	kb_rows_release(&got);
+	return rc;
+}
+
+int
+kb_file_errors_scan(struct rr_db *db, const char *name, size_t limit,
+    unsigned flags, struct kb_rows *rows, char **err)
+{
+	char	*pattern;
+	int	 rc;
+
+	*err = NULL;
+	if (db_conn(db, DB_READ, err) == NULL)
+		return *err ? -1 : 0;
+	pattern = kb_like_pattern(name);
+	rc = scan(db, pattern, limit, flags, rows, err);
+	free(pattern);
+	return rc;
+}
+
+int
+kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
+    size_t limit, struct kb_rows *rows, char **err)
+{
+	sqlite3_stmt	*ev, *st;
+	char		*sql;
+	int		 rc, type;
+
+	*err = NULL;
+	if (limit == 0 || db_conn(db, DB_READ, err) == NULL)
+		return *err ? -1 : 0;
+	if (prepare(db, "SELECT json_extract(data, '$.error') FROM events "
+	    "WHERE type = 'tool_error' AND session_id = ?1 AND "
+	    "json_extract(data, '$.tool') = ?2 ORDER BY ts DESC, id DESC "
+	    "LIMIT 1", &ev, err) < 0)
+		return -1;
+	sqlite3_bind_text(ev, 1, session_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ev, 2, tool, -1, SQLITE_STATIC);
+	rc = sqlite3_step(ev);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(ev);
+		if (rc == SQLITE_DONE)
+			return 0;
+		*err = db_fail(db, rc, "query the session's errors");
+		return -1;
+	}
+	/* Seed 000 goes on only when the error is truthy in JavaScript. */
+	type = sqlite3_column_type(ev, 0);
+	if (type == SQLITE_NULL || (type == SQLITE_TEXT &&
+	    sqlite3_column_bytes(ev, 0) == 0) || ((type == SQLITE_INTEGER ||
+	    type == SQLITE_FLOAT) && sqlite3_column_double(ev, 0) == 0)) {
+		sqlite3_finalize(ev);
+		return 0;
+	}
+	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
+	    "%s FROM error_kb WHERE error_normalized = ?1 AND resolution IS "
+	    "NOT NULL ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db));
+	rc = prepare(db, sql, &st, err);
+	free(sql);
+	if (rc < 0) {
+		sqlite3_finalize(ev);
+		return -1;
+	}
+	sqlite3_bind_value(st, 1, sqlite3_column_value(ev, 0));
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+	rc = collect(db, st, rows, err);
+	sqlite3_finalize(ev);
+	return rc;
+}
+
+int
+kb_list(struct rr_db *db, size_t limit, struct kb_rows *rows, char **err)
+{
+	sqlite3_stmt	*st;
+	char		*sql;
+	int		 rc;
+
+	*err = NULL;
+	if (db_conn(db, DB_READ, err) == NULL)
+		return *err ? -1 : 0;
+	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
+	    "%s FROM error_kb ORDER BY last_used DESC, id DESC LIMIT ?1",
+	    uses_col(db));
+	rc = prepare(db, sql, &st, err);
+	free(sql);
+	if (rc < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
+	return collect(db, st, rows, err);
+}
+
+/* ---- writes --------------------------------------------------------- */
+
+static int
+need_schema(struct rr_db *db, char **err)
+{
+	if (db->indexed && db->has_use_count)
+		return 0;
+	*err = xasprintf("database '%s' is not upgraded yet; run "
+	    "'reflexion-rules kb list' once", db->path);
+	return -1;
+}
+
+/* The newest row with exactly this error text: 1, 0 (none) or -1. */
+static int
+find_row(struct rr_db *db, const char *error, struct kb_rows *rows,
+    char **err)
+{
+	sqlite3_stmt	*st;
+
+	if (prepare(db, "SELECT id, error_normalized, resolution, last_used, "
+	    "use_count FROM error_kb WHERE error_normalized = ?1 ORDER BY "
+	    "last_used DESC, id DESC LIMIT 1", &st, err) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
+	if (collect(db, st, rows, err) < 0)
+		return -1;
+	return rows->n > 0;
+}
+
+/* Runs a prepared write to completion; 0 or -1 with *err. */
+static int
+run(struct rr_db *db, sqlite3_stmt *st, char **err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, "write to the knowledge base");
+	return -1;
+}
+
+int
+kb_put_resolution(struct rr_db *db, const char *error, const char *error_raw,
+    const char *resolution, const char *now, long long *id, char **err)
+{
+	struct kb_rows	 rows;
+	sqlite3_stmt	*st;
+	int		 found;
+
+	*err = NULL;
+	if (need_schema(db, err) < 0)
+		return -1;
+	kb_rows_init(&rows);
+	if ((found = find_row(db, error, &rows, err)) < 0)
+		return -1;
+	if (found) {
+		if (prepare(db, "UPDATE error_kb SET resolution = ?2, "
+		    "last_used = ?3, use_count = coalesce(use_count, 0) + 1, "
+		    "error_raw = coalesce(?4, error_raw) WHERE id = ?1", &st,
+		    err) < 0)
+			goto fail;
+		sqlite3_bind_int64(st, 1, rows.v[0].id);
+	} else {
+		if (prepare(db, "INSERT INTO error_kb (error_normalized, "
+		    "resolution, last_used, error_raw, ts, use_count) VALUES "
+		    "(?1, ?2, ?3, ?4, ?3, 1)", &st, err) < 0)
+			goto fail;
+		sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if (error_raw != NULL)
+		sqlite3_bind_text(st, 4, error_raw, -1, SQLITE_STATIC);
+	if (run(db, st, err) < 0)
+		goto fail;
+	if (id != NULL)
+		*id = found ? rows.v[0].id :
+		    (long long)sqlite3_last_insert_rowid(db->conn);
+	kb_rows_release(&rows);
+	return 0;
+fail:
+	kb_rows_release(&rows);
+	return -1;
+}
+
+static bool
+str_eq(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int
+kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
+    const char *last_used, long long uses, enum kb_put_result *res,
+    char **err)
+{
+	struct kb_rows	 rows;
+	struct kb_row	*r;
+	sqlite3_stmt	*st;
+	char		 now[32];
+	bool		 newer;
+	int		 found;
+
+	*err = NULL;
+	*res = KB_UNCHANGED;
+	if (need_schema(db, err) < 0)
+		return -1;
+	kb_rows_init(&rows);
+	if ((found = find_row(db, error, &rows, err)) < 0)
+		return -1;
+	db_now(now);
+	if (!found) {
+		if (prepare(db, "INSERT INTO error_kb (error_normalized, "
+		    "resolution, last_used, ts, use_count) VALUES "
+		    "(?1, ?2, ?3, ?4, ?5)", &st, err) < 0)
+			goto fail;
+		sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
+		if (resolution != NULL)
+			sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
+		if (last_used != NULL)
+			sqlite3_bind_text(st, 3, last_used, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, uses > 0 ? uses : 0);
+		if (run(db, st, err) < 0)
+			goto fail;
+		*res = KB_ADDED;
+		kb_rows_release(&rows);
+		return 0;
+	}
+	r = &rows.v[0];
+	newer = resolution != NULL && (r->resolution == NULL ||
+	    (last_used != NULL && (r->last_used == NULL ||
+	    strcmp(last_used, r->last_used) > 0)));
+	if (newer && str_eq(resolution, r->resolution) &&
+	    str_eq(last_used, r->last_used))
+		newer = false;
+	if (!newer && uses <= r->uses) {
+		kb_rows_release(&rows);
+		return 0;
+	}
+	if (prepare(db, "UPDATE error_kb SET resolution = coalesce(?2, "
+	    "resolution), last_used = coalesce(?3, last_used), use_count = "
+	    "max(coalesce(use_count, 0), ?4) WHERE id = ?1", &st, err) < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, r->id);
+	if (newer) {
+		sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
+		if (last_used != NULL)
+			sqlite3_bind_text(st, 3, last_used, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_int64(st, 4, uses);
+	if (run(db, st, err) < 0)
+		goto fail;
+	*res = KB_UPDATED;
+	kb_rows_release(&rows);
+	return 0;
+fail:
+	kb_rows_release(&rows);
+	return -1;
+}
