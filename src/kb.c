@@ -571,3 +571,77 @@ fail:
 	kb_rows_release(&rows);
 	return -1;
 }
+
+/* ---- JSON Lines ----------------------------------------------------------- */
+
+int
+kb_import_entry(struct rr_db *db, const cJSON *e, enum kb_put_result *res,
+    char **err)
+{
+	const cJSON	*error, *resolution, *last_used, *uses;
+	char		*text = NULL;
+	long long	 n = 0;
+	int		 rc;
+
+	*err = NULL;
+	if (!cJSON_IsObject(e)) {
+		*err = xstrdup("an entry must be a JSON object");
+		return -1;
+	}
+	error = cJSON_GetObjectItemCaseSensitive(e, "error");
+	resolution = cJSON_GetObjectItemCaseSensitive(e, "resolution");
+	last_used = cJSON_GetObjectItemCaseSensitive(e, "last_used");
+	uses = cJSON_GetObjectItemCaseSensitive(e, "use_count");
+	if (!cJSON_IsString(error) || error->valuestring[0] == '\0') {
+		*err = xstrdup("'error' must be a non-empty string");
+		return -1;
+	}
+	if (last_used != NULL && !cJSON_IsNull(last_used) &&
+	    !cJSON_IsString(last_used)) {
+		*err = xstrdup("'last_used' must be a string");
+		return -1;
+	}
+	if (uses != NULL && (!cJSON_IsNumber(uses) || uses->valuedouble < 0 ||
+	    uses->valuedouble > 9e15)) {
+		*err = xstrdup("'use_count' must be a number of 0 or more");
+		return -1;
+	}
+	if (uses != NULL)
+		n = (long long)uses->valuedouble;
+	if (cJSON_IsString(resolution))
+		text = xstrdup(resolution->valuestring);
+	else if (resolution != NULL && !cJSON_IsNull(resolution))
+		text = cJSON_PrintUnformatted(resolution);
+	rc = kb_put_merge(db, error->valuestring, text,
+	    cJSON_IsString(last_used) ? last_used->valuestring : NULL, n, res,
+	    err);
+	free(text);
+	return rc;
+}
+
+char *
+kb_export_entry(const struct kb_row *r)
+{
+	struct buf	 b;
+	char		*json;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"error\":");
+	jsonw_cstring(&b, r->error);
+	buf_adds(&b, ",\"resolution\":");
+	/* A JSON object reads better in a diff than its escaped text. */
+	if (r->parsed != NULL && cJSON_IsObject(r->parsed) &&
+	    (json = cJSON_PrintUnformatted(r->parsed)) != NULL) {
+		buf_adds(&b, json);
+		free(json);
+	} else if (r->resolution != NULL)
+		jsonw_cstring(&b, r->resolution);
+	else
+		buf_adds(&b, "null");
+	if (r->last_used != NULL) {
+		buf_adds(&b, ",\"last_used\":");
+		jsonw_cstring(&b, r->last_used);
+	}
+	buf_printf(&b, ",\"use_count\":%lld}", r->uses);
+	return buf_detach(&b, NULL);
+}

@@ -96,4 +96,17 @@ int	 kb_put_merge(struct rr_db *, const char *error, const char *resolution,
 	     const char *last_used, long long uses, enum kb_put_result *,
 	     char **err);
 
+/*
+ * One entry of the JSON Lines format of kb export/import (and of rule
+ * tests' kb: seeds), merged with kb_put_merge():
+ *   {"error": TEXT, "resolution": TEXT or JSON, "last_used": TEXT,
+ *    "use_count": N}
+ * A resolution that is not a string is stored as compact JSON.  0, or -1
+ * with *err saying what is wrong with the entry or the database.
+ */
+int	 kb_import_entry(struct rr_db *, const struct cJSON *,
+	     enum kb_put_result *, char **err);
+/* An entry in that format, one line without the newline; owned. */
+char	*kb_export_entry(const struct kb_row *);
+
 #endif
