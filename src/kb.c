@@ -16,6 +16,14 @@
 /* Rows the file lookup reads in last_used order before using the index. */
 #define KB_PROBE_ROWS	400
 
+static enum kb_plan	last_plan;
+
+enum kb_plan
+kb_last_plan(void)
+{
+	return last_plan;
+}
+
 void
 kb_rows_init(struct kb_rows *r)
 {
@@ -303,17 +311,22 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 	int		 rc;
 
 	*err = NULL;
+	last_plan = KB_PLAN_NONE;
 	if (limit == 0 || db_conn(db, DB_READ, err) == NULL)
 		return *err ? -1 : 0;
 	kb_rows_init(&got);
 	pattern = kb_like_pattern(name);
+	last_plan = KB_PLAN_PROBE;
 	rc = probe(db, pattern, limit, flags, &got, &complete, err);
 	if (rc == 0 && !complete) {
 		kb_rows_release(&got);
-		if (db->indexed && index_can_answer(name))
+		if (db->indexed && index_can_answer(name)) {
+			last_plan = KB_PLAN_INDEX;
 			rc = indexed(db, name, pattern, limit, flags, &got, err);
-		else
+		} else {
+			last_plan = KB_PLAN_SCAN;
 			rc = scan(db, pattern, limit, flags, &got, err);
+		}
 	}
 	free(pattern);
 	if (rc == 0)

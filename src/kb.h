@@ -57,6 +57,15 @@ void	 kb_rows_take(struct kb_rows *dst, struct kb_rows *src);
  */
 int	 kb_file_errors(struct rr_db *, const char *name, size_t limit,
 	     unsigned flags, struct kb_rows *, char **err);
+/* How the last kb_file_errors() call found its rows (tests, bench). */
+enum kb_plan {
+	KB_PLAN_NONE,
+	KB_PLAN_PROBE,		/* among the newest rows */
+	KB_PLAN_INDEX,		/* FTS5 trigram candidates */
+	KB_PLAN_SCAN		/* every row, in last_used order */
+};
+enum kb_plan kb_last_plan(void);
+
 /* The same question as one plain LIKE query over the table (tests, bench). */
 int	 kb_file_errors_scan(struct rr_db *, const char *name, size_t limit,
 	     unsigned flags, struct kb_rows *, char **err);
