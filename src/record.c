@@ -597,13 +597,25 @@ tool_sequence(struct rr_db *db, const char *session, long long after,
 	return -1;
 }
 
-/* The errors this success resolves: id, error, error_raw of each. */
+/* Tools that change a file: any of them can fix another's failure. */
+static bool
+is_writer(const char *tool)
+{
+	return is_tool(tool, "Edit", "Write") || is_tool(tool, "MultiEdit",
+	    "NotebookEdit");
+}
+
 struct pending {
 	long long	 id;
 	char		*error;
 	char		*raw;
 };
 
+/*
+ * The errors this success resolves: earlier unresolved errors of the
+ * session on the same file or command, by the same tool (or, on a file,
+ * by any tool that writes files: a Read that works fixes no failed Edit).
+ */
 static int
 pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
     size_t *n, char **err)
@@ -617,13 +629,17 @@ pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
 	if (prep(db, "SELECT e.id, json_extract(e.data, '$.error'), "
 	    "json_extract(e.data, '$.error_raw') FROM events AS e WHERE "
 	    "e.type = 'tool_error' AND e.session_id = ?1 AND "
-	    "json_extract(e.data, '$.target') = ?2 AND NOT EXISTS (SELECT 1 "
-	    "FROM events AS r WHERE r.type = 'error_resolved' AND "
+	    "json_extract(e.data, '$.target') = ?2 AND (json_extract(e.data, "
+	    "'$.tool') = ?3 OR (?4 AND json_extract(e.data, '$.tool') IN "
+	    "('Edit', 'Write', 'MultiEdit', 'NotebookEdit'))) AND NOT EXISTS "
+	    "(SELECT 1 FROM events AS r WHERE r.type = 'error_resolved' AND "
 	    "json_extract(r.data, '$.error_id') = e.id) ORDER BY e.id",
 	    &st, err) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, c->session, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, c->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, c->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, is_writer(c->tool));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 4;

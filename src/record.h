@@ -16,9 +16,11 @@
  *  - a Read of the file the session's previous event read replaces that
  *    row, counting reads (data.count);
  *  - a successful call on a file or command that failed earlier in the
- *    session resolves those errors: an error_kb row is added or updated
- *    with {"resolvedBy","tool","toolSequence"}, and an 'error_resolved'
- *    event ({"error_id","kb_id"}) marks each error done;
+ *    session, by the same tool (on a file: or by any tool that writes
+ *    files), resolves those errors: an error_kb row is added or updated
+ *    with {"resolvedBy": the command or the file, "tool", "toolSequence":
+ *    the tools called since the error}, and an 'error_resolved' event
+ *    ({"error_id","kb_id"}) marks each error done;
  *  - events older than the retention are deleted, a batch per call.
  * The events table is only ever inserted into and deleted from, never
  * updated (the original tool's database forbids updates by trigger).

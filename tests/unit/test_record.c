@@ -329,6 +329,25 @@ test_record_flow(void)
 	is_str(s, "/p/a.c\n/p/b.c", "Grep keeps the file list only");
 	free(s);
 
+	post(db, EV("PostToolUseFailure", "Edit", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\"},\"error\":\"old_string not found in y.ts\""),
+	    "a failed Edit");
+	post(db, EV("PostToolUse", "Read", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\"},\"tool_response\":{\"file\":{\"content\":\"a\"}}"),
+	    "a Read of that file");
+	s = query(db, "SELECT count(*) FROM error_kb WHERE error_normalized "
+	    "LIKE '%y.ts'");
+	is_str(s, "0", "a Read that works fixes no failed Edit");
+	free(s);
+	post(db, EV("PostToolUse", "Write", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\",\"content\":\"b\"},\"tool_response\":{}"),
+	    "a Write of it");
+	s = query(db, "SELECT resolution FROM error_kb WHERE error_normalized "
+	    "LIKE '%y.ts'");
+	is_str(s, "{\"resolvedBy\":\"y.ts\",\"tool\":\"Write\","
+	    "\"toolSequence\":[\"Read\",\"Write\"]}", "a Write resolves it");
+	free(s);
+
 	/* Events past the retention go; others stay. */
 	record_insert_event(db, "2000-01-01T00:00:00.000Z", "old", "tool_use",
 	    "{\"tool\":\"Bash\"}", &err);
