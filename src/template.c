@@ -549,9 +549,10 @@ static void json_render(const cJSON *, const char *sep, size_t seplen,
 	    struct buf *, int depth);
 
 /*
- * A JSON value as text: strings as they are, numbers as numbers, null
- * and false as nothing, a list's items joined by sep (default ","), an
- * object as compact JSON.
+ * A JSON value as text, as seed 000's `${value || ''}` shows it: strings
+ * as they are, numbers as numbers, a list's items joined by sep (default
+ * ","), an object as compact JSON; a value that is not present (null,
+ * false, 0, "") as nothing.  Items of a list print even when 0 or false.
  */
 static void
 json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
@@ -566,6 +567,8 @@ json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
 	if (cJSON_IsString(j)) {
 		add_cstr(out, j->valuestring);
 	} else if (cJSON_IsNumber(j)) {
+		if (j->valuedouble == 0 && depth == 0)
+			return;
 		if (j->valuedouble > -9.2e18 && j->valuedouble < 9.2e18 &&
 		    j->valuedouble == (double)(long long)j->valuedouble)
 			snprintf(num, sizeof(num), "%lld",
@@ -579,6 +582,8 @@ json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
 		buf_adds(out, num);
 	} else if (cJSON_IsTrue(j)) {
 		buf_adds(out, "true");
+	} else if (cJSON_IsFalse(j) && depth > 0) {
+		buf_adds(out, "false");
 	} else if (cJSON_IsArray(j)) {
 		cJSON_ArrayForEach(it, j) {
 			if (!first) {

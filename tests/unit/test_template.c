@@ -110,7 +110,7 @@ main(void)
 	    "Bash><>", "an empty list is present, like JavaScript");
 	render("{{#kb}}{{kb.resolution.n}}|{{kb.resolution.toolSequence.1}}|"
 	    "{{kb.resolution.missing}}|{{kb.uses}}{{/kb}}",
-	    "1,,2.5,true,,{\"k\":1}|Edit||10|||20|||30|||40",
+	    "1,,2.5,true,false,{\"k\":1}|Edit||10|||20|||30|||40",
 	    "JSON values as text; missing is empty");
 	render("{{#kb | join: \", \"}}{{kb.resolution.resolvedBy}} "
 	    "({{kb.resolution.tool}}){{/kb}}", "npm ci (Bash),  (),  (),  ()",
@@ -123,6 +123,12 @@ main(void)
 	render("{{#kb}}{{#kb.parsed}}{{#kb.resolution.tool}}T{{/kb.resolution."
 	    "tool}}{{/kb.parsed}}{{/kb}}", "T", "nested sections");
 	render("}} {{ command }} {", "}} ls {", "stray braces stay text");
+	add_row(5, "E5", "{\"resolvedBy\":0,\"tool\":false,\"toolSequence\":"
+	    "[0,false,null,\"\",7]}");
+	render("{{#kb}}{{#kb.parsed}}[{{kb.resolution.resolvedBy}}|"
+	    "{{kb.resolution.tool}}|{{kb.resolution.toolSequence}}]"
+	    "{{/kb.parsed}}{{/kb}}", "[npm ci|Bash|Read,Edit,Bash][||][||0,false,,,7]", "0 and false render as nothing, as "
+	    "`${x || ''}`; in a list, as join() prints them");
 
 	bad("{{#kb}}x", -2, 0, "is not closed");
 	bad("ab{{#kb}}{{/kbx}}", -2, 9, "does not close");
