@@ -164,20 +164,100 @@ index_can_answer(const char *name)
 	return chars >= 3;
 }
 
-/* An FTS5 phrase: the name in double quotes, inner quotes doubled. */
-static char *
-fts_phrase(const char *name)
-{
-	struct buf	b;
+/*
+ * The newest rows' error texts, kept by the probe: a sample of what the
+ * table holds, to tell rare trigrams from common ones.
+ */
+struct sample {
+	char	**text;
+	size_t	  n;
+};
 
-	buf_init(&b);
-	buf_addc(&b, '"');
-	for (; *name; name++) {
-		if (*name == '"')
-			buf_addc(&b, '"');
-		buf_addc(&b, *name);
+static void
+sample_release(struct sample *sm)
+{
+	size_t	i;
+
+	for (i = 0; i < sm->n; i++)
+		free(sm->text[i]);
+	free(sm->text);
+	memset(sm, 0, sizeof(*sm));
+}
+
+static bool
+contains_ci(const char *hay, const char *needle, size_t n)
+{
+	size_t	i, j, len = strlen(hay);
+	char	a, b;
+
+	for (i = 0; i + n <= len; i++) {
+		for (j = 0; j < n; j++) {
+			a = hay[i + j];
+			b = needle[j];
+			if (a >= 'A' && a <= 'Z')
+				a += 32;
+			if (b >= 'A' && b <= 'Z')
+				b += 32;
+			if (a != b)
+				break;
+		}
+		if (j == n)
+			return true;
 	}
-	buf_addc(&b, '"');
+	return false;
+}
+
+#define FTS_TERMS	3
+
+/*
+ * The index query: the name's rarest trigrams, ANDed.  Every row whose
+ * text contains the name contains each of its trigrams, so the answer is
+ * still a superset of LIKE's; but a trigram in nearly every row (".ts",
+ * "src") would make FTS5 walk a doclist as long as the table, so the
+ * FTS_TERMS trigrams least frequent in the sample are asked for.
+ */
+static char *
+fts_query(const char *name, const struct sample *sm)
+{
+	const unsigned char	*p = (const unsigned char *)name;
+	size_t			 len = strlen(name), starts[256], nt = 0, i, j;
+	size_t			 count[256], pick[FTS_TERMS], np = 0, end, k;
+	bool			 used[256];
+	struct buf		 b;
+
+	for (i = 0; i < len && nt < 256; i += utf8_seqlen(p + i, len - i))
+		starts[nt++] = i;
+	/* nt characters give nt - 2 trigrams (index_can_answer: nt >= 3). */
+	nt = nt >= 3 ? nt - 2 : 0;
+	for (i = 0; i < nt; i++) {
+		end = i + 3 < nt + 2 ? starts[i + 3] : len;
+		count[i] = 0;
+		used[i] = false;
+		for (j = 0; j < sm->n; j++)
+			if (contains_ci(sm->text[j], name + starts[i],
+			    end - starts[i]))
+				count[i]++;
+	}
+	while (np < FTS_TERMS && np < nt) {
+		for (k = nt, i = 0; i < nt; i++)
+			if (!used[i] && (k == nt || count[i] < count[k]))
+				k = i;
+		used[k] = true;
+		pick[np++] = k;
+	}
+	buf_init(&b);
+	for (i = 0; i < np; i++) {
+		end = pick[i] + 3 < nt + 2 ? starts[pick[i] + 3] : len;
+		if (i)
+			buf_adds(&b, " AND ");
+		buf_addc(&b, '"');
+		for (j = starts[pick[i]]; j < end; j++) {
+			if (name[j] == '"')
+				buf_addc(&b, '"');
+			buf_addc(&b, name[j]);
+		}
+		buf_addc(&b, '"');
+	}
 	return buf_detach(&b, NULL);
 }
 
@@ -214,7 +294,7 @@ collect(struct rr_db *db, sqlite3_stmt *st, struct kb_rows *rows, char **err)
  */
 static int
 probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
-    struct kb_rows *rows, bool *complete, char **err)
+    struct kb_rows *rows, bool *complete, struct sample *sm, char **err)
 {
 	sqlite3_stmt	*st;
 	char		*sql;
@@ -232,8 +312,12 @@ probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 		return -1;
 	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, KB_PROBE_ROWS);
+	sm->text = xcalloc(KB_PROBE_ROWS, sizeof(*sm->text));
 	while (rows->n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		seen++;
+		if (sm->n < KB_PROBE_ROWS)
+			sm->text[sm->n++] = xstrdup(sqlite3_column_text(st, 1) ?
+			    (const char *)sqlite3_column_text(st, 1) : "");
 		if (sqlite3_column_int(st, 5))
 			read_row(st, rows);
 	}
@@ -276,7 +360,7 @@ scan(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
  */
 static int
 indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
-    unsigned flags, struct kb_rows *rows, char **err)
+    unsigned flags, const struct sample *sm, struct kb_rows *rows, char **err)
 {
 	sqlite3_stmt	*st;
 	char		*sql, *phrase;
@@ -293,7 +377,7 @@ indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
 	free(sql);
 	if (rc < 0)
 		return -1;
-	phrase = fts_phrase(name);
+	phrase = fts_query(name, sm);
 	sqlite3_bind_text(st, 1, phrase, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, pattern, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
@@ -306,6 +390,7 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
     unsigned flags, struct kb_rows *rows, char **err)
 {
 	struct kb_rows	 got;
+	struct sample	 sm;
 	char		*pattern;
 	bool		 complete;
 	int		 rc;
@@ -315,20 +400,23 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 	if (limit == 0 || db_conn(db, DB_READ, err) == NULL)
 		return *err ? -1 : 0;
 	kb_rows_init(&got);
+	memset(&sm, 0, sizeof(sm));
 	pattern = kb_like_pattern(name);
 	last_plan = KB_PLAN_PROBE;
-	rc = probe(db, pattern, limit, flags, &got, &complete, err);
+	rc = probe(db, pattern, limit, flags, &got, &complete, &sm, err);
 	if (rc == 0 && !complete) {
 		kb_rows_release(&got);
 		if (db->indexed && index_can_answer(name)) {
 			last_plan = KB_PLAN_INDEX;
-			rc = indexed(db, name, pattern, limit, flags, &got, err);
+			rc = indexed(db, name, pattern, limit, flags, &sm,
+			    &got, err);
 		} else {
 			last_plan = KB_PLAN_SCAN;
 			rc = scan(db, pattern, limit, flags, &got, err);
 		}
 	}
 	free(pattern);
+	sample_release(&sm);
 	if (rc == 0)
 		kb_rows_take(rows, &got);
 	kb_rows_release(&got);
