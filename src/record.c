@@ -221,8 +221,9 @@ cap_bytes(struct buf *b, size_t max)
 	*b = out;
 }
 
-void
-record_compress(const char *s, size_t len, const struct record_opts *o,
+/* Keeps the first head and last tail lines, saying how many went. */
+static void
+cut_lines(const char *s, size_t len, const struct record_opts *o,
     struct buf *out)
 {
 	size_t	lines = count_lines(s, len), head_end, tail_start;
@@ -236,6 +237,13 @@ record_compress(const char *s, size_t len, const struct record_opts *o,
 		buf_add(out, s + tail_start, len - tail_start);
 	} else
 		buf_add(out, s, len);
+}
+
+void
+record_compress(const char *s, size_t len, const struct record_opts *o,
+    struct buf *out)
+{
+	cut_lines(s, len, o, out);
 	cap_bytes(out, o->max_output);
 }
 
@@ -395,7 +403,7 @@ prepare_call(struct rr_event *ev, const struct record_opts *o,
 {
 	const cJSON	*resp, *code, *dur;
 	const char	*raw, *codetext = NULL, *home = getenv("HOME");
-	struct buf	 full;
+	struct buf	 full, kept;
 	char		*red, *found = NULL;
 	long		 status = 0;
 
@@ -418,8 +426,18 @@ prepare_call(struct rr_event *ev, const struct record_opts *o,
 		c->resolved_by = redacted(o, ev->rel_path,
 		    strlen(ev->rel_path));
 
+	/*
+	 * Private spans go from the whole output; then only the lines kept
+	 * are redacted (whole lines: a cut never splits a secret from its
+	 * name), which keeps a 50 MB output cheap.
+	 */
 	buf_init(&full);
 	extract_output(ev, &full);
+	buf_init(&kept);
+	redact_drop_private(full.data, full.len, &kept);
+	buf_reset(&full);
+	cut_lines(kept.data, kept.len, o, &full);
+	buf_release(&kept);
 	red = redacted(o, full.data, full.len);
 	buf_release(&full);
 	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
@@ -432,7 +450,8 @@ prepare_call(struct rr_event *ev, const struct record_opts *o,
 		found = record_detect_error(c->tool, red, strlen(red), status,
 		    codetext);
 	}
-	record_compress(red, strlen(red), o, &c->output);
+	buf_adds(&c->output, red);
+	cap_bytes(&c->output, o->max_output);
 	free(red);
 
 	raw = ev->kind == EV_POST_TOOL_USE_FAILURE ? ev->f[F_ERROR].s : found;

@@ -21,6 +21,9 @@
 static const char *const builtins[][2] = {
 	{ "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\\s\\S]*?-----END "
 	    "[A-Z0-9 ]*PRIVATE KEY-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]" },
+	/* The end of a key whose start was cut off elsewhere. */
+	{ "(?m)^(?:[A-Za-z0-9+/=]{16,}\\r?\\n)+-----END [A-Z0-9 ]*PRIVATE "
+	    "KEY-----", "[REDACTED PRIVATE KEY]" },
 	{ "(?i)\\b(?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?"
 	    "(?:bearer|basic|token|bot)?\\s*\\K[^\\s\"',;]+", REDACTED },
 	{ "(?i)\\bbearer\\s+\\K[A-Za-z0-9._~+/=-]{8,}", REDACTED },
@@ -80,9 +83,8 @@ find_ci(const char *s, size_t len, const char *needle)
 	return NULL;
 }
 
-/* Drops <private>...</private> spans; an open one drops the rest. */
-static void
-drop_private(const char *s, size_t len, struct buf *out)
+void
+redact_drop_private(const char *s, size_t len, struct buf *out)
 {
 	const char	*open, *close, *end = s + len;
 
@@ -167,7 +169,7 @@ redact_text(const struct redact_opts *o, const char *s, size_t len,
 	bool		ok = true;
 
 	buf_init(&b);
-	drop_private(s, len, &b);
+	redact_drop_private(s, len, &b);
 	if (o->defaults) {
 		compile_builtins();
 		mask_env(&b);

@@ -33,6 +33,8 @@ struct redact_opts {
 	size_t			 nextra;
 };
 
+/* Appends s[0..len) to out without its <private>...</private> spans. */
+void	 redact_drop_private(const char *s, size_t len, struct buf *out);
 /* Appends the redacted s[0..len) to out. */
 void	 redact_text(const struct redact_opts *, const char *s, size_t len,
 	     struct buf *out);

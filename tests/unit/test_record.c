@@ -109,6 +109,10 @@ test_redact(void)
 	    "KEY-----\nb", "a\n[REDACTED PRIVATE KEY]\nb", "private key");
 	red("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl (cut)",
 	    "[REDACTED PRIVATE KEY]", "a key cut short");
+	red("... [80 lines omitted] ...\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n"
+	    "9Q2m4pQkRi8mJ2WYbUvN0zR4aPq1xX8sFdE2\n-----END RSA PRIVATE KEY-----"
+	    "\nok", "... [80 lines omitted] ...\n[REDACTED PRIVATE KEY]\nok",
+	    "the end of a key whose start was cut");
 	red("keep <private>secret stuff</private> this <PRIVATE>x",
 	    "keep  this ", "private spans, an open one to the end");
 	red("PWD=/home/dev/shop tokens=2", "PWD=/home/dev/shop tokens=[REDACTED]",
@@ -209,7 +213,8 @@ test_detect(void)
 	detect("WebFetch", "page", 200, NULL, "WebFetch 200");
 }
 
-static struct rr_event	ev;
+static struct rr_event		 ev;
+static const struct record_opts	*popts;	/* for post(); NULL: defaults */
 
 static void
 post(struct rr_db *db, const char *json, const char *what)
@@ -222,7 +227,7 @@ post(struct rr_db *db, const char *json, const char *what)
 		event_release(&ev);
 		return;
 	}
-	if (record_event(db, &ev, NULL, &err) < 0) {
+	if (record_event(db, &ev, popts, &err) < 0) {
 		ok(0, "%s: %s", what, err);
 		free(err);
 	} else
@@ -261,8 +266,9 @@ query(struct rr_db *db, const char *sql)
 static void
 test_record_flow(void)
 {
-	struct rr_db	*db = db_new(":memory:");
-	char		*s, *err = NULL;
+	struct rr_db		*db = db_new(":memory:");
+	struct record_opts	 small;
+	char			*s, *err = NULL;
 
 	db_conn(db, DB_WRITE, &err);
 	post(db, EV("PostToolUseFailure", "Bash", "\"tool_input\":{\"command\":"
@@ -320,6 +326,19 @@ test_record_flow(void)
 	    "LIMIT 1");
 	is_str(s, "tool_error|output|Traceback (most recent call last):\n  "
 	    "File \"a.py\", line <n>\nKeyError: 'k'", "is an error anyway");
+	free(s);
+	record_opts_default(&small);
+	small.head_lines = small.tail_lines = 2;
+	popts = &small;
+	post(db, EV("PostToolUse", "Bash", "\"tool_input\":{\"command\":"
+	    "\"gen\"},\"tool_response\":{\"stdout\":\"x\\n<private>a\\nb"
+	    "\\nc\\nd\\ne\\nf</private>y\\n1\\n2\\n3\\n4\\n\"}"),
+	    "a long output with a private span, 2 + 2 lines kept");
+	popts = NULL;
+	s = query(db, "SELECT json_extract(data, '$.output') FROM events "
+	    "ORDER BY id DESC LIMIT 1");
+	is_str(s, "x\ny\n... [2 lines omitted] ...\n3\n4\n",
+	    "private spans go before lines are cut");
 	free(s);
 	post(db, EV("PostToolUse", "Grep", "\"tool_input\":{\"pattern\":\"x\"},"
 	    "\"tool_response\":{\"mode\":\"content\",\"content\":\"/p/a.c:1:x\\n"
