@@ -395,7 +395,7 @@ kb_prune(struct kb_args *a)
 	struct rr_db	*db;
 	sqlite3_stmt	*st = NULL;
 	char		*err = NULL, cutoff[32];
-	int		 days = a->days >= 0 ? (int)a->days : 30, rc;
+	int		 days = a->days >= 0 ? (int)a->days : 30;
 
 	if (a->npos != 0) {
 		fprintf(stderr, "usage: reflexion-rules kb prune [--days N]\n");
@@ -405,17 +405,10 @@ kb_prune(struct kb_args *a)
 	db = open_db();
 	if (db_conn(db, DB_WRITE, &err) == NULL)
 		goto fail;
-	rc = sqlite3_prepare_v2(db->conn, "DELETE FROM events WHERE ts < ?1",
-	    -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		err = db_fail(db, rc, "prune the events");
+	st = db_prepare(db, "prune the events", &err, "DELETE FROM events "
+	    "WHERE ts < ?1", "t", cutoff);
+	if (st == NULL || db_run(db, st, "prune the events", &err) < 0)
 		goto fail;
-	}
 	printf("%d events older than %d days pruned\n",
 	    sqlite3_changes(db->conn), days);
 	/* Merge the index's segments and give the space back to the file. */

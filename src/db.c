@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,11 +323,13 @@ mark_failed(struct rr_db *db, const char *msg)
 char *
 db_fail(struct rr_db *db, int rc, const char *doing)
 {
-	const char	*why = sqlite3_errstr(rc);
-	char		*msg, *aside;
+	char	*why, *msg, *aside, *ret;
 
+	/* A copy: setting the file aside closes the connection that owns it. */
 	if (db->conn != NULL && sqlite3_extended_errcode(db->conn) == rc)
-		why = sqlite3_errmsg(db->conn);
+		why = xstrdup(sqlite3_errmsg(db->conn));
+	else
+		why = xstrdup(sqlite3_errstr(rc));
 	if (is_corrupt(rc)) {
 		msg = xasprintf("database '%s' is corrupt (%s)", db->path,
 		    why);
@@ -338,22 +341,80 @@ db_fail(struct rr_db *db, int rc, const char *doing)
 		}
 		mark_failed(db, msg);
 		free(msg);
-		return xasprintf("cannot %s: database '%s' is corrupt (%s)",
+		ret = xasprintf("cannot %s: database '%s' is corrupt (%s)",
 		    doing, db->path, why);
-	}
-	if (is_busy(rc)) {
+	} else if (is_busy(rc)) {
 		msg = xasprintf("database '%s' is locked by another process "
 		    "(waited %ld ms)", db->path, db->budget_ms);
 		mark_failed(db, msg);
 		free(msg);
-		return xasprintf("cannot %s: database '%s' is locked by "
+		ret = xasprintf("cannot %s: database '%s' is locked by "
 		    "another process (waited %ld ms)", doing, db->path,
 		    db->budget_ms);
-	}
-	if ((rc & 0xff) == SQLITE_READONLY)
-		return xasprintf("cannot %s: database '%s' is read-only",
+	} else if ((rc & 0xff) == SQLITE_READONLY)
+		ret = xasprintf("cannot %s: database '%s' is read-only",
 		    doing, db->path);
-	return xasprintf("cannot %s: %s", doing, why);
+	else
+		ret = xasprintf("cannot %s: %s", doing, why);
+	free(why);
+	return ret;
+}
+
+struct sqlite3_stmt *
+db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*st;
+	const char	*t;
+	va_list		 ap;
+	int		 rc, i;
+
+	rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		*err = db_fail(db, rc, doing);
+		return NULL;
+	}
+	va_start(ap, fmt);
+	for (i = 0; rc == SQLITE_OK && fmt[i] != '\0'; i++) {
+		switch (fmt[i]) {
+		case 't':
+			t = va_arg(ap, const char *);
+			rc = t ? sqlite3_bind_text(st, i + 1, t, -1,
+			    SQLITE_TRANSIENT) : sqlite3_bind_null(st, i + 1);
+			break;
+		case 'i':
+			rc = sqlite3_bind_int64(st, i + 1,
+			    va_arg(ap, long long));
+			break;
+		case 'v':
+			rc = sqlite3_bind_value(st, i + 1,
+			    va_arg(ap, sqlite3_value *));
+			break;
+		default:
+			rc = SQLITE_MISUSE;
+			break;
+		}
+	}
+	va_end(ap);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st);
+		*err = db_fail(db, rc, doing);
+		return NULL;
+	}
+	return st;
+}
+
+int
+db_run(struct rr_db *db, struct sqlite3_stmt *st, const char *doing,
+    char **err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, doing);
+	return -1;
 }
 
 int
@@ -429,8 +490,12 @@ has_column(sqlite3 *c, const char *table, const char *col, bool *yes)
 	    "WHERE name = ?2", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC)) !=
+	    SQLITE_OK || (rc = sqlite3_bind_text(st, 2, col, -1,
+	    SQLITE_STATIC)) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return rc;
+	}
 	rc = sqlite3_step(st);
 	*yes = rc == SQLITE_ROW;
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
@@ -591,6 +656,7 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 		if (strcmp(jm, "wal") != 0)
 			sqlite3_exec(db->conn, "PRAGMA journal_mode = WAL",
 			    NULL, NULL, NULL);
+		/* Safe in WAL mode; on failure FULL stays, only slower. */
 		sqlite3_exec(db->conn, "PRAGMA synchronous = NORMAL", NULL,
 		    NULL, NULL);
 	}

@@ -35,6 +35,7 @@
 #include "buf.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 #define DB_SCHEMA_VERSION	1
 #define DB_BUDGET_MS_DEFAULT	1000
@@ -89,6 +90,21 @@ char	*db_fail(struct rr_db *, int rc, const char *doing);
 int	 db_begin(struct rr_db *, char **err);
 int	 db_commit(struct rr_db *, char **err);
 void	 db_rollback(struct rr_db *);
+
+/*
+ * Prepares sql and binds ?1, ?2, ... in order from fmt: 't' a string
+ * (const char *, copied; NULL binds NULL), 'i' an integer (long long),
+ * 'v' a value (sqlite3_value *).  Returns the statement, or NULL and
+ * *err = db_fail(db, rc, doing) when preparing or binding fails.
+ */
+struct sqlite3_stmt *db_prepare(struct rr_db *, const char *doing, char **err,
+	     const char *sql, const char *fmt, ...);
+/*
+ * Steps a statement of db_prepare() that returns no rows and finalizes it;
+ * 0, or -1 and *err.
+ */
+int	 db_run(struct rr_db *, struct sqlite3_stmt *, const char *doing,
+	     char **err);
 
 /* Runs SQL without results; -1 and *err (owned) on failure. */
 int	 db_exec(struct rr_db *, const char *sql, char **err);

@@ -13,6 +13,10 @@
 #include "kb.h"
 #include "xmalloc.h"
 
+/* What db_fail() says we were doing. */
+#define KB_QUERYING	"query the knowledge base"
+#define KB_WRITING	"write to the knowledge base"
+
 /* Rows the file lookup reads in last_used order before using the index. */
 #define KB_PROBE_ROWS	400
 
@@ -261,17 +265,6 @@ fts_query(const char *name, const struct sample *sm)
 	return buf_detach(&b, NULL);
 }
 
-static int
-prepare(struct rr_db *db, const char *sql, sqlite3_stmt **st, char **err)
-{
-	int	rc = sqlite3_prepare_v2(db->conn, sql, -1, st, NULL);
-
-	if (rc == SQLITE_OK)
-		return 0;
-	*err = db_fail(db, rc, "query the knowledge base");
-	return -1;
-}
-
 /* Steps st to the end, collecting every row; finalizes st. */
 static int
 collect(struct rr_db *db, sqlite3_stmt *st, struct kb_rows *rows, char **err)
@@ -306,12 +299,11 @@ probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 	    "%s, error_normalized LIKE ?1 ESCAPE '\\' FROM error_kb %s "
 	    "ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db),
 	    flags & KB_ANY_RESOLUTION ? "" : "WHERE resolution IS NOT NULL");
-	rc = prepare(db, sql, &st, err);
+	st = db_prepare(db, KB_QUERYING, err, sql, "ti", pattern,
+	    (long long)KB_PROBE_ROWS);
 	free(sql);
-	if (rc < 0)
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, KB_PROBE_ROWS);
 	sm->text = xcalloc(KB_PROBE_ROWS, sizeof(*sm->text));
 	while (rows->n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		seen++;
@@ -338,18 +330,16 @@ scan(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 {
 	sqlite3_stmt	*st;
 	char		*sql;
-	int		 rc;
 
 	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
 	    "%s FROM error_kb WHERE error_normalized LIKE ?1 ESCAPE '\\' %s "
 	    "ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db),
 	    flags & KB_ANY_RESOLUTION ? "" : "AND resolution IS NOT NULL");
-	rc = prepare(db, sql, &st, err);
+	st = db_prepare(db, KB_QUERYING, err, sql, "ti", pattern,
+	    (long long)limit);
 	free(sql);
-	if (rc < 0)
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	return collect(db, st, rows, err);
 }
 
@@ -364,7 +354,6 @@ indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
 {
 	sqlite3_stmt	*st;
 	char		*sql, *phrase;
-	int		 rc;
 
 	sql = xasprintf("SELECT k.id, k.error_normalized, k.resolution, "
 	    "k.last_used, %s%s FROM (SELECT rowid AS rid FROM error_kb_fts "
@@ -373,15 +362,13 @@ indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
 	    "ORDER BY k.last_used DESC, k.id DESC LIMIT ?3",
 	    db->has_use_count ? "k." : "", uses_col(db),
 	    flags & KB_ANY_RESOLUTION ? "" : "AND k.resolution IS NOT NULL");
-	rc = prepare(db, sql, &st, err);
-	free(sql);
-	if (rc < 0)
-		return -1;
 	phrase = fts_query(name, sm);
-	sqlite3_bind_text(st, 1, phrase, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, pattern, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
+	st = db_prepare(db, KB_QUERYING, err, sql, "tti", phrase, pattern,
+	    (long long)limit);
+	free(sql);
 	free(phrase);
+	if (st == NULL)
+		return -1;
 	return collect(db, st, rows, err);
 }
 
@@ -450,13 +437,12 @@ kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
 	*err = NULL;
 	if (limit == 0 || db_conn(db, DB_READ, err) == NULL)
 		return *err ? -1 : 0;
-	if (prepare(db, "SELECT json_extract(data, '$.error') FROM events "
-	    "WHERE type = 'tool_error' AND session_id = ?1 AND "
-	    "json_extract(data, '$.tool') = ?2 ORDER BY ts DESC, id DESC "
-	    "LIMIT 1", &ev, err) < 0)
+	ev = db_prepare(db, "query the session's errors", err, "SELECT "
+	    "json_extract(data, '$.error') FROM events WHERE type = "
+	    "'tool_error' AND session_id = ?1 AND json_extract(data, '$.tool') "
+	    "= ?2 ORDER BY ts DESC, id DESC LIMIT 1", "tt", session_id, tool);
+	if (ev == NULL)
 		return -1;
-	sqlite3_bind_text(ev, 1, session_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ev, 2, tool, -1, SQLITE_STATIC);
 	rc = sqlite3_step(ev);
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(ev);
@@ -476,14 +462,13 @@ kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
 	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
 	    "%s FROM error_kb WHERE error_normalized = ?1 AND resolution IS "
 	    "NOT NULL ORDER BY last_used DESC, id DESC LIMIT ?2", uses_col(db));
-	rc = prepare(db, sql, &st, err);
+	st = db_prepare(db, KB_QUERYING, err, sql, "vi",
+	    sqlite3_column_value(ev, 0), (long long)limit);
 	free(sql);
-	if (rc < 0) {
+	if (st == NULL) {
 		sqlite3_finalize(ev);
 		return -1;
 	}
-	sqlite3_bind_value(st, 1, sqlite3_column_value(ev, 0));
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	rc = collect(db, st, rows, err);
 	sqlite3_finalize(ev);
 	return rc;
@@ -494,7 +479,6 @@ kb_list(struct rr_db *db, size_t limit, struct kb_rows *rows, char **err)
 {
 	sqlite3_stmt	*st;
 	char		*sql;
-	int		 rc;
 
 	*err = NULL;
 	if (db_conn(db, DB_READ, err) == NULL)
@@ -502,11 +486,11 @@ kb_list(struct rr_db *db, size_t limit, struct kb_rows *rows, char **err)
 	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
 	    "%s FROM error_kb ORDER BY last_used DESC, id DESC LIMIT ?1",
 	    uses_col(db));
-	rc = prepare(db, sql, &st, err);
+	st = db_prepare(db, KB_QUERYING, err, sql, "i",
+	    limit ? (long long)limit : -1LL);
 	free(sql);
-	if (rc < 0)
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
 	return collect(db, st, rows, err);
 }
 
@@ -529,27 +513,13 @@ find_row(struct rr_db *db, const char *error, struct kb_rows *rows,
 {
 	sqlite3_stmt	*st;
 
-	if (prepare(db, "SELECT id, error_normalized, resolution, last_used, "
-	    "use_count FROM error_kb WHERE error_normalized = ?1 ORDER BY "
-	    "last_used DESC, id DESC LIMIT 1", &st, err) < 0)
-		return -1;
-	sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
-	if (collect(db, st, rows, err) < 0)
+	st = db_prepare(db, KB_QUERYING, err, "SELECT id, error_normalized, "
+	    "resolution, last_used, use_count FROM error_kb WHERE "
+	    "error_normalized = ?1 ORDER BY last_used DESC, id DESC LIMIT 1",
+	    "t", error);
+	if (st == NULL || collect(db, st, rows, err) < 0)
 		return -1;
 	return rows->n > 0;
-}
-
-/* Runs a prepared write to completion; 0 or -1 with *err. */
-static int
-run(struct rr_db *db, sqlite3_stmt *st, char **err)
-{
-	int	rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	*err = db_fail(db, rc, "write to the knowledge base");
-	return -1;
 }
 
 int
@@ -566,25 +536,18 @@ kb_put_resolution(struct rr_db *db, const char *error, const char *error_raw,
 	kb_rows_init(&rows);
 	if ((found = find_row(db, error, &rows, err)) < 0)
 		return -1;
-	if (found) {
-		if (prepare(db, "UPDATE error_kb SET resolution = ?2, "
-		    "last_used = ?3, use_count = coalesce(use_count, 0) + 1, "
-		    "error_raw = coalesce(?4, error_raw) WHERE id = ?1", &st,
-		    err) < 0)
-			goto fail;
-		sqlite3_bind_int64(st, 1, rows.v[0].id);
-	} else {
-		if (prepare(db, "INSERT INTO error_kb (error_normalized, "
-		    "resolution, last_used, error_raw, ts, use_count) VALUES "
-		    "(?1, ?2, ?3, ?4, ?3, 1)", &st, err) < 0)
-			goto fail;
-		sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
-	}
-	sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
-	if (error_raw != NULL)
-		sqlite3_bind_text(st, 4, error_raw, -1, SQLITE_STATIC);
-	if (run(db, st, err) < 0)
+	if (found)
+		st = db_prepare(db, KB_WRITING, err, "UPDATE error_kb SET "
+		    "resolution = ?2, last_used = ?3, use_count = "
+		    "coalesce(use_count, 0) + 1, error_raw = coalesce(?4, "
+		    "error_raw) WHERE id = ?1", "ittt", rows.v[0].id,
+		    resolution, now, error_raw);
+	else
+		st = db_prepare(db, KB_WRITING, err, "INSERT INTO error_kb "
+		    "(error_normalized, resolution, last_used, error_raw, ts, "
+		    "use_count) VALUES (?1, ?2, ?3, ?4, ?3, 1)", "tttt", error,
+		    resolution, now, error_raw);
+	if (st == NULL || db_run(db, st, KB_WRITING, err) < 0)
 		goto fail;
 	if (id != NULL)
 		*id = found ? rows.v[0].id :
@@ -624,18 +587,11 @@ kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
 		return -1;
 	db_now(now);
 	if (!found) {
-		if (prepare(db, "INSERT INTO error_kb (error_normalized, "
-		    "resolution, last_used, ts, use_count) VALUES "
-		    "(?1, ?2, ?3, ?4, ?5)", &st, err) < 0)
-			goto fail;
-		sqlite3_bind_text(st, 1, error, -1, SQLITE_STATIC);
-		if (resolution != NULL)
-			sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
-		if (last_used != NULL)
-			sqlite3_bind_text(st, 3, last_used, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, uses > 0 ? uses : 0);
-		if (run(db, st, err) < 0)
+		st = db_prepare(db, KB_WRITING, err, "INSERT INTO error_kb "
+		    "(error_normalized, resolution, last_used, ts, use_count) "
+		    "VALUES (?1, ?2, ?3, ?4, ?5)", "tttti", error, resolution,
+		    last_used, now, uses > 0 ? uses : 0LL);
+		if (st == NULL || db_run(db, st, KB_WRITING, err) < 0)
 			goto fail;
 		*res = KB_ADDED;
 		kb_rows_release(&rows);
@@ -652,18 +608,12 @@ kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
 		kb_rows_release(&rows);
 		return 0;
 	}
-	if (prepare(db, "UPDATE error_kb SET resolution = coalesce(?2, "
-	    "resolution), last_used = coalesce(?3, last_used), use_count = "
-	    "max(coalesce(use_count, 0), ?4) WHERE id = ?1", &st, err) < 0)
-		goto fail;
-	sqlite3_bind_int64(st, 1, r->id);
-	if (newer) {
-		sqlite3_bind_text(st, 2, resolution, -1, SQLITE_STATIC);
-		if (last_used != NULL)
-			sqlite3_bind_text(st, 3, last_used, -1, SQLITE_STATIC);
-	}
-	sqlite3_bind_int64(st, 4, uses);
-	if (run(db, st, err) < 0)
+	st = db_prepare(db, KB_WRITING, err, "UPDATE error_kb SET resolution "
+	    "= coalesce(?2, resolution), last_used = coalesce(?3, last_used), "
+	    "use_count = max(coalesce(use_count, 0), ?4) WHERE id = ?1",
+	    "itti", r->id, newer ? resolution : NULL, newer ? last_used :
+	    NULL, uses);
+	if (st == NULL || db_run(db, st, KB_WRITING, err) < 0)
 		goto fail;
 	*res = KB_UPDATED;
 	kb_rows_release(&rows);

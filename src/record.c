@@ -18,6 +18,8 @@
 #include "redact.h"
 #include "xmalloc.h"
 
+/* What db_fail() says we were doing. */
+#define RECORDING	"record the tool call"
 /* Entries of a Grep/Glob file list kept, at most. */
 #define FILE_LIST_MAX	1000
 /* resolvedBy (a command or a path) is cut to this many characters. */
@@ -333,24 +335,13 @@ record_insert_event(struct rr_db *db, const char *ts, const char *session_id,
     const char *type, const char *data, char **err)
 {
 	sqlite3_stmt	*st;
-	int		 rc;
 
-	rc = sqlite3_prepare_v2(db->conn, "INSERT INTO events (ts, session_id, "
-	    "type, data) VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL);
-	if (rc != SQLITE_OK) {
-		*err = db_fail(db, rc, "record the tool call");
+	st = db_prepare(db, RECORDING, err, "INSERT INTO events (ts, "
+	    "session_id, type, data) VALUES (?1, ?2, ?3, ?4)", "tttt", ts,
+	    session_id, type, data);
+	if (st == NULL)
 		return -1;
-	}
-	sqlite3_bind_text(st, 1, ts, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, session_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, data, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	*err = db_fail(db, rc, "record the tool call");
-	return -1;
+	return db_run(db, st, RECORDING, err);
 }
 
 /* Everything one call writes, prepared before the transaction. */
@@ -515,29 +506,6 @@ call_json(const struct call *c, long long count, const char *first_ts)
 	return buf_detach(&b, NULL);
 }
 
-static int
-step_done(struct rr_db *db, sqlite3_stmt *st, const char *doing, char **err)
-{
-	int	rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	*err = db_fail(db, rc, doing);
-	return -1;
-}
-
-static int
-prep(struct rr_db *db, const char *sql, sqlite3_stmt **st, char **err)
-{
-	int	rc = sqlite3_prepare_v2(db->conn, sql, -1, st, NULL);
-
-	if (rc == SQLITE_OK)
-		return 0;
-	*err = db_fail(db, rc, "record the tool call");
-	return -1;
-}
-
 /*
  * A Read of the file the session's latest event read: that row goes and
  * its count carries over to the new one.  Sets *count and *first_ts.
@@ -552,15 +520,14 @@ collapse_read(struct rr_db *db, const struct call *c, long long *count,
 
 	*count = 1;
 	*first_ts = NULL;
-	if (prep(db, "SELECT id, ts, coalesce(json_extract(data, '$.count'), "
-	    "1), json_extract(data, '$.first_ts') FROM events WHERE "
-	    "session_id = ?1 AND id = (SELECT max(id) FROM events WHERE "
-	    "session_id = ?1) AND type = 'tool_use' AND json_extract(data, "
-	    "'$.tool') = 'Read' AND json_extract(data, '$.target') = ?2",
-	    &st, err) < 0)
+	st = db_prepare(db, RECORDING, err, "SELECT id, ts, "
+	    "coalesce(json_extract(data, '$.count'), 1), json_extract(data, "
+	    "'$.first_ts') FROM events WHERE session_id = ?1 AND id = (SELECT "
+	    "max(id) FROM events WHERE session_id = ?1) AND type = 'tool_use' "
+	    "AND json_extract(data, '$.tool') = 'Read' AND json_extract(data, "
+	    "'$.target') = ?2", "tt", c->session, c->target);
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, c->session, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, c->target, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
@@ -574,15 +541,16 @@ collapse_read(struct rr_db *db, const struct call *c, long long *count,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		*err = db_fail(db, rc, "record the tool call");
+		*err = db_fail(db, rc, RECORDING);
 		return -1;
 	}
 	if (id == 0)
 		return 0;
-	if (prep(db, "DELETE FROM events WHERE id = ?1", &st, err) < 0)
+	st = db_prepare(db, RECORDING, err, "DELETE FROM events WHERE id = ?1",
+	    "i", id);
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	return step_done(db, st, "record the tool call", err);
+	return db_run(db, st, RECORDING, err);
 }
 
 /* The tools of the session's calls after event `after`, as JSON. */
@@ -594,13 +562,12 @@ tool_sequence(struct rr_db *db, const char *session, long long after,
 	const char	*t;
 	int		 rc, n = 0;
 
-	if (prep(db, "SELECT json_extract(data, '$.tool') FROM events WHERE "
-	    "session_id = ?1 AND id > ?2 AND type IN ('tool_use', "
-	    "'tool_error') ORDER BY id LIMIT ?3", &st, err) < 0)
+	st = db_prepare(db, RECORDING, err, "SELECT json_extract(data, "
+	    "'$.tool') FROM events WHERE session_id = ?1 AND id > ?2 AND type "
+	    "IN ('tool_use', 'tool_error') ORDER BY id LIMIT ?3", "tii",
+	    session, after, (long long)RECORD_SEQUENCE_MAX);
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, after);
-	sqlite3_bind_int(st, 3, RECORD_SEQUENCE_MAX);
 	buf_addc(json, '[');
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		t = (const char *)sqlite3_column_text(st, 0);
@@ -612,7 +579,7 @@ tool_sequence(struct rr_db *db, const char *session, long long after,
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	*err = db_fail(db, rc, "record the tool call");
+	*err = db_fail(db, rc, RECORDING);
 	return -1;
 }
 
@@ -645,20 +612,18 @@ pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
 
 	*out = NULL;
 	*n = 0;
-	if (prep(db, "SELECT e.id, json_extract(e.data, '$.error'), "
-	    "json_extract(e.data, '$.error_raw') FROM events AS e WHERE "
-	    "e.type = 'tool_error' AND e.session_id = ?1 AND "
-	    "json_extract(e.data, '$.target') = ?2 AND (json_extract(e.data, "
-	    "'$.tool') = ?3 OR (?4 AND json_extract(e.data, '$.tool') IN "
-	    "('Edit', 'Write', 'MultiEdit', 'NotebookEdit'))) AND NOT EXISTS "
-	    "(SELECT 1 FROM events AS r WHERE r.type = 'error_resolved' AND "
-	    "json_extract(r.data, '$.error_id') = e.id) ORDER BY e.id",
-	    &st, err) < 0)
+	st = db_prepare(db, RECORDING, err, "SELECT e.id, "
+	    "json_extract(e.data, '$.error'), json_extract(e.data, "
+	    "'$.error_raw') FROM events AS e WHERE e.type = 'tool_error' AND "
+	    "e.session_id = ?1 AND json_extract(e.data, '$.target') = ?2 AND "
+	    "(json_extract(e.data, '$.tool') = ?3 OR (?4 AND "
+	    "json_extract(e.data, '$.tool') IN ('Edit', 'Write', 'MultiEdit', "
+	    "'NotebookEdit'))) AND NOT EXISTS (SELECT 1 FROM events AS r WHERE "
+	    "r.type = 'error_resolved' AND json_extract(r.data, '$.error_id') "
+	    "= e.id) ORDER BY e.id", "ttti", c->session, c->target, c->tool,
+	    (long long)is_writer(c->tool));
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, c->session, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, c->target, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, c->tool, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, is_writer(c->tool));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 4;
@@ -674,7 +639,7 @@ pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	*err = db_fail(db, rc, "record the tool call");
+	*err = db_fail(db, rc, RECORDING);
 	return -1;
 }
 
@@ -739,12 +704,12 @@ prune(struct rr_db *db, int days, char **err)
 	if (days <= 0)
 		return 0;
 	db_days_ago(days, cutoff);
-	if (prep(db, "DELETE FROM events WHERE id IN (SELECT id FROM events "
-	    "WHERE ts < ?1 ORDER BY ts LIMIT ?2)", &st, err) < 0)
+	st = db_prepare(db, "prune old events", err, "DELETE FROM events "
+	    "WHERE id IN (SELECT id FROM events WHERE ts < ?1 ORDER BY ts "
+	    "LIMIT ?2)", "ti", cutoff, (long long)RECORD_PRUNE_BATCH);
+	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, RECORD_PRUNE_BATCH);
-	return step_done(db, st, "prune old events", err);
+	return db_run(db, st, "prune old events", err);
 }
 
 int

@@ -30,7 +30,7 @@ norm(const char *in, const char *want, const char *what)
 static void
 test_errnorm(void)
 {
-	char	*s;
+	char	*s, *t;
 
 	norm("Exit code 1\r\nError: Cannot find module '/home/dev/shop/src/a.js'"
 	    "  \n\n", "Exit code 1\nError: Cannot find module "
@@ -60,7 +60,11 @@ test_errnorm(void)
 	s = xmalloc(5000);
 	memset(s, 'a', 4999);
 	s[4999] = '\0';
-	free(s = errnorm(s, 4999, NULL, NULL));
+	t = errnorm(s, 4999, NULL, NULL);
+	is_int(strlen(t), ERRNORM_MAX_CHARS, "cut to %d characters",
+	    ERRNORM_MAX_CHARS);
+	free(t);
+	free(s);
 	s = errnorm("x", 1, NULL, NULL);
 	is_str(s, "x", "no project, no home");
 	free(s);
