@@ -154,6 +154,55 @@ main(void)
 	    "{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}"
 	    "{{#path}}{{#path}}{{#path}}", -2, 144, "nest deeper than 16");
 
+	/* Random templates from the grammar's pieces: never a crash. */
+	{
+		static const char *const bits[] = {
+			"{{", "}}", "#", "^", "/", "kb", "kb.error", "kb.parsed",
+			"kb.resolution.toolSequence", "kb.resolution.", " | ",
+			"join:", "\"", "\\", "\\n", "command", "path", "x",
+			"\xff", "\xe2\x86\x92", " ", "\n", "{{#kb}}", "{{/kb}}",
+			"{{^kb}}", "{{kb.id}}", "{{#kb | join: \",\"}}",
+		};
+		unsigned long long r = 42;
+		struct arena a;
+		struct template t;
+		struct tpl_ctx c;
+		struct buf b, src;
+		size_t off, n, k, okc = 0, badoff = 0;
+		char *e;
+		int i;
+
+		for (i = 0; i < 20000; i++) {
+			buf_init(&src);
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			n = (size_t)(r >> 59) + 1;
+			for (k = 0; k < n; k++) {
+				r = r * 6364136223846793005ULL + 1;
+				buf_adds(&src, bits[(r >> 33) %
+				    (sizeof(bits) / sizeof(bits[0]))]);
+			}
+			arena_init(&a);
+			e = NULL;
+			if (tpl_compile(&a, src.data, src.len, &t, &e, &off) ==
+			    0) {
+				memset(&c, 0, sizeof(c));
+				c.ev = &ev;
+				c.kb = &rows;
+				buf_init(&b);
+				tpl_render(&t, &c, &b);
+				buf_release(&b);
+				okc++;
+			} else if (off > src.len)
+				badoff++;
+			free(e);
+			arena_release(&a);
+			buf_release(&src);
+		}
+		ok(okc > 100 && badoff == 0, "20000 random templates "
+		    "compiled or refused (errors point inside: %zu not), %zu "
+		    "rendered, none crashed", badoff, okc);
+	}
+
 	kb_rows_release(&rows);
 	event_release(&ev);
 	return done_testing();
