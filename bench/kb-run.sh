@@ -26,6 +26,7 @@ echo "rows). *ours* is kb.c on an open connection; *new conn.* adds opening the"
 echo "database, as each hook does. *plain* asks seed 000's way: the file lookup as"
 echo "one LIKE '%name%' query ordered by last_used, the session lookup as the"
 echo "seed's two queries on tables without our indexes. Target: under 5 ms at 1M."
+echo "Other work on the machine shows in the p95 columns first."
 echo
 echo "| rows | query | ours p50 | ours p95 | new conn. p50 | plain p50 | plain p95 | how ours found it |"
 echo "|---:|---|---:|---:|---:|---:|---:|---|"
