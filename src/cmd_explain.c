@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "db.h"
 #include "eval.h"
 #include "hook.h"
 #include "xmalloc.h"
@@ -34,7 +35,7 @@ cmd_explain_exec(int argc, char **argv)
 	struct hook_reply	 reply;
 	struct buf		 trace;
 	char			*input = NULL, *err = NULL, *home, *state_dir;
-	char			*sysmsg;
+	char			*sysmsg, *db_path;
 	size_t			 len, i;
 
 	if (common_args_parse(&cmd_explain_entry, argc, argv, ARGS_RULES,
@@ -84,8 +85,13 @@ cmd_explain_exec(int argc, char **argv)
 	eo.state_dir = state_dir;
 	eo.state_dry_run = true;
 	eo.explain = &trace;
+	db_path = db_default_path(home);
+	eo.db = db_new(db_path);
+	free(db_path);
 	eval_outcome_init(&out);
 	eval_event(&rs, &ev, &eo, &out);
+	fwrite(eo.db->notes.data, 1, eo.db->notes.len, stdout);
+	db_close(eo.db);
 	fwrite(trace.data, 1, trace.len, stdout);
 	fwrite(out.notes.data, 1, out.notes.len, stdout);
 

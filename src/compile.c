@@ -33,7 +33,7 @@ const char *const compile_top_keys[] = {
 const char *const compile_rule_keys[] = {
 	"id", "description", "on", "tools", "priority", "when", "unless",
 	"once", "action", "message", "skill", "tags", "enabled", "tests",
-	"ignore_stop_hook_active", NULL
+	"ignore_stop_hook_active", "record", NULL
 };
 
 static const char *const matcher_keys[] = {
@@ -42,7 +42,7 @@ static const char *const matcher_keys[] = {
 };
 
 const char *const compile_test_keys[] = {
-	"name", "event", "expect", NULL
+	"name", "event", "expect", "kb", "tool_errors", NULL
 };
 
 /* Text fields a condition can name, indexed by enum rr_field. */
@@ -723,11 +723,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		}
 		return c;
 	}
-	if (strcmp(name, "kb") == 0) {
-		cx_error(cx, key, DIAG_unknown_field,
-		    "'kb' conditions are not supported by this version");
-		return NULL;
-	}
+	if (strcmp(name, "kb") == 0)
+		return compile_kb_cond(cx, key, v);
 	c = new_cond(cx, C_TEXT, key, arena_strdup(&cx->rs->arena, name));
 	if (strncmp(name, "input.", 6) == 0 && name[6] != '\0') {
 		c->field = F_INPUT;
@@ -746,8 +743,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 				diag_set_hint(d, "fields are path, content, "
 				    "old_content, command, prompt, response, "
 				    "error, message, tool, event, cwd, "
-				    "input.<key>, file_contains, env, any, "
-				    "all, not");
+				    "input.<key>, file_contains, env, kb, "
+				    "any, all, not");
 			return NULL;
 		}
 		c->field = (enum rr_field)f;

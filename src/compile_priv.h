@@ -58,6 +58,15 @@ int	 read_rule_file(const char *path, char **text, size_t *len,
 	     struct diag_list *);
 struct cJSON *ynode_to_json(const struct ynode *, int depth);
 
+/* compile_kb.c */
+struct cond *compile_kb_cond(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+const struct record_opts *compile_record(struct cctx *, const struct ynode *);
+struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
+	     const char *key);
+
+extern const char *const compile_kb_keys[];
+extern const char *const compile_record_keys[];
 extern const char *const compile_rule_keys[];
 extern const char *const compile_top_keys[];
 extern const char *const compile_test_keys[];

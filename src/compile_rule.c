@@ -167,6 +167,7 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 {
 	char	*err = NULL;
 	size_t	 off = 0;
+	int	 rc;
 
 	if (!is_string(v)) {
 		cx_error(cx, v, DIAG_wrong_type,
@@ -174,14 +175,23 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		return;
 	}
 	r->message = arena_alloc(&cx->rs->arena, sizeof(*r->message));
-	if (tpl_compile(&cx->rs->arena, v->str, v->len, r->message, &err,
-	    &off) < 0) {
+	if ((rc = tpl_compile(&cx->rs->arena, v->str, v->len, r->message,
+	    &err, &off)) < 0) {
 		struct diag *d = cx_error_at(cx, v, off, DIAG_unknown_template,
 		    "%s", err);
 		diag_set_hint(d, "variables are path, file_path, abs_path, "
 		    "command, tool, event, rule, skill, description, match, "
 		    "prompt, message, error, cwd, session_id, input.<key>, "
 		    "env.<NAME>");
+		/* Sections, filters and kb rows have their own code and hint. */
+		if (rc == -2) {
+			d->code = DIAG_template_section;
+			free(d->hint);
+			d->hint = NULL;
+		} else if (strstr(err, "'kb.") != NULL)
+			diag_set_hint(d, "the fields of a kb row are kb.error, "
+			    "kb.resolution, kb.parsed, kb.last_used, kb.uses, "
+			    "kb.id and kb.resolution.<key>");
 		free(err);
 		r->message = NULL;
 	}
@@ -194,7 +204,7 @@ compile_tests(struct cctx *cx, struct rule *r, const struct ynode *v)
 		"deny", "ask", "allow", "context", "suggest", "warn", "record",
 		"none", NULL
 	};
-	const struct ynode	*t, *ev, *ex, *nm;
+	const struct ynode	*t, *ev, *ex, *nm, *seed;
 	struct rule_test	*rt;
 	cJSON			*j;
 	size_t			 i;
@@ -240,6 +250,11 @@ compile_tests(struct cctx *cx, struct rule *r, const struct ynode *v)
 		    nm->str) : NULL;
 		rt->line = t->line;
 		rt->col = t->col;
+		if ((seed = ynode_get(t, "kb")) != NULL)
+			rt->kb_rows = compile_test_seed(cx, seed, "kb");
+		if ((seed = ynode_get(t, "tool_errors")) != NULL)
+			rt->tool_errors = compile_test_seed(cx, seed,
+			    "tool_errors");
 	}
 }
 
@@ -259,6 +274,10 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 		bad = r->events & ((1u << EV_SESSION_START) |
 		    (1u << EV_POST_TOOL_USE_FAILURE));
 		break;
+	case ACT_RECORD:
+		bad = r->events & ~((1u << EV_POST_TOOL_USE) |
+		    (1u << EV_POST_TOOL_USE_FAILURE));
+		break;
 	default:
 		break;
 	}
@@ -269,7 +288,10 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 			    action_names[r->action], event_kind_names[k]);
 			diag_set_hint(d, "%s", r->action == ACT_DENY ?
 			    "use 'context' to tell the model, or 'warn' to "
-			    "tell the user" : "it applies to PreToolUse only");
+			    "tell the user" : r->action == ACT_RECORD ?
+			    "it records tool calls: PostToolUse and "
+			    "PostToolUseFailure" : "it applies to PreToolUse "
+			    "only");
 			return;
 		}
 	}
@@ -278,6 +300,32 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 		cx_error(cx, at, DIAG_action_event,
 		    "'tools' applies only to PreToolUse, PostToolUse and "
 		    "PostToolUseFailure");
+}
+
+/* Whether a kb condition can add rows to the message (not under not:). */
+static bool
+cond_has_kb(const struct cond *c)
+{
+	size_t	i;
+
+	if (c == NULL)
+		return false;
+	switch (c->kind) {
+	case C_KB:
+		return true;
+	case C_ALL:
+	case C_ANY:
+		for (i = 0; i < c->nkids; i++)
+			if (cond_has_kb(c->kids[i]))
+				return true;
+		return false;
+	case C_NOT:
+	case C_TEXT:
+	case C_FILE_CONTAINS:
+	case C_ENV:
+		return false;
+	}
+	return false;
 }
 
 static void
@@ -376,6 +424,8 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		    &r->ignore_stop_hook_active);
 	if ((v = ynode_get(n, "tests")) != NULL)
 		compile_tests(cx, r, v);
+	if ((v = ynode_get(n, "record")) != NULL)
+		r->record = compile_record(cx, v);
 
 	/* Cross-field checks, only when the parts themselves were fine. */
 	if (r->action != ACT_NONE && actn != NULL) {
@@ -395,6 +445,18 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			    "action 'suggest' needs a 'skill'");
 		if (r->events)
 			check_action_events(cx, r, actn);
+		if (r->action != ACT_RECORD && (v = ynode_get_key(n,
+		    "record")) != NULL)
+			cx_error(cx, v, DIAG_record_options, "'record' options "
+			    "apply only to rules with 'action: record'");
+	}
+	if (r->message != NULL && r->message->uses_kb &&
+	    !cond_has_kb(r->when)) {
+		struct diag *d = cx_error(cx, ynode_get(n, "message"),
+		    DIAG_kb_unused, "the message lists kb rows but 'when' has "
+		    "no kb condition to find them");
+		diag_set_hint(d, "add 'kb: file_errors' or 'kb: session_error' "
+		    "under 'when'");
 	}
 	/*
 	 * A broken rule still tells which events its file guards: when its

@@ -8,6 +8,7 @@
 #include "fileio.h"
 #include "glob.h"
 #include "jsonw.h"
+#include "kb.h"
 #include "match_re.h"
 #include "state.h"
 #include "xmalloc.h"
@@ -30,6 +31,9 @@ struct ectx {
 	char			*file_text;
 	size_t			 file_len;
 	int			 depth;		/* of explain indentation */
+	/* Rows the rule's kb conditions found, for its message. */
+	struct kb_rows		 rows;
+	bool			 kb_failed;	/* reported once per event */
 };
 
 void
@@ -328,6 +332,73 @@ load_file(struct ectx *cx)
 	close(fd);
 }
 
+/* The file name seed 000 looks up: file_path.split('/').pop(). */
+static const char *
+kb_file_name(const struct rr_event *ev)
+{
+	const char	*p = ev->f[F_PATH].s, *slash;
+
+	if (p == NULL || ev->f[F_PATH].len == 0)
+		return NULL;
+	slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+static bool
+eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_event	*ev = cx->ev;
+	struct kb_rows	 rows;
+	const char	*name = NULL, *what = "kb";
+	char		*err = NULL;
+	int		 rc = 0;
+
+	if (cx->opts->db == NULL) {
+		explain(cx, "kb: no knowledge base here\n");
+		return false;
+	}
+	kb_rows_init(&rows);
+	switch (c->kb_query) {
+	case KBQ_FILE_ERRORS:
+		what = "file_errors";
+		if ((name = kb_file_name(ev)) == NULL) {
+			explain(cx, "kb: file_errors: the event has no file "
+			    "path\n");
+			return false;
+		}
+		rc = kb_file_errors(cx->opts->db, name, c->kb_limit, 0, &rows,
+		    &err);
+		break;
+	case KBQ_SESSION_ERROR:
+		what = "session_error";
+		if ((name = ev->tool) == NULL) {
+			explain(cx, "kb: session_error: the event has no "
+			    "tool\n");
+			return false;
+		}
+		rc = kb_session_error(cx->opts->db, ev->session_id, name,
+		    c->kb_limit, &rows, &err);
+		break;
+	}
+	if (rc < 0) {
+		if (!cx->kb_failed)
+			buf_printf(&cx->out->notes, "reflexion-rules: %s; kb "
+			    "conditions do not hold\n", err);
+		cx->kb_failed = true;
+		explain(cx, "kb: %s: %s\n", what, err);
+		free(err);
+		return false;
+	}
+	explain(cx, "kb: %s for '%s': %zu row%s\n", what, name, rows.n,
+	    rows.n == 1 ? "" : "s");
+	if (rows.n == 0)
+		return false;
+	if (in_when)
+		kb_rows_take(&cx->rows, &rows);
+	kb_rows_release(&rows);
+	return true;
+}
+
 static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
 
 static bool
@@ -393,6 +464,8 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		r = !eval_cond(cx, c->kids[0], false);
 		cx->depth--;
 		return r;
+	case C_KB:
+		return eval_kb(cx, c, in_when);
 	}
 	return false;
 }
@@ -474,6 +547,7 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tc.description = r->description;
 	tc.match = cx->match;
 	tc.match_len = cx->match_len;
+	tc.kb = &cx->rows;
 	tpl_render(r->message, &tc, b);
 }
 
@@ -489,6 +563,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	cx->match_len = 0;
 	cx->match_is_glob = false;
 	cx->depth = 0;
+	kb_rows_release(&cx->rows);
 	if (!rule_applies(r, ev)) {
 		if (cx->opts->explain && (r->events & (1u << ev->kind)))
 			explain(cx, "rule %s (%s:%d): skipped: tool '%s' not "
@@ -624,6 +699,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 		for (i = 0; i < rs->n; i++)
 			eval_rule(&cx, rs->rules[i]);
 	free(cx.file_text);
+	kb_rows_release(&cx.rows);
 	if (out->nfired > 1)
 		qsort(out->fired, out->nfired, sizeof(*out->fired), fired_cmp);
 	apply_once(&cx);

@@ -15,11 +15,14 @@
 #include "buf.h"
 #include "rule.h"
 
+struct rr_db;
+
 struct eval_opts {
 	const char	*state_dir;	/* NULL: `once` rules always fire */
 	bool		 state_dry_run;	/* check `once` without claiming */
 	const struct rule *only;	/* evaluate just this rule (tests) */
 	struct buf	*explain;	/* non-NULL: append a trace */
+	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
 };
 
 struct fired_rule {

@@ -1,8 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "event.h"
 #include "hook.h"
+#include "record.h"
 #include "state.h"
 #include "watchdog.h"
 #include "xmalloc.h"
@@ -158,6 +160,30 @@ bad_event(const char *err, const struct hook_opts *opts,
 	ruleset_release(&rs);
 }
 
+/*
+ * Writes the tool call to the database when a record rule fired (the
+ * first one's options count: one call, one row).  The answer is already
+ * made: a failure here only adds a line to stderr.
+ */
+static void
+hook_record(struct rr_db *db, const struct eval_outcome *out,
+    struct rr_event *ev, struct hook_reply *reply)
+{
+	char	*err = NULL;
+	size_t	 i;
+
+	for (i = 0; i < out->nfired; i++) {
+		if (out->fired[i].rule->action != ACT_RECORD)
+			continue;
+		if (record_event(db, ev, out->fired[i].rule->record, &err) < 0) {
+			buf_printf(&reply->err, "reflexion-rules: %s; this "
+			    "tool call was not recorded\n", err);
+			free(err);
+		}
+		return;
+	}
+}
+
 void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
@@ -168,7 +194,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
-	char			*err = NULL, *sysmsg, *state_dir, *why;
+	struct rr_db		*db;
+	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
 
 	if (event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
 	    &err) < 0) {
@@ -192,8 +219,13 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	set_deadline_answer(&rs, &ev, opts);
 
 	state_dir = xasprintf("%s/state", opts->home);
+	/* Opened only if a kb condition or a record rule needs it. */
+	db_path = db_default_path(opts->home);
+	db = db_new(db_path);
+	free(db_path);
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
+	eo.db = db;
 	eval_outcome_init(&out);
 	eval_event(&rs, &ev, &eo, &out);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
@@ -214,6 +246,9 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		free(why);
 	}
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
+	hook_record(db, &out, &ev, reply);
+	buf_add(&reply->err, db->notes.data, db->notes.len);
+	db_close(db);
 
 	/* Old sessions' state goes away once per session, not per call. */
 	if (ev.kind == EV_SESSION_START &&

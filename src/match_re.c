@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "match_re.h"
 #include "xmalloc.h"
 
@@ -123,11 +124,18 @@ enum rr_match_result
 rr_regex_match(const struct rr_regex *re, const char *subject, size_t len,
     size_t *start, size_t *end)
 {
+	return rr_regex_match_from(re, subject, len, 0, start, end);
+}
+
+enum rr_match_result
+rr_regex_match_from(const struct rr_regex *re, const char *subject,
+    size_t len, size_t from, size_t *start, size_t *end)
+{
 	PCRE2_SIZE	*ov;
 	int		 rc;
 
 	re_init();
-	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re_md,
+	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, from, 0, re_md,
 	    re_mctx);
 	if (rc >= 0) {
 		ov = pcre2_get_ovector_pointer(re_md);
@@ -141,6 +149,47 @@ rr_regex_match(const struct rr_regex *re, const char *subject, size_t len,
 		return RR_MATCH_NO;
 	/* Match, depth, heap and JIT stack limits, and anything else odd. */
 	return RR_MATCH_LIMIT;
+}
+
+long
+rr_regex_replace_all(const struct rr_regex *re, const char *s, size_t len,
+    const char *repl, struct buf *out)
+{
+	enum rr_match_result	 r;
+	size_t			 pos = 0, copied = 0, st, en, step;
+	long			 n = 0;
+
+	while (pos <= len) {
+		r = rr_regex_match_from(re, s, len, pos, &st, &en);
+		if (r == RR_MATCH_NO)
+			break;
+		if (r == RR_MATCH_LIMIT) {
+			buf_add(out, s + copied, len - copied);
+			return -1;
+		}
+		if (st < copied)
+			st = copied;
+		if (en < st)
+			en = st;
+		buf_add(out, s + copied, st - copied);
+		buf_adds(out, repl);
+		copied = en;
+		n++;
+		if (en > st) {
+			pos = en;
+			continue;
+		}
+		/* An empty match: step over one character and go on. */
+		if (en >= len)
+			break;
+		step = utf8_seqlen((const unsigned char *)s + en, len - en);
+		if (step == 0)
+			step = 1;
+		buf_add(out, s + en, step);
+		copied = pos = en + step;
+	}
+	buf_add(out, s + copied, len - copied);
+	return n;
 }
 
 void

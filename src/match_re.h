@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
+
 struct rr_regex;
 
 enum rr_regex_flags {
@@ -35,6 +37,21 @@ struct rr_regex *rr_regex_compile(const char *pattern, size_t len,
 /* On RR_MATCH_YES, *start and *end (may be NULL) delimit the match. */
 enum rr_match_result rr_regex_match(const struct rr_regex *,
 	     const char *subject, size_t len, size_t *start, size_t *end);
+/*
+ * The same from byte offset `from`: anchors and lookbehinds still see the
+ * whole subject, so a global search can resume after a match.
+ */
+enum rr_match_result rr_regex_match_from(const struct rr_regex *,
+	     const char *subject, size_t len, size_t from, size_t *start,
+	     size_t *end);
+/*
+ * Appends s[0..len) to out with every match of re replaced by repl (text
+ * a \\K in the pattern skips stays as it is).  Returns the number of
+ * replacements, or -1 when a match hit a limit: the rest of s is then
+ * copied unchanged and the caller decides.
+ */
+long	 rr_regex_replace_all(const struct rr_regex *, const char *s,
+	     size_t len, const char *repl, struct buf *out);
 void	 rr_regex_free(struct rr_regex *);
 /* Overrides the match limit (tests, and the `limits:` of issue 6). */
 void	 rr_regex_set_match_limit(unsigned long);

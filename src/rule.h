@@ -20,6 +20,7 @@
 struct cJSON;
 struct rr_regex;
 struct rr_glob;
+struct record_opts;
 
 enum rr_action {
 	ACT_DENY,
@@ -77,7 +78,14 @@ enum cond_kind {
 	C_NOT,
 	C_TEXT,			/* a field against a matcher */
 	C_FILE_CONTAINS,	/* literal markers in the file on disk */
-	C_ENV			/* an environment variable set, non-empty */
+	C_ENV,			/* an environment variable set, non-empty */
+	C_KB			/* a knowledge-base lookup returns rows */
+};
+
+/* The lookups of the `kb` condition (kb.h). */
+enum kb_query {
+	KBQ_FILE_ERRORS,	/* rows naming the event's file */
+	KBQ_SESSION_ERROR	/* the session's last error of this tool */
 };
 
 struct cond {
@@ -94,6 +102,9 @@ struct cond {
 	/* C_ALL, C_ANY, C_NOT (one kid) */
 	struct cond	**kids;
 	size_t		 nkids;
+	/* C_KB */
+	enum kb_query	 kb_query;
+	size_t		 kb_limit;
 };
 
 struct rule_test {
@@ -101,6 +112,8 @@ struct rule_test {
 	enum rr_action	 expect;	/* ACT_NONE: the rule must not fire */
 	const char	*name;
 	int		 line, col;
+	struct cJSON	*kb_rows;	/* kb: rows to seed, or NULL */
+	struct cJSON	*tool_errors;	/* tool_errors: to seed, or NULL */
 };
 
 struct rule {
@@ -124,6 +137,7 @@ struct rule {
 	bool		 fail_closed;	/* its file says on_error: deny */
 	struct rule_test *tests;
 	size_t		 ntests;
+	const struct record_opts *record;	/* record:, or NULL */
 	const char	*file;
 	int		 line, col;
 	int		 layer;

@@ -2,7 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "eval.h"
+#include "jsonw.h"
+#include "kb.h"
+#include "record.h"
 #include "ruletest.h"
 #include "xmalloc.h"
 
@@ -56,6 +60,71 @@ test_event_json(const struct rule *r, const struct rule_test *t)
 	return s;
 }
 
+/*
+ * An in-memory knowledge base holding a test's kb: rows and tool_errors:
+ * events (in the test's session unless an item names another).  NULL and
+ * *err on a bad seed; NULL without *err when the test seeds nothing.
+ */
+static struct rr_db *
+seed_db(const struct rule_test *t, const char *session, char **err)
+{
+	struct rr_db		*db;
+	const cJSON		*it, *tool, *error, *sid;
+	enum kb_put_result	 res;
+	struct buf		 data;
+	char			 now[32], *e = NULL;
+	int			 i = 0;
+
+	*err = NULL;
+	if (t->kb_rows == NULL && t->tool_errors == NULL)
+		return NULL;
+	db = db_new(":memory:");
+	if (db_conn(db, DB_WRITE, &e) == NULL)
+		goto fail;
+	cJSON_ArrayForEach(it, t->kb_rows) {
+		i++;
+		if (kb_import_entry(db, it, &res, &e) < 0) {
+			*err = xasprintf("kb item %d: %s", i, e);
+			free(e);
+			db_close(db);
+			return NULL;
+		}
+	}
+	db_now(now);
+	i = 0;
+	cJSON_ArrayForEach(it, t->tool_errors) {
+		i++;
+		tool = cJSON_GetObjectItemCaseSensitive(it, "tool");
+		error = cJSON_GetObjectItemCaseSensitive(it, "error");
+		sid = cJSON_GetObjectItemCaseSensitive(it, "session_id");
+		if (!cJSON_IsString(tool) || !cJSON_IsString(error)) {
+			*err = xasprintf("tool_errors item %d needs 'tool' and "
+			    "'error' strings", i);
+			db_close(db);
+			return NULL;
+		}
+		buf_init(&data);
+		buf_adds(&data, "{\"tool\":");
+		jsonw_cstring(&data, tool->valuestring);
+		buf_adds(&data, ",\"success\":false,\"error\":");
+		jsonw_cstring(&data, error->valuestring);
+		buf_addc(&data, '}');
+		if (record_insert_event(db, now, cJSON_IsString(sid) ?
+		    sid->valuestring : session, "tool_error", data.data,
+		    &e) < 0) {
+			buf_release(&data);
+			goto fail;
+		}
+		buf_release(&data);
+	}
+	return db;
+fail:
+	*err = xasprintf("cannot seed the knowledge base: %s", e);
+	free(e);
+	db_close(db);
+	return NULL;
+}
+
 static const char *
 expect_name(enum rr_action a)
 {
@@ -72,6 +141,7 @@ ruletest_run(const struct ruleset *rs, FILE *fp, bool tap, size_t *passed,
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	enum rr_action		 got;
+	struct rr_db		*db;
 	char			*json, *err = NULL;
 	size_t			 i, j;
 
@@ -92,10 +162,24 @@ ruletest_run(const struct ruleset *rs, FILE *fp, bool tap, size_t *passed,
 				(*failed)++;
 				continue;
 			}
+			db = seed_db(t, ev.session_id, &err);
+			if (err != NULL) {
+				fprintf(fp, "%s%s:%d:%d: test %zu of rule '%s': "
+				    "%s\n", tap ? "not ok - " : "", r->file,
+				    t->line, t->col, j + 1, r->id, err);
+				free(err);
+				err = NULL;
+				free(json);
+				event_release(&ev);
+				(*failed)++;
+				continue;
+			}
 			memset(&eo, 0, sizeof(eo));
 			eo.only = r;
+			eo.db = db;
 			eval_outcome_init(&out);
 			eval_event(rs, &ev, &eo, &out);
+			db_close(db);
 			got = out.nfired ? out.fired[0].rule->action : ACT_NONE;
 			if (got == t->expect)
 				(*passed)++;

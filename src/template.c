@@ -1,7 +1,11 @@
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "event.h"
+#include "kb.h"
 #include "template.h"
 #include "xmalloc.h"
 
@@ -42,7 +46,8 @@ void
 tpl_add_literal(struct arena *a, struct template *t, const char *s,
     size_t len)
 {
-	struct tpl_seg	seg = { TPL_LITERAL, NULL, len, V__COUNT };
+	struct tpl_seg	seg = { .kind = TPL_LITERAL, .len = len,
+	    .var = V__COUNT };
 
 	if (len == 0)
 		return;
@@ -53,7 +58,7 @@ tpl_add_literal(struct arena *a, struct template *t, const char *s,
 void
 tpl_add_var(struct arena *a, struct template *t, enum tpl_var v)
 {
-	struct tpl_seg	seg = { TPL_VAR, NULL, 0, v };
+	struct tpl_seg	seg = { .kind = TPL_VAR, .var = v };
 
 	push(a, t, &seg);
 }
@@ -65,71 +70,353 @@ is_key_char(char c)
 	    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
 
-int
-tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
-    char **errmsg, size_t *erroff)
+/*
+ * The event variable named ns[0..nlen) into seg (kind, var, key); the
+ * enum value, or -1 when there is no such variable.
+ */
+static int
+lookup_var(struct arena *a, const char *ns, size_t nlen, struct tpl_seg *seg)
 {
-	const char	*p = src, *end = src + len, *open, *close, *ns, *ne;
-	struct tpl_seg	 seg;
-	size_t		 nlen, i;
-	int		 v;
+	size_t	i, vl;
+	int	v;
 
-	memset(t, 0, sizeof(*t));
-	t->src = arena_strndup(a, src, len);
-	while (p < end) {
-		open = memmem(p, (size_t)(end - p), "{{", 2);
+	for (i = 0; i < nlen; i++)
+		if (!is_key_char(ns[i]))
+			return -1;
+	if (nlen == 0)
+		return -1;
+	for (v = 0; v < V__COUNT; v++) {
+		vl = strlen(tpl_var_names[v]);
+		if (v == V_INPUT || v == V_ENV) {
+			if (nlen > vl + 1 && memcmp(ns, tpl_var_names[v],
+			    vl) == 0 && ns[vl] == '.') {
+				seg->text = arena_strndup(a, ns + vl + 1,
+				    nlen - vl - 1);
+				seg->len = nlen - vl - 1;
+				break;
+			}
+		} else if (vl == nlen && memcmp(ns, tpl_var_names[v],
+		    nlen) == 0)
+			break;
+	}
+	if (v == V__COUNT)
+		return -1;
+	seg->kind = TPL_VAR;
+	seg->var = (enum tpl_var)v;
+	return v;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+#define TPL_MAX_DEPTH	16
+
+const char *const tpl_row_field_names[TF__COUNT] = {
+	[TF_ERROR] = "error",
+	[TF_RESOLUTION] = "resolution",
+	[TF_PARSED] = "parsed",
+	[TF_LAST_USED] = "last_used",
+	[TF_USES] = "uses",
+	[TF_ID] = "id",
+	[TF_RESOLUTION_PATH] = "resolution.",
+};
+
+/* One compilation: the source, where we are, and the first error. */
+struct tparse {
+	struct arena	*a;
+	const char	*src;
+	size_t		 len;
+	size_t		 pos;
+	struct template	*root;
+	int		 depth;
+	bool		 in_kb;		/* inside {{#kb}} */
+	char		*errmsg;
+	size_t		 erroff;
+	int		 rc;
+};
+
+static int
+tp_error(struct tparse *p, int rc, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+tp_error(struct tparse *p, int rc, size_t off, const char *fmt, ...)
+{
+	struct buf	b;
+	va_list		ap;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	p->errmsg = buf_detach(&b, NULL);
+	p->erroff = off;
+	p->rc = rc;
+	return -1;
+}
+
+/* The "}}" closing the tag at `open`, skipping quoted separators. */
+static const char *
+tag_end(const char *open, const char *end)
+{
+	const char	*q;
+	bool		 quoted = false;
+
+	for (q = open + 2; q + 1 < end; q++) {
+		if (quoted) {
+			if (*q == '\\' && q + 1 < end)
+				q++;
+			else if (*q == '"')
+				quoted = false;
+		} else if (*q == '"')
+			quoted = true;
+		else if (q[0] == '}' && q[1] == '}')
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Parses `| join: "SEP"` at s[0..n) (s points at the '|'); sets the
+ * unescaped separator.  -1 with the error set.
+ */
+static int
+parse_join(struct tparse *p, const char *s, size_t n, struct tpl_seg *seg)
+{
+	const char	*q = s + 1, *end = s + n;
+	struct buf	 b;
+	size_t		 off = (size_t)(s - p->src);
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if ((size_t)(end - q) < 4 || memcmp(q, "join", 4) != 0)
+		return tp_error(p, -2, off, "unknown filter in '%.*s': the "
+		    "only one is '| join: \"separator\"'", (int)n, s);
+	q += 4;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q < end && *q == ':')
+		q++;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q >= end || *q != '"')
+		return tp_error(p, -2, (size_t)(q - p->src), "'join' needs a "
+		    "quoted separator: | join: \", \"");
+	buf_init(&b);
+	for (q++; q < end && *q != '"'; q++) {
+		if (*q != '\\') {
+			buf_addc(&b, *q);
+			continue;
+		}
+		if (++q >= end)
+			break;
+		switch (*q) {
+		case 'n':  buf_addc(&b, '\n'); break;
+		case 't':  buf_addc(&b, '\t'); break;
+		case '\\': buf_addc(&b, '\\'); break;
+		case '"':  buf_addc(&b, '"'); break;
+		default:
+			buf_release(&b);
+			return tp_error(p, -2, (size_t)(q - 1 - p->src),
+			    "unknown escape '\\%c' in a separator (use \\n, "
+			    "\\t, \\\\ or \\\")", *q);
+		}
+	}
+	if (q >= end) {
+		buf_release(&b);
+		return tp_error(p, -2, off, "unterminated separator string");
+	}
+	for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+		;
+	if (q < end) {
+		buf_release(&b);
+		return tp_error(p, -2, (size_t)(q - p->src), "unexpected '%.*s' "
+		    "after the separator", (int)(end - q), q);
+	}
+	seg->seplen = b.len;
+	seg->sep = arena_strndup(p->a, b.data, b.len);
+	buf_release(&b);
+	return 0;
+}
+
+/*
+ * Resolves a name: kb (the rows), kb.FIELD (a field of the current row)
+ * or an event variable.  Fills seg; -1 with the error set.
+ */
+static int
+resolve_name(struct tparse *p, const char *ns, size_t nlen, size_t off,
+    struct tpl_seg *seg, bool section)
+{
+	size_t	i, fl;
+	int	f;
+
+	if (nlen == 2 && memcmp(ns, "kb", 2) == 0) {
+		p->root->uses_kb = true;
+		if (!section)
+			return tp_error(p, -2, off, "'kb' is a list of rows: "
+			    "write {{#kb}}...{{/kb}} and name the fields of a "
+			    "row inside (kb.error, kb.resolution, ...)");
+		seg->section = SEC_KB;
+		return 0;
+	}
+	if (nlen > 3 && memcmp(ns, "kb.", 3) == 0) {
+		p->root->uses_kb = true;
+		for (i = 3; i < nlen; i++)
+			if (!is_key_char(ns[i]))
+				break;
+		for (f = 0; i == nlen && f < TF__COUNT; f++) {
+			fl = strlen(tpl_row_field_names[f]);
+			if (f == TF_RESOLUTION_PATH ? nlen - 3 > fl &&
+			    memcmp(ns + 3, tpl_row_field_names[f], fl) == 0 :
+			    nlen - 3 == fl && memcmp(ns + 3,
+			    tpl_row_field_names[f], fl) == 0)
+				break;
+		}
+		if (i != nlen || f == TF__COUNT)
+			return tp_error(p, -1, off, "unknown template variable "
+			    "'%.*s'", (int)nlen, ns);
+		if (!p->in_kb)
+			return tp_error(p, -2, off, "'%.*s' names a row of the "
+			    "knowledge base: use it inside {{#kb}}...{{/kb}}",
+			    (int)nlen, ns);
+		seg->kind = TPL_ROW;
+		seg->section = SEC_ROW;
+		seg->field = (enum tpl_row_field)f;
+		if (f == TF_RESOLUTION_PATH) {
+			fl = 3 + strlen(tpl_row_field_names[f]);
+			seg->text = arena_strndup(p->a, ns + fl, nlen - fl);
+			seg->len = nlen - fl;
+		}
+		return 0;
+	}
+	if (lookup_var(p->a, ns, nlen, seg) < 0)
+		return tp_error(p, -1, off, "unknown template variable '%.*s'",
+		    (int)nlen, ns);
+	seg->section = SEC_VAR;
+	return 0;
+}
+
+/*
+ * Parses segments into t until the end of the source (close == NULL) or
+ * the {{/close}} tag.  open_off is where that section opened.
+ */
+static int
+parse_body(struct tparse *p, struct template *t, const char *close,
+    size_t close_len, size_t open_off)
+{
+	const char	*end = p->src + p->len, *open, *tend, *ns, *ne, *bar;
+	struct tpl_seg	 seg;
+	size_t		 off, nlen;
+	char		 sigil;
+	bool		 was_in_kb;
+
+	while (p->pos < p->len) {
+		open = memmem(p->src + p->pos, p->len - p->pos, "{{", 2);
 		if (open == NULL) {
-			tpl_add_literal(a, t, p, (size_t)(end - p));
+			tpl_add_literal(p->a, t, p->src + p->pos,
+			    p->len - p->pos);
+			p->pos = p->len;
 			break;
 		}
-		tpl_add_literal(a, t, p, (size_t)(open - p));
-		close = memmem(open + 2, (size_t)(end - open - 2), "}}", 2);
-		if (close == NULL) {
-			*errmsg = xstrdup("unterminated '{{' in message");
-			*erroff = (size_t)(open - src);
-			return -1;
-		}
+		tpl_add_literal(p->a, t, p->src + p->pos,
+		    (size_t)(open - p->src) - p->pos);
+		off = (size_t)(open - p->src);
+		if ((tend = tag_end(open, end)) == NULL)
+			return tp_error(p, -1, off,
+			    "unterminated '{{' in message");
+		p->pos = (size_t)(tend - p->src) + 2;
 		ns = open + 2;
-		ne = close;
+		ne = tend;
 		while (ns < ne && (*ns == ' ' || *ns == '\t'))
 			ns++;
 		while (ne > ns && (ne[-1] == ' ' || ne[-1] == '\t'))
 			ne--;
-		nlen = (size_t)(ne - ns);
-		for (i = 0; i < nlen; i++)
-			if (!is_key_char(ns[i]))
-				break;
-		v = -1;
+		sigil = ns < ne && (*ns == '#' || *ns == '^' || *ns == '/') ?
+		    *ns : 0;
+		if (sigil) {
+			ns++;
+			while (ns < ne && (*ns == ' ' || *ns == '\t'))
+				ns++;
+		}
+		bar = memchr(ns, '|', (size_t)(ne - ns));
+		nlen = (size_t)((bar ? bar : ne) - ns);
+		while (nlen > 0 && (ns[nlen - 1] == ' ' || ns[nlen - 1] == '\t'))
+			nlen--;
 		memset(&seg, 0, sizeof(seg));
-		seg.kind = TPL_VAR;
-		if (i == nlen && nlen > 0) {
-			for (v = 0; v < V__COUNT; v++) {
-				size_t vl = strlen(tpl_var_names[v]);
-				if (v == V_INPUT || v == V_ENV) {
-					if (nlen > vl + 1 &&
-					    memcmp(ns, tpl_var_names[v], vl) == 0 &&
-					    ns[vl] == '.') {
-						seg.text = arena_strndup(a,
-						    ns + vl + 1, nlen - vl - 1);
-						seg.len = nlen - vl - 1;
-						break;
-					}
-				} else if (vl == nlen &&
-				    memcmp(ns, tpl_var_names[v], nlen) == 0)
-					break;
-			}
+		if (sigil == '/') {
+			if (close == NULL)
+				return tp_error(p, -2, off, "'{{/%.*s}}' closes "
+				    "no open section", (int)nlen, ns);
+			if (nlen != close_len || memcmp(ns, close, nlen) != 0)
+				return tp_error(p, -2, off, "'{{/%.*s}}' does "
+				    "not close the open section '{{#%.*s}}'",
+				    (int)nlen, ns, (int)close_len, close);
+			return 0;
 		}
-		if (v < 0 || v == V__COUNT) {
-			*errmsg = xasprintf("unknown template variable '%.*s'",
-			    (int)(close - open - 2), open + 2);
-			*erroff = (size_t)(open - src);
+		if (resolve_name(p, ns, nlen, off, &seg, sigil != 0) < 0)
 			return -1;
+		if (bar != NULL) {
+			if (sigil == '^')
+				return tp_error(p, -2, (size_t)(bar - p->src),
+				    "'join' does not apply to {{^...}}");
+			if (parse_join(p, bar, (size_t)(ne - bar), &seg) < 0)
+				return -1;
+			if (sigil == '#' ? seg.section != SEC_KB :
+			    seg.kind != TPL_ROW ||
+			    seg.field != TF_RESOLUTION_PATH)
+				return tp_error(p, -2, (size_t)(bar - p->src),
+				    "'join' needs a list: {{#kb | join: ...}} "
+				    "or a list in a resolution, "
+				    "{{kb.resolution.NAME | join: ...}}");
 		}
-		seg.var = (enum tpl_var)v;
-		push(a, t, &seg);
-		p = close + 2;
+		if (sigil == 0) {
+			push(p->a, t, &seg);
+			continue;
+		}
+		if (seg.section == SEC_KB && p->in_kb)
+			return tp_error(p, -2, off, "{{#kb}} inside {{#kb}}: "
+			    "sections over kb do not nest");
+		if (p->depth >= TPL_MAX_DEPTH)
+			return tp_error(p, -2, off, "sections nest deeper than "
+			    "%d", TPL_MAX_DEPTH);
+		seg.kind = TPL_SECTION;
+		seg.inverted = sigil == '^';
+		seg.body = arena_alloc(p->a, sizeof(*seg.body));
+		seg.body->src = p->root->src;
+		was_in_kb = p->in_kb;
+		if (seg.section == SEC_KB && !seg.inverted)
+			p->in_kb = true;
+		p->depth++;
+		if (parse_body(p, seg.body, ns, nlen, off) < 0)
+			return -1;
+		p->depth--;
+		p->in_kb = was_in_kb;
+		push(p->a, t, &seg);
 	}
+	if (close != NULL)
+		return tp_error(p, -2, open_off, "section '{{#%.*s}}' is not "
+		    "closed: end it with {{/%.*s}}", (int)close_len, close,
+		    (int)close_len, close);
 	return 0;
+}
+
+int
+tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
+    char **errmsg, size_t *erroff)
+{
+	struct tparse	p;
+
+	memset(t, 0, sizeof(*t));
+	t->src = arena_strndup(a, src, len);
+	memset(&p, 0, sizeof(p));
+	p.a = a;
+	p.src = t->src;
+	p.len = len;
+	p.root = t;
+	if (parse_body(&p, t, NULL, 0, 0) == 0)
+		return 0;
+	*errmsg = p.errmsg;
+	*erroff = p.erroff;
+	return p.rc;
 }
 
 static void
@@ -146,82 +433,303 @@ add_cstr(struct buf *b, const char *s)
 		buf_adds(b, s);
 }
 
-void
-tpl_render(const struct template *t, const struct tpl_ctx *c,
-    struct buf *out)
+/* The event variable of seg, as the existing {{name}} renders it. */
+static void
+render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 {
-	const struct tpl_seg	*s;
 	struct rr_event		*ev = c->ev;
 	struct rr_text		 txt;
+
+	switch (s->var) {
+	case V_RULE:
+		add_cstr(out, c->rule_id);
+		return;
+	case V_SKILL:
+		add_cstr(out, c->skill);
+		return;
+	case V_DESCRIPTION:
+		add_cstr(out, c->description);
+		return;
+	case V_MATCH:
+		add_text(out, c->match, c->match_len);
+		return;
+	case V_ENV:
+		add_cstr(out, getenv(s->text));
+		return;
+	default:
+		break;
+	}
+	if (ev == NULL)
+		return;
+	switch (s->var) {
+	case V_PATH:
+		add_cstr(out, ev->rel_path);
+		break;
+	case V_FILE_PATH:
+		add_text(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
+		break;
+	case V_ABS_PATH:
+		add_cstr(out, ev->abs_path);
+		break;
+	case V_COMMAND:
+		add_text(out, ev->f[F_COMMAND].s, ev->f[F_COMMAND].len);
+		break;
+	case V_TOOL:
+		add_cstr(out, ev->tool);
+		break;
+	case V_EVENT:
+		add_cstr(out, ev->event_name);
+		break;
+	case V_PROMPT:
+		add_text(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
+		break;
+	case V_MESSAGE:
+		add_text(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
+		break;
+	case V_ERROR:
+		add_text(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
+		break;
+	case V_CWD:
+		add_cstr(out, ev->cwd);
+		break;
+	case V_SESSION_ID:
+		add_cstr(out, ev->session_id);
+		break;
+	case V_INPUT:
+		txt = event_input(ev, s->text);
+		add_text(out, txt.s, txt.len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The value at a dotted path inside a parsed resolution, or NULL. */
+static const cJSON *
+json_at(const cJSON *j, const char *path, size_t len)
+{
+	const char	*p = path, *end = path + len, *dot;
+	char		 part[128];
+	size_t		 n;
+
+	while (j != NULL && p < end) {
+		dot = memchr(p, '.', (size_t)(end - p));
+		if (dot == NULL)
+			dot = end;
+		n = (size_t)(dot - p);
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (cJSON_IsArray(j) && n > 0 && strspn(part, "0123456789") == n)
+			j = cJSON_GetArrayItem(j, atoi(part));
+		else if (cJSON_IsObject(j))
+			j = cJSON_GetObjectItemCaseSensitive(j, part);
+		else
+			return NULL;
+		p = dot + 1;
+	}
+	return j;
+}
+
+/* JavaScript truthiness: what `if (value)` in seed 000 tests. */
+static bool
+json_present(const cJSON *j)
+{
+	if (j == NULL || cJSON_IsNull(j) || cJSON_IsFalse(j))
+		return false;
+	if (cJSON_IsNumber(j))
+		return j->valuedouble != 0 && j->valuedouble == j->valuedouble;
+	if (cJSON_IsString(j))
+		return j->valuestring != NULL && j->valuestring[0] != '\0';
+	return true;
+}
+
+static void json_render(const cJSON *, const char *sep, size_t seplen,
+	    struct buf *, int depth);
+
+/*
+ * A JSON value as text, as seed 000's `${value || ''}` shows it: strings
+ * as they are, numbers as numbers, a list's items joined by sep (default
+ * ","), an object as compact JSON; a value that is not present (null,
+ * false, 0, "") as nothing.  Items of a list print even when 0 or false.
+ */
+static void
+json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
+    int depth)
+{
+	const cJSON	*it;
+	char		 num[64], *txt;
+	bool		 first = true;
+
+	if (j == NULL || depth > 32)
+		return;
+	if (cJSON_IsString(j)) {
+		add_cstr(out, j->valuestring);
+	} else if (cJSON_IsNumber(j)) {
+		if (j->valuedouble == 0 && depth == 0)
+			return;
+		if (j->valuedouble > -9.2e18 && j->valuedouble < 9.2e18 &&
+		    j->valuedouble == (double)(long long)j->valuedouble)
+			snprintf(num, sizeof(num), "%lld",
+			    (long long)j->valuedouble);
+		else {
+			snprintf(num, sizeof(num), "%.15g", j->valuedouble);
+			if (strtod(num, NULL) != j->valuedouble)
+				snprintf(num, sizeof(num), "%.17g",
+				    j->valuedouble);
+		}
+		buf_adds(out, num);
+	} else if (cJSON_IsTrue(j)) {
+		buf_adds(out, "true");
+	} else if (cJSON_IsFalse(j) && depth > 0) {
+		buf_adds(out, "false");
+	} else if (cJSON_IsArray(j)) {
+		cJSON_ArrayForEach(it, j) {
+			if (!first) {
+				if (sep != NULL)
+					buf_add(out, sep, seplen);
+				else
+					buf_addc(out, ',');
+			}
+			first = false;
+			json_render(it, NULL, 0, out, depth + 1);
+		}
+	} else if (cJSON_IsObject(j)) {
+		if ((txt = cJSON_PrintUnformatted(j)) != NULL) {
+			buf_adds(out, txt);
+			free(txt);
+		}
+	}
+}
+
+static void
+render_row(const struct tpl_seg *s, const struct kb_row *row, struct buf *out)
+{
+	if (row == NULL)
+		return;
+	switch (s->field) {
+	case TF_ERROR:
+		add_cstr(out, row->error);
+		break;
+	case TF_RESOLUTION:
+		add_cstr(out, row->resolution);
+		break;
+	case TF_PARSED:
+		buf_adds(out, row->parsed ? "true" : "false");
+		break;
+	case TF_LAST_USED:
+		add_cstr(out, row->last_used);
+		break;
+	case TF_USES:
+		buf_printf(out, "%lld", row->uses);
+		break;
+	case TF_ID:
+		buf_printf(out, "%lld", row->id);
+		break;
+	case TF_RESOLUTION_PATH:
+		json_render(json_at(row->parsed, s->text, s->len), s->sep,
+		    s->seplen, out, 0);
+		break;
+	case TF__COUNT:
+		break;
+	}
+}
+
+static bool
+row_present(const struct tpl_seg *s, const struct kb_row *row)
+{
+	if (row == NULL)
+		return false;
+	switch (s->field) {
+	case TF_ERROR:
+		return row->error != NULL && row->error[0] != '\0';
+	case TF_RESOLUTION:
+		return row->resolution != NULL && row->resolution[0] != '\0';
+	case TF_PARSED:
+		return row->parsed != NULL;
+	case TF_LAST_USED:
+		return row->last_used != NULL && row->last_used[0] != '\0';
+	case TF_USES:
+		return row->uses != 0;
+	case TF_ID:
+		return row->id != 0;
+	case TF_RESOLUTION_PATH:
+		return json_present(json_at(row->parsed, s->text, s->len));
+	case TF__COUNT:
+		break;
+	}
+	return false;
+}
+
+static void render_list(const struct template *, const struct tpl_ctx *,
+	    const struct kb_row *, struct buf *);
+
+static void
+render_section(const struct tpl_seg *s, const struct tpl_ctx *c,
+    const struct kb_row *row, struct buf *out)
+{
+	struct buf	probe;
+	bool		present = false;
+	size_t		i, n;
+
+	switch (s->section) {
+	case SEC_KB:
+		n = c->kb != NULL ? c->kb->n : 0;
+		if (s->inverted) {
+			if (n == 0)
+				render_list(s->body, c, row, out);
+			return;
+		}
+		for (i = 0; i < n; i++) {
+			if (i > 0 && s->sep != NULL)
+				buf_add(out, s->sep, s->seplen);
+			render_list(s->body, c, &c->kb->v[i], out);
+		}
+		return;
+	case SEC_VAR:
+		buf_init(&probe);
+		render_var(s, c, &probe);
+		present = probe.len > 0;
+		buf_release(&probe);
+		break;
+	case SEC_ROW:
+		present = row_present(s, row);
+		break;
+	}
+	if (present != s->inverted)
+		render_list(s->body, c, row, out);
+}
+
+static void
+render_list(const struct template *t, const struct tpl_ctx *c,
+    const struct kb_row *row, struct buf *out)
+{
+	const struct tpl_seg	*s;
 	size_t			 i;
 
 	for (i = 0; i < t->n; i++) {
 		s = &t->segs[i];
-		if (s->kind == TPL_LITERAL) {
+		switch (s->kind) {
+		case TPL_LITERAL:
 			buf_add(out, s->text, s->len);
-			continue;
-		}
-		switch (s->var) {
-		case V_RULE:
-			add_cstr(out, c->rule_id);
-			continue;
-		case V_SKILL:
-			add_cstr(out, c->skill);
-			continue;
-		case V_DESCRIPTION:
-			add_cstr(out, c->description);
-			continue;
-		case V_MATCH:
-			add_text(out, c->match, c->match_len);
-			continue;
-		case V_ENV:
-			add_cstr(out, getenv(s->text));
-			continue;
-		default:
 			break;
-		}
-		if (ev == NULL)
-			continue;
-		switch (s->var) {
-		case V_PATH:
-			add_cstr(out, ev->rel_path);
+		case TPL_VAR:
+			render_var(s, c, out);
 			break;
-		case V_FILE_PATH:
-			add_text(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
+		case TPL_ROW:
+			render_row(s, row, out);
 			break;
-		case V_ABS_PATH:
-			add_cstr(out, ev->abs_path);
-			break;
-		case V_COMMAND:
-			add_text(out, ev->f[F_COMMAND].s, ev->f[F_COMMAND].len);
-			break;
-		case V_TOOL:
-			add_cstr(out, ev->tool);
-			break;
-		case V_EVENT:
-			add_cstr(out, ev->event_name);
-			break;
-		case V_PROMPT:
-			add_text(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
-			break;
-		case V_MESSAGE:
-			add_text(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
-			break;
-		case V_ERROR:
-			add_text(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
-			break;
-		case V_CWD:
-			add_cstr(out, ev->cwd);
-			break;
-		case V_SESSION_ID:
-			add_cstr(out, ev->session_id);
-			break;
-		case V_INPUT:
-			txt = event_input(ev, s->text);
-			add_text(out, txt.s, txt.len);
-			break;
-		default:
+		case TPL_SECTION:
+			render_section(s, c, row, out);
 			break;
 		}
 	}
+}
+
+void
+tpl_render(const struct template *t, const struct tpl_ctx *c,
+    struct buf *out)
+{
+	render_list(t, c, NULL, out);
 }

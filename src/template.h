@@ -3,16 +3,30 @@
  * A template is compiled once (unknown variables are lint errors, not
  * surprises at hook time) and rendered per event.  Segments live in the
  * arena given to tpl_compile().
+ *
+ * Sections (reflexion-rules(5), Templates):
+ *   {{#NAME}}...{{/NAME}}   the body for each row of a list (kb), or once
+ *                           when the value is present
+ *   {{^NAME}}...{{/NAME}}   the body once when the value is absent
+ *   {{#kb | join: "SEP"}}   rows separated by SEP
+ *   {{NAME | join: "SEP"}}  a list's items separated by SEP
+ * Inside {{#kb}}, kb.error, kb.resolution, kb.parsed, kb.last_used,
+ * kb.uses, kb.id and kb.resolution.PATH name the current row.  A value is
+ * present as in JavaScript: not missing, null, false, 0 or "" (so an
+ * empty list is present); a variable of the event when not empty.  A
+ * section's body is a template of its own (struct tpl_seg.body).
  */
 #ifndef RR_TEMPLATE_H
 #define RR_TEMPLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "arena.h"
 #include "buf.h"
 
 struct rr_event;
+struct kb_rows;
 
 enum tpl_var {
 	V_PATH,		/* path relative to the project (else absolute) */
@@ -37,20 +51,50 @@ enum tpl_var {
 
 enum tpl_seg_kind {
 	TPL_LITERAL,
-	TPL_VAR
+	TPL_VAR,
+	TPL_ROW,	/* a field of the current kb row */
+	TPL_SECTION
 };
+
+/* Fields of a knowledge-base row, inside {{#kb}}. */
+enum tpl_row_field {
+	TF_ERROR,
+	TF_RESOLUTION,
+	TF_PARSED,	/* the resolution is JSON (not null) */
+	TF_LAST_USED,
+	TF_USES,
+	TF_ID,
+	TF_RESOLUTION_PATH,	/* kb.resolution.<path>: text is the path */
+	TF__COUNT
+};
+
+/* What a section is over. */
+enum tpl_section_kind {
+	SEC_VAR,	/* an event variable: present when not empty */
+	SEC_KB,		/* the rows of the rule's kb conditions */
+	SEC_ROW		/* a field of the current row */
+};
+
+struct template;
 
 struct tpl_seg {
 	enum tpl_seg_kind kind;
-	const char	*text;	/* literal text, or the input./env. key */
+	const char	*text;	/* literal text, input./env. key, JSON path */
 	size_t		 len;
 	enum tpl_var	 var;
+	enum tpl_row_field field;	/* TPL_ROW, SEC_ROW */
+	enum tpl_section_kind section;	/* TPL_SECTION */
+	bool		 inverted;	/* {{^NAME}} */
+	const char	*sep;		/* | join: "SEP", or NULL */
+	size_t		 seplen;
+	struct template	*body;		/* TPL_SECTION */
 };
 
 struct template {
 	struct tpl_seg	*segs;
 	size_t		 n;
 	const char	*src;
+	bool		 uses_kb;	/* names kb anywhere */
 };
 
 /* What a rendering can draw on; every pointer may be NULL. */
@@ -61,11 +105,13 @@ struct tpl_ctx {
 	const char	*description;
 	const char	*match;
 	size_t		 match_len;
+	const struct kb_rows *kb;	/* rows of the kb conditions */
 };
 
 /*
- * Compiles src.  On error returns -1, *errmsg (owned) and *erroff (byte
- * offset in src of the offending "{{").
+ * Compiles src.  On error returns -1 (an unknown variable) or -2 (a
+ * section or filter that does not parse), *errmsg (owned) and *erroff
+ * (byte offset in src of the offending "{{", or of the bad part in it).
  */
 int	 tpl_compile(struct arena *, const char *src, size_t len,
 	     struct template *out, char **errmsg, size_t *erroff);
@@ -77,5 +123,7 @@ void	 tpl_add_literal(struct arena *, struct template *, const char *,
 void	 tpl_add_var(struct arena *, struct template *, enum tpl_var);
 /* Names, indexed by enum tpl_var ("input" and "env" take a ".key"). */
 extern const char *const tpl_var_names[V__COUNT];
+/* Names after "kb.", indexed by enum tpl_row_field. */
+extern const char *const tpl_row_field_names[TF__COUNT];
 
 #endif

@@ -23,12 +23,12 @@ done <"$TMPROOT/codes"
 
 # The key arrays of compile.c, between their opening line and NULL.
 for arr in compile_top_keys compile_rule_keys matcher_keys compile_test_keys \
-    cond_keys; do
-	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" |
+    cond_keys compile_kb_keys compile_record_keys; do
+	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" \
+	    "$SRCDIR/src/compile_kb.c" |
 	    grep -o '"[a-z_+]*"' | tr -d '"' >"$TMPROOT/keys"
 	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in compile.c"
 	while read -r key; do
-		[ "$key" = kb ] && continue	# reserved for the knowledge base
 		if grep -q "\"$key\"" "$schema"; then
 			ok "schema has '$key' ($arr)"
 		else
@@ -64,9 +64,10 @@ L.add_implicit_resolver('tag:yaml.org,2002:bool',
 schema, src = sys.argv[1], sys.argv[2]
 v = jsonschema.Draft202012Validator(json.load(open(schema)))
 good = [src + '/rules/examples.yaml', src + '/tests/rules/features.yaml',
-        src + '/tests/lint/clean.yaml']
+        src + '/tests/lint/clean.yaml', src + '/rules/pre-tool-guide.yaml',
+        src + '/rules/observe.yaml']
 bad = ['unknown-key', 'wrong-types', 'missing-keys', 'invalid-values',
-       'unknown-event-action', 'empty-conditions', 'deny-no-message']
+       'unknown-event-action', 'empty-conditions', 'deny-no-message', 'kb']
 for f in good:
     print(('ok' if not list(v.iter_errors(yaml.load(open(f), Loader=L))) else 'not ok'),
           'schema accepts', f.replace(src + '/', ''))

@@ -130,8 +130,8 @@ main(void)
 	    "      not: [x]\n    action: allow\n", "RR0102@6:12",
 	    "not takes a map");
 	expect_diags(HEAD "  - id: a\n    on: PreToolUse\n    when:\n"
-	    "      kb: file_errors\n    action: allow\n", "RR0203@6:7",
-	    "kb is not in this version");
+	    "      kb: file_erors\n    action: allow\n", "RR0511@6:11",
+	    "an unknown kb query");
 	/* Several errors in one file are all reported, in order. */
 	expect_diags(HEAD "  - id: a\n    on: Stpo\n    action: dney\n"
 	    "  - id: b\n    on: PreToolUse\n    action: deny\n",

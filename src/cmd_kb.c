@@ -1,0 +1,453 @@
+/*
+ * reflexion-rules kb: the error knowledge base by hand.  add, search and
+ * list for people; export and import (JSON Lines, one entry a line) so a
+ * team can share a curated knowledge base through git; prune for the
+ * events the retention keeps.  Every subcommand upgrades an old database
+ * however big it is (a hook does that only for small ones).
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "cmd_common.h"
+#include "db.h"
+#include "errnorm.h"
+#include "event.h"
+#include "fileio.h"
+#include "kb.h"
+#include "xmalloc.h"
+
+#define KB_IMPORT_MAX		(256u * 1024 * 1024)
+#define KB_LIST_DEFAULT		20
+/* Commands are not hooks: they may wait longer for a lock. */
+#define KB_CMD_BUDGET_MS	10000
+
+static int cmd_kb_exec(int, char **);
+
+const struct cmd_entry cmd_kb_entry = {
+	.name = "kb",
+	.usage = "add|search|list|import|export|prune [OPTIONS] [ARGS]",
+	.summary = "Manage the error knowledge base: 'add ERROR [RESOLUTION]', "
+	    "'search TEXT', 'list', 'import [FILE]' and 'export [FILE]' (JSON "
+	    "Lines), 'prune [--days N]'.  Options: --limit N, --json, --raw "
+	    "(add: store ERROR without normalizing it).",
+	.exec = cmd_kb_exec,
+};
+
+struct kb_args {
+	const char	*sub;
+	const char	*pos[2];
+	int		 npos;
+	long		 limit;
+	long		 days;
+	bool		 json;
+	bool		 raw;
+};
+
+static int
+parse_long(const char *s, long lo, long hi, long *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end != '\0' || end == s || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct kb_args *a)
+{
+	const char	*v;
+	int		 i;
+
+	memset(a, 0, sizeof(*a));
+	a->limit = -1;
+	a->days = -1;
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			a->json = true;
+		else if (strcmp(argv[i], "--raw") == 0)
+			a->raw = true;
+		else if (strcmp(argv[i], "--limit") == 0 ||
+		    strcmp(argv[i], "--days") == 0) {
+			if (i + 1 >= argc || parse_long(argv[i + 1], 0, 1000000000,
+			    argv[i][2] == 'l' ? &a->limit : &a->days) < 0) {
+				fprintf(stderr, "reflexion-rules kb: %s needs a "
+				    "number\n", argv[i]);
+				return -1;
+			}
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
+		    strcmp(argv[i], "--") != 0) {
+			fprintf(stderr, "reflexion-rules kb: unknown option "
+			    "'%s'\n", argv[i]);
+			return -1;
+		} else if (strcmp(argv[i], "--") == 0)
+			continue;
+		else if (a->sub == NULL)
+			a->sub = argv[i];
+		else if (a->npos < 2)
+			a->pos[a->npos++] = argv[i];
+		else {
+			v = argv[i];
+			fprintf(stderr, "reflexion-rules kb: unexpected argument "
+			    "'%s'\n", v);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct rr_db *
+open_db(void)
+{
+	struct rr_db	*db;
+	char		*home = reflexion_home(), *path = db_default_path(home);
+
+	db = db_new(path);
+	if (getenv("REFLEXION_DB_BUDGET_MS") == NULL)
+		db->budget_ms = KB_CMD_BUDGET_MS;
+	db->migrate_limit = 0;
+	free(path);
+	free(home);
+	return db;
+}
+
+/* Prints the database's notes; closes it; returns status. */
+static int
+finish(struct rr_db *db, int status)
+{
+	fwrite(db->notes.data, 1, db->notes.len, stderr);
+	db_close(db);
+	return status;
+}
+
+static void
+print_indented(const char *label, const char *s)
+{
+	printf("  %s: ", label);
+	for (; *s; s++) {
+		putchar(*s);
+		if (*s == '\n' && s[1] != '\0')
+			printf("    ");
+	}
+	putchar('\n');
+}
+
+static void
+print_rows(const struct kb_rows *rows, bool json)
+{
+	char	*line;
+	size_t	 i;
+
+	for (i = 0; i < rows->n; i++) {
+		if (json) {
+			line = kb_export_entry(&rows->v[i]);
+			printf("%s\n", line);
+			free(line);
+			continue;
+		}
+		printf("#%lld  last used %s  uses %lld\n", rows->v[i].id,
+		    rows->v[i].last_used ? rows->v[i].last_used : "never",
+		    rows->v[i].uses);
+		print_indented("error", rows->v[i].error);
+		print_indented("resolution", rows->v[i].resolution ?
+		    rows->v[i].resolution : "(none)");
+	}
+}
+
+static int
+kb_add(struct kb_args *a)
+{
+	struct rr_db		*db;
+	enum kb_put_result	 res;
+	const char		*proj = project_dir(NULL);
+	char			*err = NULL, *error, now[32];
+	char			 cwd[4096];
+
+	if (a->npos < 1 || a->pos[0][0] == '\0') {
+		fprintf(stderr, "usage: reflexion-rules kb add [--raw] ERROR "
+		    "[RESOLUTION]\n");
+		return RR_EXIT_USAGE;
+	}
+	if (*proj == '\0' && getcwd(cwd, sizeof(cwd)) != NULL)
+		proj = cwd;
+	error = a->raw ? xstrdup(a->pos[0]) : errnorm(a->pos[0],
+	    strlen(a->pos[0]), proj, getenv("HOME"));
+	db = open_db();
+	db_now(now);
+	if (db_conn(db, DB_WRITE, &err) == NULL || db_begin(db, &err) < 0 ||
+	    kb_put_merge(db, error, a->npos > 1 ? a->pos[1] : NULL, now, 1,
+	    &res, &err) < 0 || db_commit(db, &err) < 0) {
+		db_rollback(db);
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
+		free(error);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	printf("%s: %s\n", res == KB_ADDED ? "added" : res == KB_UPDATED ?
+	    "updated" : "unchanged", error);
+	free(error);
+	return finish(db, RR_EXIT_OK);
+}
+
+static int
+kb_query(struct kb_args *a, bool search)
+{
+	struct rr_db	*db;
+	struct kb_rows	 rows;
+	char		*err = NULL;
+	size_t		 limit;
+	int		 rc;
+
+	if (search && a->npos != 1) {
+		fprintf(stderr, "usage: reflexion-rules kb search [--limit N] "
+		    "[--json] TEXT\n");
+		return RR_EXIT_USAGE;
+	}
+	if (!search && a->npos != 0) {
+		fprintf(stderr, "usage: reflexion-rules kb list [--limit N] "
+		    "[--json]\n");
+		return RR_EXIT_USAGE;
+	}
+	limit = a->limit >= 0 ? (size_t)a->limit : KB_LIST_DEFAULT;
+	db = open_db();
+	kb_rows_init(&rows);
+	if (search)
+		rc = kb_file_errors(db, a->pos[0], limit ? limit : (size_t)-1,
+		    KB_ANY_RESOLUTION, &rows, &err);
+	else
+		rc = kb_list(db, limit, &rows, &err);
+	if (rc < 0) {
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
+		kb_rows_release(&rows);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	print_rows(&rows, a->json);
+	rc = search && rows.n == 0 ? RR_EXIT_FAIL : RR_EXIT_OK;
+	kb_rows_release(&rows);
+	return finish(db, rc);
+}
+
+static int
+row_cmp(const void *x, const void *y)
+{
+	const struct kb_row	*a = x, *b = y;
+	int			 c = strcmp(a->error, b->error);
+
+	if (c != 0)
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int
+kb_export(struct kb_args *a)
+{
+	struct rr_db	*db;
+	struct kb_rows	 rows;
+	struct buf	 out;
+	char		*err = NULL, *line, *tmp;
+	size_t		 i;
+	int		 fd;
+
+	db = open_db();
+	kb_rows_init(&rows);
+	if (kb_list(db, 0, &rows, &err) < 0) {
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	buf_init(&out);
+	/* Sorted by error text, so that a shared file diffs well in git. */
+	if (rows.n > 1)
+		qsort(rows.v, rows.n, sizeof(rows.v[0]), row_cmp);
+	for (i = 0; i < rows.n; i++) {
+		line = kb_export_entry(&rows.v[i]);
+		buf_printf(&out, "%s\n", line);
+		free(line);
+	}
+	kb_rows_release(&rows);
+	if (a->npos == 0 || strcmp(a->pos[0], "-") == 0) {
+		fd_write_all(1, out.data, out.len);
+		buf_release(&out);
+		return finish(db, RR_EXIT_OK);
+	}
+	tmp = xasprintf("%s.tmp.%ld", a->pos[0], (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || fd_write_all(fd, out.data, out.len) < 0 ||
+	    close(fd) < 0 || rename(tmp, a->pos[0]) < 0) {
+		fprintf(stderr, "reflexion-rules kb: cannot write '%s': %s\n",
+		    a->pos[0], strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		buf_release(&out);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	free(tmp);
+	buf_release(&out);
+	return finish(db, RR_EXIT_OK);
+}
+
+static int
+read_input(const char *name, char **text, size_t *len)
+{
+	struct buf		b;
+	enum fd_read_result	r;
+	int			fd = 0;
+
+	if (name != NULL && strcmp(name, "-") != 0 &&
+	    (fd = open(name, O_RDONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "reflexion-rules kb: cannot open '%s': %s\n",
+		    name, strerror(errno));
+		return -1;
+	}
+	buf_init(&b);
+	r = fd_read_all(fd, KB_IMPORT_MAX, false, &b);
+	if (fd != 0)
+		close(fd);
+	if (r != FD_READ_OK) {
+		fprintf(stderr, "reflexion-rules kb: cannot read '%s': %s\n",
+		    name ? name : "-", r == FD_READ_TOO_BIG ?
+		    "larger than 256 MB" : strerror(errno));
+		buf_release(&b);
+		return -1;
+	}
+	*text = buf_detach(&b, len);
+	return 0;
+}
+
+static int
+kb_import(struct kb_args *a)
+{
+	struct rr_db		*db;
+	enum kb_put_result	 res;
+	const char		*name = a->npos ? a->pos[0] : "-";
+	char			*text, *p, *nl, *err = NULL;
+	size_t			 len, lineno = 0, n[3] = { 0, 0, 0 }, bad = 0;
+	cJSON			*j;
+
+	if (read_input(a->npos ? a->pos[0] : NULL, &text, &len) < 0)
+		return RR_EXIT_USAGE;
+	db = open_db();
+	if (db_conn(db, DB_WRITE, &err) == NULL || db_begin(db, &err) < 0) {
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
+		free(text);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	for (p = text; p < text + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(text + len - p));
+		if (nl == NULL)
+			nl = text + len;
+		lineno++;
+		*nl = '\0';
+		if (strspn(p, " \t\r") == (size_t)(nl - p))
+			continue;
+		json_fix_escapes(p, (size_t)(nl - p));
+		j = cJSON_ParseWithLength(p, (size_t)(nl - p));
+		if (j == NULL) {
+			fprintf(stderr, "%s:%zu: not a JSON object\n", name,
+			    lineno);
+			bad++;
+			continue;
+		}
+		if (kb_import_entry(db, j, &res, &err) < 0) {
+			fprintf(stderr, "%s:%zu: %s\n", name, lineno, err);
+			free(err);
+			err = NULL;
+			bad++;
+			cJSON_Delete(j);
+			if (db->failed)
+				break;
+			continue;
+		}
+		n[res]++;
+		cJSON_Delete(j);
+	}
+	free(text);
+	if (db->failed || db_commit(db, &err) < 0) {
+		db_rollback(db);
+		if (err != NULL)
+			fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
+		return finish(db, RR_EXIT_USAGE);
+	}
+	printf("%zu added, %zu updated, %zu unchanged%s", n[KB_ADDED],
+	    n[KB_UPDATED], n[KB_UNCHANGED], bad ? "" : "\n");
+	if (bad)
+		printf(", %zu line%s with errors\n", bad, bad == 1 ? "" : "s");
+	return finish(db, bad ? RR_EXIT_FAIL : RR_EXIT_OK);
+}
+
+static int
+kb_prune(struct kb_args *a)
+{
+	struct rr_db	*db;
+	sqlite3_stmt	*st = NULL;
+	char		*err = NULL, cutoff[32];
+	int		 days = a->days >= 0 ? (int)a->days : 30;
+
+	if (a->npos != 0) {
+		fprintf(stderr, "usage: reflexion-rules kb prune [--days N]\n");
+		return RR_EXIT_USAGE;
+	}
+	db_days_ago(days, cutoff);
+	db = open_db();
+	if (db_conn(db, DB_WRITE, &err) == NULL)
+		goto fail;
+	st = db_prepare(db, "prune the events", &err, "DELETE FROM events "
+	    "WHERE ts < ?1", "t", cutoff);
+	if (st == NULL || db_run(db, st, "prune the events", &err) < 0)
+		goto fail;
+	printf("%d events older than %d days pruned\n",
+	    sqlite3_changes(db->conn), days);
+	/* Merge the index's segments and give the space back to the file. */
+	if (db_exec(db, "INSERT INTO error_kb_fts(error_kb_fts) VALUES "
+	    "('optimize'); PRAGMA wal_checkpoint(TRUNCATE);", &err) < 0)
+		goto fail;
+	return finish(db, RR_EXIT_OK);
+fail:
+	fprintf(stderr, "reflexion-rules kb: %s\n", err);
+	free(err);
+	return finish(db, RR_EXIT_USAGE);
+}
+
+static int
+cmd_kb_exec(int argc, char **argv)
+{
+	struct kb_args	a;
+	int		i;
+
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			cmd_print_help(&cmd_kb_entry, stdout);
+			return RR_EXIT_OK;
+		}
+	if (parse_args(argc, argv, &a) < 0 || a.sub == NULL)
+		return cmd_usage(&cmd_kb_entry);
+	if (strcmp(a.sub, "add") == 0)
+		return kb_add(&a);
+	if (strcmp(a.sub, "search") == 0)
+		return kb_query(&a, true);
+	if (strcmp(a.sub, "list") == 0)
+		return kb_query(&a, false);
+	if (strcmp(a.sub, "export") == 0)
+		return kb_export(&a);
+	if (strcmp(a.sub, "import") == 0)
+		return kb_import(&a);
+	if (strcmp(a.sub, "prune") == 0)
+		return kb_prune(&a);
+	fprintf(stderr, "reflexion-rules kb: unknown subcommand '%s'\n", a.sub);
+	return cmd_usage(&cmd_kb_entry);
+}

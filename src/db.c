@@ -1,0 +1,717 @@
+/*
+ * Opening, migrating and failing safely with the SQLite memory (db.h).
+ */
+#include <sqlite3.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "xmalloc.h"
+
+/*
+ * Schema version 1.  Tables are created only when missing: a database made
+ * by the original tool keeps its own (wider) tables and gets the columns it
+ * lacks.  The FTS5 trigram index answers error_normalized LIKE '%name%'
+ * without a scan; it holds no copy of the text (external content) and the
+ * triggers keep it in step with every writer, ours or not.
+ */
+static const char schema_tables[] =
+	"CREATE TABLE IF NOT EXISTS events ("
+	"id INTEGER PRIMARY KEY, ts TEXT NOT NULL, session_id TEXT, "
+	"type TEXT NOT NULL, data TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS error_kb ("
+	"id INTEGER PRIMARY KEY, error_normalized TEXT NOT NULL, "
+	"resolution TEXT, last_used TEXT, ts TEXT, error_raw TEXT, "
+	"use_count INTEGER NOT NULL DEFAULT 0);";
+
+/* Columns of error_kb the minimal schema of SPEC.md §5 lacks. */
+static const char *const kb_columns[][2] = {
+	{ "ts", "ALTER TABLE error_kb ADD COLUMN ts TEXT" },
+	{ "error_raw", "ALTER TABLE error_kb ADD COLUMN error_raw TEXT" },
+	{ "use_count", "ALTER TABLE error_kb ADD COLUMN use_count INTEGER "
+	    "NOT NULL DEFAULT 0" },
+};
+
+static const char schema_v1[] =
+	"CREATE INDEX IF NOT EXISTS rr_events_ts ON events(ts);"
+	"CREATE INDEX IF NOT EXISTS rr_events_session ON events(session_id);"
+	"CREATE INDEX IF NOT EXISTS rr_events_tool_error ON events(session_id, "
+	"json_extract(data, '$.tool'), ts) WHERE type = 'tool_error';"
+	"CREATE INDEX IF NOT EXISTS rr_events_target ON events(session_id, "
+	"json_extract(data, '$.target')) WHERE type = 'tool_error';"
+	"CREATE INDEX IF NOT EXISTS rr_events_resolved ON events("
+	"json_extract(data, '$.error_id')) WHERE type = 'error_resolved';"
+	"CREATE INDEX IF NOT EXISTS rr_error_kb_error ON error_kb("
+	"error_normalized);"
+	"CREATE INDEX IF NOT EXISTS rr_error_kb_last_used ON error_kb("
+	"last_used);"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS error_kb_fts USING fts5("
+	"error_normalized, content='error_kb', content_rowid='id', "
+	"tokenize='trigram');"
+	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ai AFTER INSERT ON error_kb "
+	"BEGIN INSERT INTO error_kb_fts(rowid, error_normalized) "
+	"VALUES (new.id, new.error_normalized); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ad AFTER DELETE ON error_kb "
+	"BEGIN INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
+	"VALUES ('delete', old.id, old.error_normalized); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_au AFTER UPDATE OF "
+	"error_normalized ON error_kb BEGIN "
+	"INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
+	"VALUES ('delete', old.id, old.error_normalized); "
+	"INSERT INTO error_kb_fts(rowid, error_normalized) "
+	"VALUES (new.id, new.error_normalized); END;"
+	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');"
+	"PRAGMA user_version = 1;";
+
+static long long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void
+format_time(time_t t, long msec, char out[32])
+{
+	struct tm	tm;
+	char		tmp[96];
+	size_t		n;
+
+	gmtime_r(&t, &tm);
+	snprintf(tmp, sizeof(tmp), "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min, tm.tm_sec, msec);
+	n = strlen(tmp);
+	if (n > 31)
+		n = 31;
+	memcpy(out, tmp, n);
+	out[n] = '\0';
+}
+
+void
+db_now(char out[32])
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	format_time(ts.tv_sec, ts.tv_nsec / 1000000, out);
+}
+
+void
+db_days_ago(int days, char out[32])
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	format_time(ts.tv_sec - (time_t)days * 86400, ts.tv_nsec / 1000000,
+	    out);
+}
+
+struct rr_db *
+db_new(const char *path)
+{
+	struct rr_db	*db = xcalloc(1, sizeof(*db));
+	const char	*v = getenv("REFLEXION_DB_BUDGET_MS");
+	char		*end;
+	long		 ms;
+
+	db->path = xstrdup(path);
+	db->budget_ms = DB_BUDGET_MS_DEFAULT;
+	if (v != NULL && *v != '\0') {
+		ms = strtol(v, &end, 10);
+		if (*end == '\0' && ms >= 0 && ms <= 600000)
+			db->budget_ms = ms;
+	}
+	db->migrate_limit = DB_MIGRATE_INLINE_ROWS;
+	buf_init(&db->notes);
+	return db;
+}
+
+char *
+db_default_path(const char *home)
+{
+	return xasprintf("%s/data/reflexion.db", home);
+}
+
+void
+db_close(struct rr_db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->conn != NULL)
+		sqlite3_close_v2(db->conn);
+	free(db->path);
+	free(db->fail_msg);
+	buf_release(&db->notes);
+	free(db);
+}
+
+/*
+ * SQLite calls this while a lock is held elsewhere.  Waiting stops at the
+ * handle's deadline, whatever statement is waiting: the budget is per
+ * hook, not per statement.
+ */
+static int
+busy_wait(void *arg, int count)
+{
+	struct rr_db	*db = arg;
+	long long	 left = db->deadline_ms - now_ms();
+	long		 step = count < 4 ? 1 + count * 2 : 20;
+
+	if (left <= 0)
+		return 0;
+	sleep_ms(step < left ? step : (long)left);
+	return 1;
+}
+
+static bool
+is_memory(const struct rr_db *db)
+{
+	return strcmp(db->path, ":memory:") == 0;
+}
+
+/* mkdir -p of the directory part of path, mode 0700. */
+static int
+make_parent(const char *path, char **err)
+{
+	char	*dir = xstrdup(path), *p, *slash = strrchr(dir, '/');
+
+	if (slash == NULL || slash == dir) {
+		free(dir);
+		return 0;
+	}
+	*slash = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			*err = xasprintf("cannot create directory '%s': %s",
+			    dir, strerror(errno));
+			free(dir);
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(dir);
+	return 0;
+}
+
+static bool
+is_corrupt(int rc)
+{
+	return (rc & 0xff) == SQLITE_NOTADB ||
+	    ((rc & 0xff) == SQLITE_CORRUPT && rc != SQLITE_CORRUPT_VTAB);
+}
+
+static bool
+is_busy(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* Takes the set-aside lock within the budget; the fd, or -1. */
+static int
+lock_file(struct rr_db *db)
+{
+	char	*lock = xasprintf("%s.lock", db->path);
+	int	 fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	free(lock);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    now_ms() >= db->deadline_ms) {
+			close(fd);
+			return -1;
+		}
+		sleep_ms(5);
+	}
+	return fd;
+}
+
+static void
+rename_aside(const char *from, const char *to)
+{
+	if (rename(from, to) < 0 && errno != ENOENT)
+		unlink(from);
+}
+
+/*
+ * Moves a corrupt database (and its -wal/-shm, which must never be
+ * replayed onto a new file) to NAME.corrupt-TIMESTAMP.  Only if the file
+ * at the path is still the one we opened: another hook may have set it
+ * aside already and started a new one.  Returns the new name (owned), or
+ * NULL when it was not ours to move.
+ */
+static char *
+set_aside(struct rr_db *db)
+{
+	struct stat	 st;
+	char		 stamp[32], *aside = NULL, *from, *to;
+	time_t		 t = time(NULL);
+	struct tm	 tm;
+	int		 fd;
+
+	if (db->conn != NULL) {
+		sqlite3_close_v2(db->conn);
+		db->conn = NULL;
+	}
+	if (is_memory(db) || db->set_aside_done)
+		return NULL;
+	db->set_aside_done = true;
+	if ((fd = lock_file(db)) < 0)
+		return NULL;
+	if (stat(db->path, &st) == 0 && st.st_dev == db->dev &&
+	    st.st_ino == db->ino) {
+		gmtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		aside = xasprintf("%s.corrupt-%s-%ld", db->path, stamp,
+		    (long)getpid());
+		from = xasprintf("%s-wal", db->path);
+		to = xasprintf("%s-wal", aside);
+		rename_aside(from, to);
+		free(from);
+		free(to);
+		from = xasprintf("%s-shm", db->path);
+		to = xasprintf("%s-shm", aside);
+		rename_aside(from, to);
+		free(from);
+		free(to);
+		if (rename(db->path, aside) < 0) {
+			free(aside);
+			aside = NULL;
+		}
+	}
+	close(fd);	/* releases the lock */
+	return aside;
+}
+
+static void
+mark_failed(struct rr_db *db, const char *msg)
+{
+	db->failed = true;
+	free(db->fail_msg);
+	db->fail_msg = xstrdup(msg);
+}
+
+char *
+db_fail(struct rr_db *db, int rc, const char *doing)
+{
+	char	*why, *msg, *aside, *ret;
+
+	/* A copy: setting the file aside closes the connection that owns it. */
+	if (db->conn != NULL && sqlite3_extended_errcode(db->conn) == rc)
+		why = xstrdup(sqlite3_errmsg(db->conn));
+	else
+		why = xstrdup(sqlite3_errstr(rc));
+	if (is_corrupt(rc)) {
+		msg = xasprintf("database '%s' is corrupt (%s)", db->path,
+		    why);
+		aside = set_aside(db);
+		if (aside != NULL) {
+			buf_printf(&db->notes, "reflexion-rules: %s; set aside "
+			    "as '%s', a new one is started\n", msg, aside);
+			free(aside);
+		}
+		mark_failed(db, msg);
+		free(msg);
+		ret = xasprintf("cannot %s: database '%s' is corrupt (%s)",
+		    doing, db->path, why);
+	} else if (is_busy(rc)) {
+		msg = xasprintf("database '%s' is locked by another process "
+		    "(waited %ld ms)", db->path, db->budget_ms);
+		mark_failed(db, msg);
+		free(msg);
+		ret = xasprintf("cannot %s: database '%s' is locked by "
+		    "another process (waited %ld ms)", doing, db->path,
+		    db->budget_ms);
+	} else if ((rc & 0xff) == SQLITE_READONLY)
+		ret = xasprintf("cannot %s: database '%s' is read-only",
+		    doing, db->path);
+	else
+		ret = xasprintf("cannot %s: %s", doing, why);
+	free(why);
+	return ret;
+}
+
+struct sqlite3_stmt *
+db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*st;
+	const char	*t;
+	va_list		 ap;
+	int		 rc, i;
+
+	rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		*err = db_fail(db, rc, doing);
+		return NULL;
+	}
+	va_start(ap, fmt);
+	for (i = 0; rc == SQLITE_OK && fmt[i] != '\0'; i++) {
+		switch (fmt[i]) {
+		case 't':
+			t = va_arg(ap, const char *);
+			rc = t ? sqlite3_bind_text(st, i + 1, t, -1,
+			    SQLITE_TRANSIENT) : sqlite3_bind_null(st, i + 1);
+			break;
+		case 'i':
+			rc = sqlite3_bind_int64(st, i + 1,
+			    va_arg(ap, long long));
+			break;
+		case 'v':
+			rc = sqlite3_bind_value(st, i + 1,
+			    va_arg(ap, sqlite3_value *));
+			break;
+		default:
+			rc = SQLITE_MISUSE;
+			break;
+		}
+	}
+	va_end(ap);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st);
+		*err = db_fail(db, rc, doing);
+		return NULL;
+	}
+	return st;
+}
+
+int
+db_run(struct rr_db *db, struct sqlite3_stmt *st, const char *doing,
+    char **err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, doing);
+	return -1;
+}
+
+int
+db_exec(struct rr_db *db, const char *sql, char **err)
+{
+	int	rc = sqlite3_exec(db->conn, sql, NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	*err = db_fail(db, rc, "update the database");
+	return -1;
+}
+
+int
+db_begin(struct rr_db *db, char **err)
+{
+	int	rc = sqlite3_exec(db->conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	*err = db_fail(db, rc, "start a transaction");
+	return -1;
+}
+
+int
+db_commit(struct rr_db *db, char **err)
+{
+	int	rc = sqlite3_exec(db->conn, "COMMIT", NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	*err = db_fail(db, rc, "commit");
+	db_rollback(db);
+	return -1;
+}
+
+void
+db_rollback(struct rr_db *db)
+{
+	if (db->conn != NULL && !sqlite3_get_autocommit(db->conn))
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* One integer from sql; rc of the step (SQLITE_ROW on success). */
+static int
+query_int(sqlite3 *c, const char *sql, long long *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*out = 0;
+	rc = sqlite3_prepare_v2(c, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		rc = SQLITE_ROW;	/* no row: 0 */
+	if (sqlite3_finalize(st) != SQLITE_OK && rc == SQLITE_ROW)
+		rc = sqlite3_errcode(c);
+	return rc;
+}
+
+static int
+has_column(sqlite3 *c, const char *table, const char *col, bool *yes)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*yes = false;
+	rc = sqlite3_prepare_v2(c, "SELECT 1 FROM pragma_table_info(?1) "
+	    "WHERE name = ?2", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if ((rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC)) !=
+	    SQLITE_OK || (rc = sqlite3_bind_text(st, 2, col, -1,
+	    SQLITE_STATIC)) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	rc = sqlite3_step(st);
+	*yes = rc == SQLITE_ROW;
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * About how many rows a table holds: max(rowid) reads one page, where
+ * count(*) would read them all.  0 when the table does not exist.
+ */
+static int
+table_rows(sqlite3 *c, const char *table, long long *n)
+{
+	char	*sql;
+	int	 rc;
+
+	*n = 0;
+	sql = xasprintf("SELECT max(rowid) FROM \"%s\"", table);
+	rc = query_int(c, sql, n);
+	free(sql);
+	if (rc == SQLITE_ROW)
+		return SQLITE_OK;
+	/* No such table: nothing to count. */
+	return (rc & 0xff) == SQLITE_ERROR ? SQLITE_OK : rc;
+}
+
+/*
+ * Brings the schema to DB_SCHEMA_VERSION in one IMMEDIATE transaction
+ * (re-reading user_version inside it: a parallel hook may have done it).
+ * Returns SQLITE_OK, SQLITE_DONE when the upgrade is deferred (too many
+ * rows for a hook), or the failing rc.
+ */
+static int
+migrate(struct rr_db *db)
+{
+	sqlite3		*c = db->conn;
+	long long	 ver, ntables, nev, nkb;
+	size_t		 i;
+	bool		 yes;
+	int		 rc;
+
+	if ((rc = sqlite3_exec(c, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != 0)
+		return rc;
+	if ((rc = query_int(c, "PRAGMA user_version", &ver)) != SQLITE_ROW)
+		goto fail;
+	if (ver >= DB_SCHEMA_VERSION) {
+		rc = sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+		return rc;
+	}
+	if ((rc = query_int(c, "SELECT count(*) FROM sqlite_master WHERE "
+	    "type = 'table' AND name IN ('events', 'error_kb')", &ntables)) !=
+	    SQLITE_ROW)
+		goto fail;
+	nev = nkb = 0;
+	if (ntables > 0 && (rc = table_rows(c, "events", &nev)) != SQLITE_OK)
+		goto fail;
+	if (ntables > 0 && (rc = table_rows(c, "error_kb", &nkb)) != SQLITE_OK)
+		goto fail;
+	if (db->migrate_limit > 0 && (size_t)(nev + nkb) > db->migrate_limit) {
+		sqlite3_exec(c, "ROLLBACK", NULL, NULL, NULL);
+		buf_printf(&db->notes, "reflexion-rules: database '%s' needs a "
+		    "one-time upgrade (about %lld rows), too long for a hook; "
+		    "lookups scan until then: run 'reflexion-rules kb list' "
+		    "once\n", db->path, nev + nkb);
+		return SQLITE_DONE;
+	}
+	if ((rc = sqlite3_exec(c, schema_tables, NULL, NULL, NULL)) != 0)
+		goto fail;
+	for (i = 0; i < sizeof(kb_columns) / sizeof(kb_columns[0]); i++) {
+		if ((rc = has_column(c, "error_kb", kb_columns[i][0], &yes)) !=
+		    SQLITE_OK)
+			goto fail;
+		if (!yes && (rc = sqlite3_exec(c, kb_columns[i][1], NULL, NULL,
+		    NULL)) != SQLITE_OK)
+			goto fail;
+	}
+	if ((rc = sqlite3_exec(c, schema_v1, NULL, NULL, NULL)) != SQLITE_OK)
+		goto fail;
+	if (ntables > 0)
+		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
+		    "to schema %d; its rows are kept\n", db->path,
+		    DB_SCHEMA_VERSION);
+	return sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+fail:
+	sqlite3_exec(c, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* Opens the file once; SQLITE_OK or the failing rc.  *absent: no file. */
+static int
+open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
+{
+	struct stat	 st;
+	const char	*ro = getenv("REFLEXION_DB_READONLY");
+	long long	 ver;
+	int		 flags, rc;
+	char		 jm[16];
+	sqlite3_stmt	*s;
+
+	*absent = false;
+	if (!is_memory(db)) {
+		if (stat(db->path, &st) < 0) {
+			if (errno != ENOENT) {
+				*err = xasprintf("cannot open database '%s': %s",
+				    db->path, strerror(errno));
+				return SQLITE_CANTOPEN;
+			}
+			if (mode == DB_READ) {
+				*absent = true;
+				return SQLITE_OK;
+			}
+			if (make_parent(db->path, err) < 0)
+				return SQLITE_CANTOPEN;
+		} else if (!S_ISREG(st.st_mode)) {
+			*err = xasprintf("cannot open database '%s': not a "
+			    "regular file", db->path);
+			return SQLITE_CANTOPEN;
+		}
+	}
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (ro != NULL && *ro != '\0' && strcmp(ro, "0") != 0)
+		flags = SQLITE_OPEN_READONLY;
+	rc = sqlite3_open_v2(db->path, &db->conn, flags | SQLITE_OPEN_NOFOLLOW,
+	    NULL);
+	if (rc != SQLITE_OK) {
+		*err = xasprintf("cannot open database '%s': %s", db->path,
+		    db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
+		sqlite3_close_v2(db->conn);
+		db->conn = NULL;
+		return rc;
+	}
+	sqlite3_extended_result_codes(db->conn, 1);
+	sqlite3_busy_handler(db->conn, busy_wait, db);
+	if (!is_memory(db) && stat(db->path, &st) == 0) {
+		db->dev = st.st_dev;
+		db->ino = st.st_ino;
+	}
+	db->readonly = sqlite3_db_readonly(db->conn, "main") == 1;
+	/* The first read of the file: a garbage file fails here. */
+	if ((rc = query_int(db->conn, "PRAGMA user_version", &ver)) !=
+	    SQLITE_ROW)
+		return rc;
+	if (!db->readonly && !is_memory(db)) {
+		rc = sqlite3_prepare_v2(db->conn, "PRAGMA journal_mode", -1,
+		    &s, NULL);
+		if (rc != SQLITE_OK)
+			return rc;
+		jm[0] = '\0';
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			snprintf(jm, sizeof(jm), "%s",
+			    (const char *)sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW)
+			return rc;
+		/* A busy switch is not fatal: the old mode still works. */
+		if (strcmp(jm, "wal") != 0)
+			sqlite3_exec(db->conn, "PRAGMA journal_mode = WAL",
+			    NULL, NULL, NULL);
+		/* Safe in WAL mode; on failure FULL stays, only slower. */
+		sqlite3_exec(db->conn, "PRAGMA synchronous = NORMAL", NULL,
+		    NULL, NULL);
+	}
+	if (ver < DB_SCHEMA_VERSION && !db->readonly) {
+		rc = migrate(db);
+		if (is_busy(rc))
+			buf_printf(&db->notes, "reflexion-rules: database '%s' "
+			    "is locked; its upgrade waits for a later call\n",
+			    db->path);
+		else if (rc != SQLITE_OK && rc != SQLITE_DONE)
+			return rc;
+		if ((rc = query_int(db->conn, "PRAGMA user_version", &ver)) !=
+		    SQLITE_ROW)
+			return rc;
+	}
+	db->indexed = ver >= DB_SCHEMA_VERSION;
+	return has_column(db->conn, "error_kb", "use_count",
+	    &db->has_use_count);
+}
+
+struct sqlite3 *
+db_conn(struct rr_db *db, enum db_mode mode, char **err)
+{
+	bool	absent;
+	int	rc, attempt;
+
+	*err = NULL;
+	if (db->failed) {
+		*err = xstrdup(db->fail_msg);
+		return NULL;
+	}
+	if (db->conn != NULL)
+		return db->conn;
+	if (db->deadline_ms == 0)
+		db->deadline_ms = now_ms() + db->budget_ms;
+	for (attempt = 0; attempt < 2; attempt++) {
+		rc = open_conn(db, mode, &absent, err);
+		if (rc == SQLITE_OK)
+			return absent ? NULL : db->conn;
+		if (*err == NULL)
+			*err = db_fail(db, rc, "open the database");
+		/* A corrupt file was set aside: start a new one, once. */
+		if (!is_corrupt(rc) || db->conn != NULL || attempt > 0 ||
+		    !db->set_aside_done)
+			break;
+		free(*err);
+		*err = NULL;
+		db->failed = false;
+		if (mode == DB_READ)
+			mode = DB_WRITE;	/* the lookup sees an empty one */
+	}
+	if (db->conn != NULL) {
+		sqlite3_close_v2(db->conn);
+		db->conn = NULL;
+	}
+	mark_failed(db, *err);
+	return NULL;
+}

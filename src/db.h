@@ -1,0 +1,117 @@
+/*
+ * The SQLite memory (SPEC.md §5): $REFLEXION_HOME/data/reflexion.db.
+ *
+ * A struct rr_db names the file and opens it on first use, so a hook whose
+ * rules never look anything up and record nothing never touches SQLite.
+ * Every wait for a lock draws on one budget per struct rr_db (default
+ * DB_BUDGET_MS_DEFAULT, REFLEXION_DB_BUDGET_MS overrides it): when the
+ * budget is spent the caller gets an error and goes on without the
+ * database, so a locked file never holds the agent up.
+ *
+ * The schema is versioned by PRAGMA user_version.  Migration also upgrades
+ * a database made by the original reflexion tool (its events and error_kb
+ * tables, minimal or full): it only adds columns, indexes, an FTS5 trigram
+ * index kept in step by triggers, and never rewrites or drops a row.  A
+ * database too big to upgrade within a hook's budget is used as it is
+ * (lookups scan) until a `kb` command upgrades it.
+ *
+ * A file SQLite reports as corrupt (not a database, malformed) is renamed
+ * aside, with its -wal and -shm, to NAME.corrupt-TIMESTAMP and a new one
+ * is started; the rename happens once per file under a lock, so parallel
+ * hooks never set aside each other's fresh database.
+ *
+ * Ownership: db_new() returns an owned handle, db_close() frees it.  The
+ * sqlite3 connection from db_conn() is borrowed.  Strings returned through
+ * char **err are owned by the caller.  Notes (upgrades, set-asides) collect
+ * in db->notes, one line each, for the caller's stderr.
+ */
+#ifndef RR_DB_H
+#define RR_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "buf.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+#define DB_SCHEMA_VERSION	1
+#define DB_BUDGET_MS_DEFAULT	1000
+/* Past this many rows a hook does not run the one-time upgrade. */
+#define DB_MIGRATE_INLINE_ROWS	20000
+
+enum db_mode {
+	DB_READ,	/* lookups: a missing file is an empty memory */
+	DB_WRITE	/* recording and kb commands: create the file */
+};
+
+struct rr_db {
+	char		*path;		/* ":memory:" for tests */
+	struct sqlite3	*conn;
+	bool		 failed;	/* gave up: later calls fail at once */
+	char		*fail_msg;	/* why, for those later calls */
+	bool		 readonly;
+	bool		 indexed;	/* schema current: FTS index present */
+	bool		 has_use_count;	/* error_kb.use_count exists */
+	bool		 set_aside_done;
+	long		 budget_ms;
+	long long	 deadline_ms;	/* monotonic; 0 until first use */
+	size_t		 migrate_limit;	/* rows; 0 = no limit */
+	dev_t		 dev;		/* the file we opened */
+	ino_t		 ino;
+	struct buf	 notes;
+};
+
+/* A handle on path (nothing is opened yet).  Owned. */
+struct rr_db *db_new(const char *path);
+/* $home/data/reflexion.db, owned. */
+char	*db_default_path(const char *home);
+void	 db_close(struct rr_db *);
+
+/*
+ * The connection, opened (and in DB_WRITE mode created) and migrated on
+ * the first call.  Returns NULL with *err NULL when, in DB_READ mode, there
+ * is no database file yet; NULL with *err set on failure (and every later
+ * call then fails the same way without waiting again).
+ */
+struct sqlite3 *db_conn(struct rr_db *, enum db_mode, char **err);
+
+/*
+ * Describes a failed SQLite call (rc from it) as "cannot DOING: why" and
+ * returns the owned message.  A corrupt file is set aside (once) and the
+ * message says so; a lock held past the budget says "locked".  After a
+ * corrupt or locked result the handle is marked failed.
+ */
+char	*db_fail(struct rr_db *, int rc, const char *doing);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK; -1 and *err on failure. */
+int	 db_begin(struct rr_db *, char **err);
+int	 db_commit(struct rr_db *, char **err);
+void	 db_rollback(struct rr_db *);
+
+/*
+ * Prepares sql and binds ?1, ?2, ... in order from fmt: 't' a string
+ * (const char *, copied; NULL binds NULL), 'i' an integer (long long),
+ * 'v' a value (sqlite3_value *).  Returns the statement, or NULL and
+ * *err = db_fail(db, rc, doing) when preparing or binding fails.
+ */
+struct sqlite3_stmt *db_prepare(struct rr_db *, const char *doing, char **err,
+	     const char *sql, const char *fmt, ...);
+/*
+ * Steps a statement of db_prepare() that returns no rows and finalizes it;
+ * 0, or -1 and *err.
+ */
+int	 db_run(struct rr_db *, struct sqlite3_stmt *, const char *doing,
+	     char **err);
+
+/* Runs SQL without results; -1 and *err (owned) on failure. */
+int	 db_exec(struct rr_db *, const char *sql, char **err);
+
+/* Current UTC time as 2026-02-07T12:34:56.789Z (the original tool's). */
+void	 db_now(char out[32]);
+/* The same, `days` days ago. */
+void	 db_days_ago(int days, char out[32]);
+
+#endif

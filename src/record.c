@@ -1,0 +1,773 @@
+/*
+ * The recorder (record.h): what is kept of a tool call, and the one
+ * transaction that writes it.
+ */
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "errnorm.h"
+#include "event.h"
+#include "jsonw.h"
+#include "kb.h"
+#include "match_re.h"
+#include "record.h"
+#include "redact.h"
+#include "xmalloc.h"
+
+/* What db_fail() says we were doing. */
+#define RECORDING	"record the tool call"
+/* Entries of a Grep/Glob file list kept, at most. */
+#define FILE_LIST_MAX	1000
+/* resolvedBy (a command or a path) is cut to this many characters. */
+#define RESOLVED_BY_MAX	200
+
+void
+record_opts_default(struct record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->retention_days = RECORD_RETENTION_DAYS;
+	o->max_output = RECORD_MAX_OUTPUT;
+	o->head_lines = RECORD_HEAD_LINES;
+	o->tail_lines = RECORD_TAIL_LINES;
+	o->redact_defaults = true;
+	o->detect_errors = true;
+	o->collapse_reads = true;
+}
+
+static const char *
+jstr(const cJSON *obj, const char *key)
+{
+	const cJSON	*it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(it) && it->valuestring ? it->valuestring : NULL;
+}
+
+static bool
+is_tool(const char *tool, const char *a, const char *b)
+{
+	return strcmp(tool, a) == 0 || (b != NULL && strcmp(tool, b) == 0);
+}
+
+/* ---- what is kept of the output ----------------------------------------- */
+
+/* Adds line to the list unless it is there already. */
+static void
+add_unique(struct buf *b, const char *s, size_t n, size_t *count)
+{
+	const char	*p = b->data, *end = b->data + b->len, *nl;
+
+	if (*count >= FILE_LIST_MAX || n == 0)
+		return;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			nl = end;
+		if ((size_t)(nl - p) == n && memcmp(p, s, n) == 0)
+			return;
+		p = nl + 1;
+	}
+	if (b->len)
+		buf_addc(b, '\n');
+	buf_add(b, s, n);
+	(*count)++;
+}
+
+/*
+ * Grep and Glob keep only the files: the `filenames` list, or the path
+ * before the first ':' of each line of Grep's content output.
+ */
+static void
+file_list(const cJSON *resp, struct buf *out)
+{
+	const cJSON	*names = cJSON_GetObjectItemCaseSensitive(resp,
+			    "filenames"), *it;
+	const char	*text, *p, *nl, *colon;
+	size_t		 count = 0;
+
+	if (cJSON_IsArray(names)) {
+		cJSON_ArrayForEach(it, names)
+			if (cJSON_IsString(it) && it->valuestring)
+				add_unique(out, it->valuestring,
+				    strlen(it->valuestring), &count);
+		return;
+	}
+	text = cJSON_IsString(resp) ? resp->valuestring : jstr(resp, "content");
+	if (text == NULL)
+		return;
+	for (p = text; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		colon = memchr(p, ':', (size_t)(nl - p));
+		add_unique(out, p, (size_t)((colon ? colon : nl) - p), &count);
+	}
+}
+
+/* The diff lines of an edit's structuredPatch. */
+static void
+patch_lines(const cJSON *resp, struct buf *out)
+{
+	const cJSON	*hunks = cJSON_GetObjectItemCaseSensitive(resp,
+			    "structuredPatch"), *h, *lines, *l;
+
+	cJSON_ArrayForEach(h, hunks) {
+		lines = cJSON_GetObjectItemCaseSensitive(h, "lines");
+		cJSON_ArrayForEach(l, lines) {
+			if (!cJSON_IsString(l) || l->valuestring == NULL)
+				continue;
+			if (out->len)
+				buf_addc(out, '\n');
+			buf_adds(out, l->valuestring);
+		}
+	}
+}
+
+/* The text worth keeping of a tool's response, before any cut. */
+static void
+extract_output(struct rr_event *ev, struct buf *out)
+{
+	const cJSON	*resp = cJSON_GetObjectItemCaseSensitive(ev->root,
+			    "tool_response"), *file;
+	const char	*t = ev->tool, *s, *e;
+
+	if (resp == NULL || cJSON_IsNull(resp))
+		return;
+	if (is_tool(t, "Grep", "Glob")) {
+		file_list(resp, out);
+		return;
+	}
+	if (cJSON_IsString(resp)) {
+		buf_adds(out, resp->valuestring);
+		return;
+	}
+	if (is_tool(t, "Bash", "PowerShell") && cJSON_IsObject(resp)) {
+		if ((s = jstr(resp, "stdout")) != NULL)
+			buf_adds(out, s);
+		if ((e = jstr(resp, "stderr")) != NULL && *e != '\0') {
+			if (out->len)
+				buf_addc(out, '\n');
+			buf_adds(out, e);
+		}
+		return;
+	}
+	if (is_tool(t, "Read", NULL) && (file =
+	    cJSON_GetObjectItemCaseSensitive(resp, "file")) != NULL &&
+	    (s = jstr(file, "content")) != NULL) {
+		buf_adds(out, s);
+		return;
+	}
+	if (is_tool(t, "Edit", "MultiEdit") || is_tool(t, "Write",
+	    "NotebookEdit")) {
+		patch_lines(resp, out);
+		return;
+	}
+	if (is_tool(t, "WebFetch", NULL) && (s = jstr(resp, "result")) !=
+	    NULL) {
+		buf_adds(out, s);
+		return;
+	}
+	buf_add(out, ev->f[F_RESPONSE].s, ev->f[F_RESPONSE].len);
+}
+
+static size_t
+count_lines(const char *s, size_t len)
+{
+	size_t	n = len > 0, i;
+
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == '\n')
+			n++;
+	return n;
+}
+
+/* Offset of the start of line `k` (0-based) of s. */
+static size_t
+line_start(const char *s, size_t len, size_t k)
+{
+	size_t	i;
+
+	for (i = 0; i < len && k > 0; i++)
+		if (s[i] == '\n')
+			k--;
+	return i;
+}
+
+/* Cuts b to at most max bytes: its head and tail, on character bounds. */
+static void
+cap_bytes(struct buf *b, size_t max)
+{
+	struct buf	 out;
+	char		 note[96];
+	size_t		 half, head, tail, nl;
+
+	if (b->len <= max)
+		return;
+	snprintf(note, sizeof(note), "\n... [%zu bytes omitted] ...\n",
+	    b->len - max);
+	nl = strlen(note);
+	half = max > nl ? (max - nl) / 2 : 0;
+	head = utf8_prefix(b->data, half, half);
+	/* The tail starts after any continuation bytes. */
+	tail = b->len - half;
+	while (tail < b->len && ((unsigned char)b->data[tail] & 0xc0) == 0x80)
+		tail++;
+	buf_init(&out);
+	buf_add(&out, b->data, head);
+	buf_add(&out, note, nl);
+	buf_add(&out, b->data + tail, b->len - tail);
+	buf_release(b);
+	*b = out;
+}
+
+/* Keeps the first head and last tail lines, saying how many went. */
+static void
+cut_lines(const char *s, size_t len, const struct record_opts *o,
+    struct buf *out)
+{
+	size_t	lines = count_lines(s, len), head_end, tail_start;
+
+	if (lines > o->head_lines + o->tail_lines) {
+		head_end = line_start(s, len, o->head_lines);
+		tail_start = line_start(s, len, lines - o->tail_lines);
+		buf_add(out, s, head_end);
+		buf_printf(out, "... [%zu lines omitted] ...\n",
+		    lines - o->head_lines - o->tail_lines);
+		buf_add(out, s + tail_start, len - tail_start);
+	} else
+		buf_add(out, s, len);
+}
+
+void
+record_compress(const char *s, size_t len, const struct record_opts *o,
+    struct buf *out)
+{
+	cut_lines(s, len, o, out);
+	cap_bytes(out, o->max_output);
+}
+
+/* ---- errors found in successful output ---------------------------------- */
+
+static struct rr_regex	*re_traceback, *re_http, *re_curl, *re_errline;
+
+static struct rr_regex *
+detector(const char *pattern)
+{
+	char		 errbuf[128];
+	size_t		 off;
+	struct rr_regex	*re;
+
+	re = rr_regex_compile(pattern, strlen(pattern), 0, &off, errbuf,
+	    sizeof(errbuf));
+	if (re == NULL) {
+		fprintf(stderr, "reflexion-rules: detector '%s': %s\n",
+		    pattern, errbuf);
+		abort();
+	}
+	return re;
+}
+
+static char *
+line_at(const char *s, size_t len, size_t start, size_t end)
+{
+	while (start < end && (s[start] == ' ' || s[start] == '\t'))
+		start++;
+	(void)len;
+	return xstrndup(s + start, end - start);
+}
+
+char *
+record_detect_error(const char *tool, const char *s, size_t len,
+    long http_status, const char *http_text)
+{
+	size_t	st, en, p, nl;
+
+	if (tool != NULL && strcmp(tool, "WebFetch") == 0 &&
+	    http_status >= 400 && http_status <= 599)
+		return xasprintf("HTTP %ld%s%s", http_status,
+		    http_text && *http_text ? " " : "",
+		    http_text ? http_text : "");
+	if (re_traceback == NULL) {
+		re_traceback = detector("(?m)^Traceback \\(most recent call "
+		    "last\\):$");
+		re_http = detector("(?m)^(?:< )?HTTP/[0-9.]+ [45][0-9][0-9]"
+		    "\\b.*$");
+		re_curl = detector("curl: \\(22\\) The requested URL returned "
+		    "error: [45][0-9][0-9].*$");
+		re_errline = detector("(?m)^[ \\t]*(?:[A-Za-z_][A-Za-z0-9_.]*)?"
+		    "Error: \\S.*$");
+	}
+	if (rr_regex_match(re_traceback, s, len, &st, &en) == RR_MATCH_YES) {
+		/* The block runs to the first line not indented: the error. */
+		p = en;
+		while (p < len) {
+			p++;
+			nl = p;
+			while (nl < len && s[nl] != '\n')
+				nl++;
+			if (nl > p && s[p] != ' ' && s[p] != '\t') {
+				p = nl;
+				break;
+			}
+			p = nl;
+		}
+		return xstrndup(s + st, (p < len ? p : len) - st);
+	}
+	if (rr_regex_match(re_http, s, len, &st, &en) == RR_MATCH_YES) {
+		if (s[st] == '<')
+			st += 2;
+		return line_at(s, len, st, en);
+	}
+	if (rr_regex_match(re_curl, s, len, &st, &en) == RR_MATCH_YES)
+		return line_at(s, len, st, en);
+	if (rr_regex_match(re_errline, s, len, &st, &en) == RR_MATCH_YES)
+		return line_at(s, len, st, en);
+	return NULL;
+}
+
+/* ---- the transaction ------------------------------------------------------ */
+
+int
+record_insert_event(struct rr_db *db, const char *ts, const char *session_id,
+    const char *type, const char *data, char **err)
+{
+	sqlite3_stmt	*st;
+
+	st = db_prepare(db, RECORDING, err, "INSERT INTO events (ts, "
+	    "session_id, type, data) VALUES (?1, ?2, ?3, ?4)", "tttt", ts,
+	    session_id, type, data);
+	if (st == NULL)
+		return -1;
+	return db_run(db, st, RECORDING, err);
+}
+
+/* Everything one call writes, prepared before the transaction. */
+struct call {
+	const char	*tool;
+	const char	*session;
+	bool		 success;	/* the call succeeded, no error found */
+	bool		 is_read;
+	char		*file;		/* absolute, redacted; or NULL */
+	char		*command;	/* redacted; or NULL */
+	const char	*target;	/* file, else command */
+	char		*resolved_by;	/* what a resolution names */
+	struct buf	 output;
+	char		*error;		/* normalized; or NULL */
+	char		*error_raw;
+	const char	*detected;	/* why an error was found, or NULL */
+	const char	*tool_use_id;
+	double		 duration_ms;
+	bool		 has_duration;
+};
+
+static char *
+redacted(const struct record_opts *o, const char *s, size_t len)
+{
+	struct redact_opts	ro;
+	struct buf		b;
+
+	ro.defaults = o->redact_defaults;
+	ro.extra = o->redact;
+	ro.nextra = o->nredact;
+	buf_init(&b);
+	redact_text(&ro, s, len, &b);
+	return buf_detach(&b, NULL);
+}
+
+static void
+call_release(struct call *c)
+{
+	free(c->file);
+	free(c->command);
+	free(c->resolved_by);
+	buf_release(&c->output);
+	free(c->error);
+	free(c->error_raw);
+}
+
+static void
+prepare_call(struct rr_event *ev, const struct record_opts *o,
+    struct call *c)
+{
+	const cJSON	*resp, *code, *dur;
+	const char	*raw, *codetext = NULL, *home = getenv("HOME");
+	struct buf	 full, kept;
+	char		*red, *found = NULL;
+	long		 status = 0;
+
+	memset(c, 0, sizeof(*c));
+	buf_init(&c->output);
+	c->tool = ev->tool;
+	c->session = ev->session_id;
+	c->success = ev->kind == EV_POST_TOOL_USE;
+	c->is_read = strcmp(ev->tool, "Read") == 0;
+	if (ev->abs_path != NULL)
+		c->file = redacted(o, ev->abs_path, strlen(ev->abs_path));
+	if (ev->f[F_COMMAND].s != NULL)
+		c->command = redacted(o, ev->f[F_COMMAND].s,
+		    ev->f[F_COMMAND].len);
+	c->target = c->file ? c->file : c->command;
+	if (c->command != NULL)
+		c->resolved_by = xstrndup(c->command, utf8_prefix(c->command,
+		    strlen(c->command), RESOLVED_BY_MAX));
+	else if (ev->rel_path != NULL)
+		c->resolved_by = redacted(o, ev->rel_path,
+		    strlen(ev->rel_path));
+
+	/*
+	 * Private spans go from the whole output; then only the lines kept
+	 * are redacted (whole lines: a cut never splits a secret from its
+	 * name), which keeps a 50 MB output cheap.
+	 */
+	buf_init(&full);
+	extract_output(ev, &full);
+	buf_init(&kept);
+	redact_drop_private(full.data, full.len, &kept);
+	buf_reset(&full);
+	cut_lines(kept.data, kept.len, o, &full);
+	buf_release(&kept);
+	red = redacted(o, full.data, full.len);
+	buf_release(&full);
+	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
+	if (c->success && o->detect_errors && (is_tool(c->tool, "Bash",
+	    "PowerShell") || is_tool(c->tool, "WebFetch", NULL))) {
+		code = cJSON_GetObjectItemCaseSensitive(resp, "code");
+		if (cJSON_IsNumber(code))
+			status = (long)code->valuedouble;
+		codetext = jstr(resp, "codeText");
+		found = record_detect_error(c->tool, red, strlen(red), status,
+		    codetext);
+	}
+	buf_adds(&c->output, red);
+	cap_bytes(&c->output, o->max_output);
+	free(red);
+
+	raw = ev->kind == EV_POST_TOOL_USE_FAILURE ? ev->f[F_ERROR].s : found;
+	if (ev->kind == EV_POST_TOOL_USE_FAILURE && raw == NULL)
+		raw = "";
+	if (raw != NULL) {
+		c->success = false;
+		c->detected = found != NULL && raw == found ? "output" : NULL;
+		/* found came from redacted text; a failure's error did not. */
+		red = raw == found ? xstrdup(raw) : redacted(o, raw,
+		    strlen(raw));
+		c->error = errnorm(red, strlen(red), ev->project_dir, home);
+		c->error_raw = xstrndup(red, utf8_prefix(red, strlen(red),
+		    RECORD_ERROR_RAW_MAX));
+		free(red);
+	}
+	free(found);
+	c->tool_use_id = jstr(ev->root, "tool_use_id");
+	dur = cJSON_GetObjectItemCaseSensitive(ev->root, "duration_ms");
+	if (cJSON_IsNumber(dur)) {
+		c->duration_ms = dur->valuedouble;
+		c->has_duration = true;
+	}
+}
+
+static void
+key_str(struct buf *b, const char *key, const char *val)
+{
+	if (val == NULL)
+		return;
+	buf_printf(b, ",\"%s\":", key);
+	jsonw_cstring(b, val);
+}
+
+/* The data column: one JSON object, valid UTF-8 whatever the input. */
+static char *
+call_json(const struct call *c, long long count, const char *first_ts)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"tool\":");
+	jsonw_cstring(&b, c->tool);
+	buf_printf(&b, ",\"success\":%s", c->success ? "true" : "false");
+	key_str(&b, "file", c->file);
+	key_str(&b, "command", c->command);
+	key_str(&b, "target", c->target);
+	key_str(&b, "error", c->error);
+	key_str(&b, "error_raw", c->error_raw);
+	key_str(&b, "detected", c->detected);
+	buf_adds(&b, ",\"output\":");
+	jsonw_string(&b, c->output.data, c->output.len);
+	key_str(&b, "tool_use_id", c->tool_use_id);
+	if (c->has_duration)
+		buf_printf(&b, ",\"duration_ms\":%.0f", c->duration_ms);
+	if (count > 1) {
+		buf_printf(&b, ",\"count\":%lld", count);
+		key_str(&b, "first_ts", first_ts);
+	}
+	buf_addc(&b, '}');
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * A Read of the file the session's latest event read: that row goes and
+ * its count carries over to the new one.  Sets *count and *first_ts.
+ */
+static int
+collapse_read(struct rr_db *db, const struct call *c, long long *count,
+    char **first_ts, char **err)
+{
+	sqlite3_stmt	*st;
+	long long	 id = 0;
+	int		 rc;
+
+	*count = 1;
+	*first_ts = NULL;
+	st = db_prepare(db, RECORDING, err, "SELECT id, ts, "
+	    "coalesce(json_extract(data, '$.count'), 1), json_extract(data, "
+	    "'$.first_ts') FROM events WHERE session_id = ?1 AND id = (SELECT "
+	    "max(id) FROM events WHERE session_id = ?1) AND type = 'tool_use' "
+	    "AND json_extract(data, '$.tool') = 'Read' AND json_extract(data, "
+	    "'$.target') = ?2", "tt", c->session, c->target);
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		*count = sqlite3_column_int64(st, 2) + 1;
+		if (sqlite3_column_type(st, 3) == SQLITE_TEXT)
+			*first_ts = xstrdup((const char *)
+			    sqlite3_column_text(st, 3));
+		else if (sqlite3_column_type(st, 1) == SQLITE_TEXT)
+			*first_ts = xstrdup((const char *)
+			    sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		*err = db_fail(db, rc, RECORDING);
+		return -1;
+	}
+	if (id == 0)
+		return 0;
+	st = db_prepare(db, RECORDING, err, "DELETE FROM events WHERE id = ?1",
+	    "i", id);
+	if (st == NULL)
+		return -1;
+	return db_run(db, st, RECORDING, err);
+}
+
+/* The tools of the session's calls after event `after`, as JSON. */
+static int
+tool_sequence(struct rr_db *db, const char *session, long long after,
+    struct buf *json, char **err)
+{
+	sqlite3_stmt	*st;
+	const char	*t;
+	int		 rc, n = 0;
+
+	st = db_prepare(db, RECORDING, err, "SELECT json_extract(data, "
+	    "'$.tool') FROM events WHERE session_id = ?1 AND id > ?2 AND type "
+	    "IN ('tool_use', 'tool_error') ORDER BY id LIMIT ?3", "tii",
+	    session, after, (long long)RECORD_SEQUENCE_MAX);
+	if (st == NULL)
+		return -1;
+	buf_addc(json, '[');
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = (const char *)sqlite3_column_text(st, 0);
+		if (n++)
+			buf_addc(json, ',');
+		jsonw_cstring(json, t ? t : "");
+	}
+	buf_addc(json, ']');
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, RECORDING);
+	return -1;
+}
+
+/* Tools that change a file: any of them can fix another's failure. */
+static bool
+is_writer(const char *tool)
+{
+	return is_tool(tool, "Edit", "Write") || is_tool(tool, "MultiEdit",
+	    "NotebookEdit");
+}
+
+struct pending {
+	long long	 id;
+	char		*error;
+	char		*raw;
+};
+
+/*
+ * The errors this success resolves: earlier unresolved errors of the
+ * session on the same file or command, by the same tool (or, on a file,
+ * by any tool that writes files: a Read that works fixes no failed Edit).
+ */
+static int
+pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
+    size_t *n, char **err)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, RECORDING, err, "SELECT e.id, "
+	    "json_extract(e.data, '$.error'), json_extract(e.data, "
+	    "'$.error_raw') FROM events AS e WHERE e.type = 'tool_error' AND "
+	    "e.session_id = ?1 AND json_extract(e.data, '$.target') = ?2 AND "
+	    "(json_extract(e.data, '$.tool') = ?3 OR (?4 AND "
+	    "json_extract(e.data, '$.tool') IN ('Edit', 'Write', 'MultiEdit', "
+	    "'NotebookEdit'))) AND NOT EXISTS (SELECT 1 FROM events AS r WHERE "
+	    "r.type = 'error_resolved' AND json_extract(r.data, '$.error_id') "
+	    "= e.id) ORDER BY e.id", "ttti", c->session, c->target, c->tool,
+	    (long long)is_writer(c->tool));
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			*out = xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[*n].id = sqlite3_column_int64(st, 0);
+		(*out)[*n].error = sqlite3_column_type(st, 1) == SQLITE_TEXT ?
+		    xstrdup((const char *)sqlite3_column_text(st, 1)) : NULL;
+		(*out)[*n].raw = sqlite3_column_type(st, 2) == SQLITE_TEXT ?
+		    xstrdup((const char *)sqlite3_column_text(st, 2)) : NULL;
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, RECORDING);
+	return -1;
+}
+
+/* Each earlier error on the same file or command becomes KB knowledge. */
+static int
+resolve(struct rr_db *db, const struct call *c, const char *now, char **err)
+{
+	struct pending	*p;
+	struct buf	 seq, res, ev;
+	long long	 kb_id;
+	size_t		 n, i;
+	int		 rc = 0;
+
+	if (pending_errors(db, c, &p, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n && rc == 0; i++) {
+		buf_init(&seq);
+		buf_init(&res);
+		buf_init(&ev);
+		kb_id = 0;
+		rc = tool_sequence(db, c->session, p[i].id, &seq, err);
+		if (rc == 0 && p[i].error != NULL && p[i].error[0] != '\0') {
+			buf_adds(&res, "{\"resolvedBy\":");
+			jsonw_cstring(&res, c->resolved_by ? c->resolved_by :
+			    c->tool);
+			buf_adds(&res, ",\"tool\":");
+			jsonw_cstring(&res, c->tool);
+			buf_adds(&res, ",\"toolSequence\":");
+			buf_add(&res, seq.data, seq.len);
+			buf_addc(&res, '}');
+			rc = kb_put_resolution(db, p[i].error, p[i].raw,
+			    res.data, now, &kb_id, err);
+		}
+		if (rc == 0) {
+			buf_printf(&ev, "{\"error_id\":%lld", p[i].id);
+			if (kb_id)
+				buf_printf(&ev, ",\"kb_id\":%lld", kb_id);
+			buf_adds(&ev, ",\"tool\":");
+			jsonw_cstring(&ev, c->tool);
+			buf_addc(&ev, '}');
+			rc = record_insert_event(db, now, c->session,
+			    "error_resolved", ev.data, err);
+		}
+		buf_release(&seq);
+		buf_release(&res);
+		buf_release(&ev);
+	}
+	for (i = 0; i < n; i++) {
+		free(p[i].error);
+		free(p[i].raw);
+	}
+	free(p);
+	return rc;
+}
+
+static int
+prune(struct rr_db *db, int days, char **err)
+{
+	sqlite3_stmt	*st;
+	char		 cutoff[32];
+
+	if (days <= 0)
+		return 0;
+	db_days_ago(days, cutoff);
+	st = db_prepare(db, "prune old events", err, "DELETE FROM events "
+	    "WHERE id IN (SELECT id FROM events WHERE ts < ?1 ORDER BY ts "
+	    "LIMIT ?2)", "ti", cutoff, (long long)RECORD_PRUNE_BATCH);
+	if (st == NULL)
+		return -1;
+	return db_run(db, st, "prune old events", err);
+}
+
+int
+record_event(struct rr_db *db, struct rr_event *ev,
+    const struct record_opts *opts, char **err)
+{
+	struct record_opts	 defaults;
+	struct call		 c;
+	char			 now[32], *data, *first_ts = NULL;
+	long long		 count = 1;
+	int			 rc = -1;
+
+	*err = NULL;
+	if (opts == NULL) {
+		record_opts_default(&defaults);
+		opts = &defaults;
+	}
+	if (ev->kind != EV_POST_TOOL_USE && ev->kind !=
+	    EV_POST_TOOL_USE_FAILURE) {
+		*err = xasprintf("only PostToolUse and PostToolUseFailure "
+		    "events are recorded, not %s", ev->event_name);
+		return -1;
+	}
+	if (ev->tool == NULL) {
+		*err = xstrdup("the event has no tool_name");
+		return -1;
+	}
+	if (db_conn(db, DB_WRITE, err) == NULL)
+		return -1;
+	if (db->readonly) {
+		*err = xasprintf("database '%s' is read-only", db->path);
+		return -1;
+	}
+	prepare_call(ev, opts, &c);
+	db_now(now);
+	if (db_begin(db, err) < 0)
+		goto out;
+	if (c.success && c.is_read && opts->collapse_reads &&
+	    c.target != NULL && collapse_read(db, &c, &count, &first_ts,
+	    err) < 0)
+		goto fail;
+	data = call_json(&c, count, first_ts);
+	rc = record_insert_event(db, now, c.session, c.success ? "tool_use" :
+	    "tool_error", data, err);
+	free(data);
+	if (rc < 0)
+		goto fail;
+	if (c.success && c.target != NULL && resolve(db, &c, now, err) < 0)
+		goto fail;
+	if (prune(db, opts->retention_days, err) < 0)
+		goto fail;
+	rc = db_commit(db, err);
+	goto out;
+fail:
+	rc = -1;
+	db_rollback(db);
+out:
+	free(first_ts);
+	call_release(&c);
+	return rc;
+}

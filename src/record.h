@@ -1,0 +1,90 @@
+/*
+ * Recording tool calls (seed 001) into the events table, and resolving
+ * errors into the knowledge base.
+ *
+ * record_event() writes one events row per PostToolUse/PostToolUseFailure
+ * event, in one IMMEDIATE transaction:
+ *  - type 'tool_use' ({"tool","success":true,...}) or, for a failed call or
+ *    an error found in a Bash or WebFetch output (a Python traceback, an
+ *    `Error:` line, an HTTP 4xx/5xx status), type 'tool_error' with the
+ *    normalized error in data.error (errnorm.h) and the raw one, redacted
+ *    and cut, in data.error_raw;
+ *  - the file path or command (data.target is what later calls match on),
+ *    the output (Grep/Glob: the file list only; then head/tail lines; then
+ *    a byte cap), tool_use_id and duration_ms;
+ *  - every text redacted first (redact.h);
+ *  - a Read of the file the session's previous event read replaces that
+ *    row, counting reads (data.count);
+ *  - a successful call on a file or command that failed earlier in the
+ *    session, by the same tool (on a file: or by any tool that writes
+ *    files), resolves those errors: an error_kb row is added or updated
+ *    with {"resolvedBy": the command or the file, "tool", "toolSequence":
+ *    the tools called since the error}, and an 'error_resolved' event
+ *    ({"error_id","kb_id"}) marks each error done;
+ *  - events older than the retention are deleted, a batch per call.
+ * The events table is only ever inserted into and deleted from, never
+ * updated (the original tool's database forbids updates by trigger).
+ */
+#ifndef RR_RECORD_H
+#define RR_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db.h"
+
+struct rr_event;
+struct rr_regex;
+
+/* The `record:` map of a rule (reflexion-rules(5)). */
+struct record_opts {
+	int		 retention_days;	/* 0: keep forever */
+	size_t		 max_output;		/* bytes of output kept */
+	size_t		 head_lines, tail_lines;
+	bool		 redact_defaults;
+	struct rr_regex	**redact;		/* owned by the ruleset */
+	size_t		 nredact;
+	bool		 detect_errors;
+	bool		 collapse_reads;
+};
+
+#define RECORD_RETENTION_DAYS	30
+#define RECORD_MAX_OUTPUT	10240
+#define RECORD_HEAD_LINES	50
+#define RECORD_TAIL_LINES	50
+/* Raw error text kept beside the normalized one. */
+#define RECORD_ERROR_RAW_MAX	500
+/* Tools listed in a resolution's toolSequence, at most. */
+#define RECORD_SEQUENCE_MAX	20
+/* Expired events deleted per call: pruning never stalls one hook. */
+#define RECORD_PRUNE_BATCH	500
+
+void	 record_opts_default(struct record_opts *);
+
+/*
+ * Records ev (PostToolUse or PostToolUseFailure) with opts (NULL: the
+ * defaults).  home is $REFLEXION_HOME (for normalization, may be NULL).
+ * Returns 0, or -1 with *err (owned): nothing was written.
+ */
+int	 record_event(struct rr_db *, struct rr_event *,
+	     const struct record_opts *, char **err);
+
+/*
+ * Inserts one events row as given (data is JSON text), inside or outside
+ * a transaction (rule tests seed sessions with it).  0 or -1 and *err.
+ */
+int	 record_insert_event(struct rr_db *, const char *ts,
+	     const char *session_id, const char *type, const char *data,
+	     char **err);
+
+/* Exposed for tests: what the recorder keeps of a tool's output. */
+void	 record_compress(const char *s, size_t len,
+	     const struct record_opts *, struct buf *out);
+/*
+ * The error found in a successful call's output, or NULL (owned): a
+ * traceback, an HTTP 4xx/5xx status line, an Error: line.
+ */
+char	*record_detect_error(const char *tool, const char *output, size_t len,
+	     long http_status, const char *http_text);
+
+#endif

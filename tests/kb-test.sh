@@ -1,0 +1,229 @@
+#!/bin/sh
+# The memory under load and faults: parallel hooks of one session lose no
+# row; a locked, read-only or corrupt database never blocks the agent nor
+# changes its decision, and the hook says on stderr what it skipped; a
+# database made by the original reflexion tool is upgraded in place.
+. "$SRCDIR/tests/lib.sh"
+: "${SQLRUN:?SQLRUN must name tests/sqlrun}"
+
+cd "$TMPROOT" || exit 99
+export REFLEXION_HOME=$TMPROOT/home
+DB=$REFLEXION_HOME/data/reflexion.db
+cat >r.yaml <<'YAML'
+version: 1
+rules:
+  - id: rec
+    on: [PostToolUse, PostToolUseFailure]
+    action: record
+  - id: guide
+    on: PreToolUse
+    tools: [Edit]
+    when: {kb: file_errors}
+    action: context
+    message: '{{#kb}}past: {{kb.error}}{{/kb}}'
+  - id: no-force-push
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'push --force'}
+    action: deny
+    message: no force pushes
+YAML
+sql() { "$SQLRUN" "$DB" "$1"; }
+bash_post() {
+	printf '{"session_id":"%s","hook_event_name":"PostToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"%s"},"tool_response":{"stdout":"ok","stderr":""}}' "$1" "$2"
+}
+read_post() {
+	printf '{"session_id":"%s","hook_event_name":"PostToolUse","cwd":"/w","tool_name":"Read","tool_input":{"file_path":"/w/a.txt"},"tool_response":{"file":{"content":"x"}}}' "$1"
+}
+pre_edit='{"session_id":"e","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Edit","tool_input":{"file_path":"/w/src/index.ts","old_string":"a","new_string":"b"}}'
+pre_push='{"session_id":"e","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"git push --force"}}'
+
+# ---- twenty hooks of one session at once ---------------------------------
+# A generous budget: this is about losing rows, not about waiting.
+for round in 1 2 3; do
+	rm -rf "$REFLEXION_HOME"
+	i=0
+	while [ $i -lt 20 ]; do
+		i=$((i + 1))
+		bash_post par "cmd $i" | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+		    --rules r.yaml >out.$i 2>err.$i &
+	done
+	wait
+	n=$(sql "SELECT count(*) FROM events WHERE session_id = 'par'")
+	if [ "$n" = 20 ] && ! cat err.* | grep -q .; then
+		ok "round $round: 20 parallel hooks on a new database, 20 rows"
+	else
+		not_ok "round $round: 20 parallel hooks, $n rows"
+		cat err.* | sort | uniq -c | diag
+	fi
+	i=0
+	while [ $i -lt 20 ]; do
+		i=$((i + 1))
+		read_post rd | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+		    --rules r.yaml 2>err.$i &
+	done
+	wait
+	got=$(sql "SELECT count(*), json_extract(data, '\$.count') FROM events WHERE session_id = 'rd'")
+	if [ "$got" = "1|20" ]; then
+		ok "round $round: 20 parallel Reads of one file, one row counting 20"
+	else
+		not_ok "round $round: 20 parallel Reads: $got"
+		cat err.* | diag
+	fi
+	rm -f out.* err.*
+done
+
+# ---- a lock held by another process ---------------------------------------
+"$RR" kb import - >/dev/null <<'JSONL'
+{"error":"TS2322 in index.ts","resolution":"use a number","last_used":"2026-01-01"}
+JSONL
+"$SQLRUN" --hold write "$DB" 30 held >/dev/null 2>&1 &
+holder=$!
+i=0
+while [ ! -f held ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+bash_post lk 'npm test' | REFLEXION_DB_BUDGET_MS=300 "$RR" hook --rules r.yaml >out 2>err
+status=$?
+if kill -0 $holder 2>/dev/null; then
+	ok "write lock: the hook returned while the lock was still held"
+else
+	not_ok "write lock: the hook waited for the lock"
+fi
+if [ $status = 0 ] && [ ! -s out ] && grep -q 'locked by another process' err &&
+    grep -q 'not recorded' err; then
+	ok "write lock: exit 0, recording skipped and said so"
+else
+	not_ok "write lock: status $status"; diag <err
+fi
+printf '%s' "$pre_edit" | REFLEXION_DB_BUDGET_MS=300 "$RR" hook --rules r.yaml >out 2>err
+if grep -q 'past: TS2322 in index.ts' out && [ ! -s err ]; then
+	ok "write lock (WAL): lookups still answer"
+else
+	not_ok "write lock: lookups"; diag <out; diag <err
+fi
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+rm -f held
+
+"$SQLRUN" --hold exclusive "$DB" 30 held >/dev/null 2>&1 &
+holder=$!
+i=0
+while [ ! -f held ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+printf '%s' "$pre_edit" | REFLEXION_DB_BUDGET_MS=300 "$RR" hook --rules r.yaml >out 2>err
+status=$?
+alive=no
+kill -0 $holder 2>/dev/null && alive=yes
+if [ $status = 0 ] && [ ! -s out ] && grep -q 'locked' err &&
+    grep -q 'kb conditions do not hold' err && [ $alive = yes ]; then
+	ok "exclusive lock: the lookup is skipped within the budget, exit 0"
+else
+	not_ok "exclusive lock: status $status, holder alive: $alive"
+	diag <out; diag <err
+fi
+printf '%s' "$pre_push" | REFLEXION_DB_BUDGET_MS=300 "$RR" hook --rules r.yaml >out 2>err
+if grep -q '"permissionDecision":"deny"' out; then
+	ok "exclusive lock: a rule without kb still decides"
+else
+	not_ok "exclusive lock: the deny is lost"; diag <err
+fi
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+rm -f held
+
+# ---- read-only databases ---------------------------------------------------
+bash_post ro 'ls' | REFLEXION_DB_READONLY=1 "$RR" hook --rules r.yaml >out 2>err
+if [ ! -s out ] && grep -q 'read-only.*not recorded' err &&
+    [ "$(sql "SELECT count(*) FROM events WHERE session_id = 'ro'")" = 0 ]; then
+	ok "REFLEXION_DB_READONLY: nothing written, said so"
+else
+	not_ok "REFLEXION_DB_READONLY"; diag <err
+fi
+printf '%s' "$pre_edit" | REFLEXION_DB_READONLY=1 "$RR" hook --rules r.yaml >out 2>err
+if grep -q 'past: TS2322' out; then ok "a read-only database still answers lookups"
+else not_ok "read-only lookups"; diag <err; fi
+
+# The file itself read-only: chmod for users, chattr +i for root.
+protect=""
+if [ "$(id -u)" != 0 ]; then
+	chmod a-w "$DB" "$REFLEXION_HOME/data" && protect=chmod
+elif command -v chattr >/dev/null 2>&1 && chattr +i "$DB" 2>/dev/null; then
+	protect=chattr
+fi
+if [ -n "$protect" ]; then
+	bash_post ro2 'ls' | "$RR" hook --rules r.yaml >out 2>err
+	status=$?
+	if [ $status = 0 ] && [ ! -s out ] && grep -q 'not recorded' err; then
+		ok "a read-only file ($protect): exit 0, recording skipped and said so"
+	else
+		not_ok "a read-only file ($protect): status $status"; diag <err
+	fi
+	printf '%s' "$pre_push" | "$RR" hook --rules r.yaml >out 2>err
+	if grep -q '"permissionDecision":"deny"' out; then
+		ok "a read-only file: the decision is still made"
+	else
+		not_ok "a read-only file: the decision"; diag <err
+	fi
+	if [ $protect = chattr ]; then chattr -i "$DB"
+	else chmod u+w "$DB" "$REFLEXION_HOME/data"; fi
+else
+	skip "cannot make the database file read-only here"
+	skip "cannot make the database file read-only here"
+fi
+
+# ---- corrupt files in the recorder ------------------------------------------
+rm -rf "$REFLEXION_HOME"
+mkdir -p "$REFLEXION_HOME/data"
+head -c 65536 /dev/urandom >"$DB"
+bash_post cr 'make' | "$RR" hook --rules r.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q 'is corrupt.*set aside' err &&
+    [ "$(sql "SELECT count(*) FROM events WHERE session_id = 'cr'")" = 1 ]; then
+	ok "random bytes: set aside, reported, the call recorded in a new one"
+else
+	not_ok "random bytes: status $status"; diag <err
+fi
+ls "$REFLEXION_HOME/data" | grep -q 'reflexion.db.corrupt-' &&
+    ok "the corrupt file is kept for inspection" ||
+    not_ok "the corrupt file is kept for inspection"
+: >"$DB.corrupt-none"
+printf 'SQLite format 3\000' >"$DB"
+head -c 5000 /dev/zero >>"$DB"
+bash_post cr2 'make' | "$RR" hook --rules r.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && [ ! -s out ]; then
+	ok "a header and zeros: exit 0 ($(head -c 60 err))"
+else
+	not_ok "a header and zeros: status $status"; diag <err
+fi
+
+# ---- a database of the original tool -------------------------------------------
+rm -rf "$REFLEXION_HOME"
+mkdir -p "$REFLEXION_HOME/data"
+sql "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, v INTEGER DEFAULT 1,
+    type TEXT NOT NULL, ts TEXT NOT NULL, session_id TEXT NOT NULL, project TEXT,
+    project_path TEXT, data JSON NOT NULL);
+  CREATE TABLE error_kb (id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL,
+    error_normalized TEXT NOT NULL, error_raw TEXT, resolution TEXT, resolved_by TEXT,
+    tool_sequence TEXT, use_count INTEGER DEFAULT 0, last_used TEXT);
+  CREATE UNIQUE INDEX uq ON error_kb(error_normalized);
+  CREATE TRIGGER insert_only BEFORE UPDATE ON events BEGIN
+    SELECT RAISE(ABORT, 'events table is INSERT-only'); END;
+  INSERT INTO events (type, ts, session_id, data) VALUES
+    ('tool_error', '2026-01-01T00:00:00.000Z', 'old', '{\"tool\":\"Bash\",\"error\":\"E1\"}');
+  INSERT INTO error_kb (ts, error_normalized, resolution, use_count, last_used) VALUES
+    ('2026-01-01T00:00:00.000Z', 'Cannot compile index.ts', '{\"resolvedBy\":\"Edit\"}', 3,
+     '2026-01-01T00:00:00.000Z');"
+printf '%s' "$pre_edit" | "$RR" hook --rules r.yaml >out 2>err
+if grep -q 'past: Cannot compile index.ts' out && grep -q 'upgraded to schema 1' err; then
+	ok "the original tool's database: upgraded, its KB answers"
+else
+	not_ok "the original tool's database"; diag <out; diag <err
+fi
+read_post orig | "$RR" hook --rules r.yaml 2>err
+read_post orig | "$RR" hook --rules r.yaml 2>>err
+got=$(sql "SELECT count(*), json_extract(data, '\$.count') FROM events WHERE session_id = 'orig'")
+if [ "$got" = "1|2" ] && [ ! -s err ]; then
+	ok "recording into it never updates events (its trigger forbids it)"
+else
+	not_ok "recording into the original database: $got events"; diag <err
+fi
+done_testing

@@ -1,0 +1,398 @@
+/*
+ * The recorder: error normalization, redaction, output compression, error
+ * detection, and what record_event() writes for a session's calls.
+ */
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "errnorm.h"
+#include "event.h"
+#include "kb.h"
+#include "match_re.h"
+#include "record.h"
+#include "redact.h"
+#include "tap.h"
+#include "xmalloc.h"
+
+static void
+norm(const char *in, const char *want, const char *what)
+{
+	char	*got = errnorm(in, strlen(in), "/home/dev/shop", "/home/dev");
+
+	is_str(got, want, "normalize: %s", what);
+	free(got);
+}
+
+static void
+test_errnorm(void)
+{
+	char	*s, *t;
+
+	norm("Exit code 1\r\nError: Cannot find module '/home/dev/shop/src/a.js'"
+	    "  \n\n", "Exit code 1\nError: Cannot find module "
+	    "'<project>/src/a.js'", "CR LF, trailing blanks, project dir");
+	norm("/home/dev/shopping/x and /home/dev/.npmrc",
+	    "~/shopping/x and ~/.npmrc", "a longer name is not the project");
+	norm("src/index.ts:12:5 - error TS2322", "src/index.ts:<n>:<n> - error "
+	    "TS2322", "file:line:col");
+	norm("  File \"/home/dev/shop/app.py\", line 42, in main",
+	    "  File \"<project>/app.py\", line <n>, in main", "Python frames");
+	norm("at Object.<anonymous> (/home/dev/shop/t.js:10:15)",
+	    "at Object.<anonymous> (<project>/t.js:<n>:<n>)", "node frames");
+	norm("src/a.ts(12,5): error", "src/a.ts(<n>,<n>): error", "tsc");
+	norm("at 2026-02-07T12:34:56.789Z and 12:34:56 on 2026-02-07",
+	    "at <time> and <time> on <date>", "times and dates");
+	norm("req 123e4567-e89b-12d3-a456-426614174000 at 0x7ffd5e8c3a10",
+	    "req <uuid> at 0x<addr>", "uuid and address");
+	norm("commit 9fceb02d0ae598e95dc970b74767f19372d61af8 toolu_01Kp2Wq8Rm",
+	    "commit <hex> <id>", "hex ids and tool ids");
+	norm("done in 4187ms (1.25s), pid 1234567", "done in <duration> "
+	    "(<duration>), pid <n>", "durations and big numbers");
+	norm("/tmp/pytest-of-dev/pytest-3/test_a0/x.py: bad",
+	    "<tmp>: bad", "temporary paths");
+	norm("HTTP 404 Not Found; Exit code 127", "HTTP 404 Not Found; Exit "
+	    "code 127", "statuses and exit codes stay");
+	norm("bad \xff byte", "bad \xef\xbf\xbd byte", "invalid UTF-8");
+	s = xmalloc(5000);
+	memset(s, 'a', 4999);
+	s[4999] = '\0';
+	t = errnorm(s, 4999, NULL, NULL);
+	is_int(strlen(t), ERRNORM_MAX_CHARS, "cut to %d characters",
+	    ERRNORM_MAX_CHARS);
+	free(t);
+	free(s);
+	s = errnorm("x", 1, NULL, NULL);
+	is_str(s, "x", "no project, no home");
+	free(s);
+}
+
+static void
+red(const char *in, const char *want, const char *what)
+{
+	struct redact_opts	o = { true, NULL, 0 };
+	struct buf		b;
+
+	buf_init(&b);
+	redact_text(&o, in, strlen(in), &b);
+	is_str(b.data, want, "redact: %s", what);
+	buf_release(&b);
+}
+
+static void
+test_redact(void)
+{
+	struct redact_opts	o = { false, NULL, 0 };
+	struct rr_regex		*extra[1];
+	struct buf		b;
+	char			errbuf[64];
+	size_t			off;
+
+	red("curl -H 'Authorization: Bearer abcdef123456789'",
+	    "curl -H 'Authorization: Bearer [REDACTED]'", "Authorization");
+	red("token: Bearer eyJhbGciOi.abc", "token: [REDACTED] [REDACTED]",
+	    "bearer after a token name");
+	red("key AKIAIOSFODNN7EXAMPLE here", "key [REDACTED] here", "AWS");
+	red("gh ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+	    "gh [REDACTED]", "GitHub");
+	red("sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "[REDACTED]",
+	    "Anthropic key");
+	red("postgres://app:hunter2@db/x", "postgres://app:[REDACTED]@db/x",
+	    "password in a URL");
+	red("export API_KEY=s3cr3tvalue; DB_PASSWORD=\"pw 1\"",
+	    "export API_KEY=[REDACTED]; DB_PASSWORD=\"[REDACTED] 1\"",
+	    "secret-named variables");
+	red("{\"client_secret\": \"abc\", \"name\": \"x\"}",
+	    "{\"client_secret\": \"[REDACTED]\", \"name\": \"x\"}", "JSON");
+	red("mysql --password=pw -u root", "mysql --password=[REDACTED] -u "
+	    "root", "a password flag");
+	red("a\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE "
+	    "KEY-----\nb", "a\n[REDACTED PRIVATE KEY]\nb", "private key");
+	red("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl (cut)",
+	    "[REDACTED PRIVATE KEY]", "a key cut short");
+	red("... [80 lines omitted] ...\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n"
+	    "9Q2m4pQkRi8mJ2WYbUvN0zR4aPq1xX8sFdE2\n-----END RSA PRIVATE KEY-----"
+	    "\nok", "... [80 lines omitted] ...\n[REDACTED PRIVATE KEY]\nok",
+	    "the end of a key whose start was cut");
+	red("keep <private>secret stuff</private> this <PRIVATE>x",
+	    "keep  this ", "private spans, an open one to the end");
+	red("PWD=/home/dev/shop tokens=2", "PWD=/home/dev/shop tokens=[REDACTED]",
+	    "PWD is not a password");
+	setenv("MY_SERVICE_TOKEN", "zz-very-long-value-42", 1);
+	red("echo zz-very-long-value-42", "echo [REDACTED]", "an environment "
+	    "secret's value");
+	unsetenv("MY_SERVICE_TOKEN");
+
+	extra[0] = rr_regex_compile("ACME-[0-9]+", 11, 0, &off, errbuf,
+	    sizeof(errbuf));
+	o.extra = extra;
+	o.nextra = 1;
+	buf_init(&b);
+	redact_text(&o, "id ACME-1234 ok", 15, &b);
+	is_str(b.data, "id [REDACTED] ok", "a rule's own pattern");
+	buf_release(&b);
+	rr_regex_free(extra[0]);
+
+	/* A pattern that hits the match limit: nothing is kept. */
+	extra[0] = rr_regex_compile("(a+)+$", 6, 0, &off, errbuf,
+	    sizeof(errbuf));
+	rr_regex_set_match_limit(1000);
+	buf_init(&b);
+	redact_text(&o, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", 32, &b);
+	is_str(b.data, REDACT_FAILED, "a limit hit keeps nothing");
+	buf_release(&b);
+	rr_regex_set_match_limit(1000000);
+	rr_regex_free(extra[0]);
+}
+
+static void
+test_compress(void)
+{
+	struct record_opts	o;
+	struct buf		in, out;
+	char			*e;
+	int			i;
+
+	record_opts_default(&o);
+	buf_init(&in);
+	for (i = 1; i <= 300; i++)
+		buf_printf(&in, "line %d\n", i);
+	buf_init(&out);
+	record_compress(in.data, in.len, &o, &out);
+	ok(strncmp(out.data, "line 1\n", 7) == 0 && strstr(out.data,
+	    "line 50\n... [200 lines omitted] ...\nline 251\n") &&
+	    strstr(out.data, "line 300\n") && !strstr(out.data, "line 51\n"),
+	    "head 50 + tail 50 lines");
+	buf_release(&out);
+	buf_reset(&in);
+	for (i = 0; i < 20000; i++)
+		buf_adds(&in, "\xed\x95\x9c");	/* one 60 KB line */
+	buf_init(&out);
+	record_compress(in.data, in.len, &o, &out);
+	ok(out.len <= RECORD_MAX_OUTPUT && strstr(out.data, "bytes omitted"),
+	    "a 60 KB line is cut to 10 KB (%zu bytes)", out.len);
+	e = out.data;
+	for (i = 0; (size_t)i < out.len; i++)
+		if ((unsigned char)e[i] >= 0x80 && ((unsigned char)e[i] & 0xc0)
+		    != 0x80 && (unsigned char)e[i] != 0xed)
+			break;
+	ok((size_t)i == out.len && (unsigned char)out.data[out.len - 1] == 0x9c,
+	    "cut on character boundaries");
+	buf_release(&out);
+	buf_release(&in);
+}
+
+static void
+detect(const char *tool, const char *out, long status, const char *want,
+    const char *what)
+{
+	char	*got = record_detect_error(tool, out, strlen(out), status,
+		    "Not Found");
+
+	if (want == NULL)
+		ok(got == NULL, "detect: %s (got '%s')", what, got ? got : "");
+	else
+		is_str(got, want, "detect: %s", what);
+	free(got);
+}
+
+static void
+test_detect(void)
+{
+	detect("Bash", "start\nTraceback (most recent call last):\n  File "
+	    "\"a.py\", line 3, in <module>\n    f()\nValueError: bad\nafter",
+	    0, "Traceback (most recent call last):\n  File \"a.py\", line 3, "
+	    "in <module>\n    f()\nValueError: bad", "a Python traceback");
+	detect("Bash", "< HTTP/1.1 503 Service Unavailable\n<", 0,
+	    "HTTP/1.1 503 Service Unavailable", "an HTTP status line");
+	detect("Bash", "curl: (22) The requested URL returned error: 404", 0,
+	    "curl: (22) The requested URL returned error: 404", "curl -f");
+	detect("Bash", "building\n  TypeError: x is undefined\n", 0,
+	    "TypeError: x is undefined", "an Error: line");
+	detect("Bash", "0 errors, HTTP/1.1 200 OK", 0, NULL, "a clean output");
+	detect("WebFetch", "page", 404, "HTTP 404 Not Found", "WebFetch code");
+	detect("WebFetch", "page", 200, NULL, "WebFetch 200");
+}
+
+static struct rr_event		 ev;
+static const struct record_opts	*popts;	/* for post(); NULL: defaults */
+
+static void
+post(struct rr_db *db, const char *json, const char *what)
+{
+	char	*err = NULL;
+
+	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0) {
+		ok(0, "%s: %s", what, err);
+		free(err);
+		event_release(&ev);
+		return;
+	}
+	if (record_event(db, &ev, popts, &err) < 0) {
+		ok(0, "%s: %s", what, err);
+		free(err);
+	} else
+		ok(1, "recorded: %s", what);
+	event_release(&ev);
+}
+
+static char *
+query(struct rr_db *db, const char *sql)
+{
+	sqlite3_stmt	*st;
+	struct buf	 b;
+	int		 i, n = 0;
+
+	buf_init(&b);
+	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
+		buf_printf(&b, "error: %s", sqlite3_errmsg(db->conn));
+		return buf_detach(&b, NULL);
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n++)
+			buf_addc(&b, '\n');
+		for (i = 0; i < sqlite3_column_count(st); i++)
+			buf_printf(&b, "%s%s", i ? "|" : "",
+			    sqlite3_column_text(st, i) ?
+			    (const char *)sqlite3_column_text(st, i) : "NULL");
+	}
+	sqlite3_finalize(st);
+	return buf_detach(&b, NULL);
+}
+
+#define EV(kind, tool, rest) \
+	"{\"session_id\":\"s\",\"hook_event_name\":\"" kind "\",\"cwd\":\"/p\"," \
+	"\"tool_name\":\"" tool "\"," rest "}"
+
+static void
+test_record_flow(void)
+{
+	struct rr_db		*db = db_new(":memory:");
+	struct record_opts	 small;
+	char			*s, *err = NULL;
+
+	db_conn(db, DB_WRITE, &err);
+	post(db, EV("PostToolUseFailure", "Bash", "\"tool_input\":{\"command\":"
+	    "\"npm test\"},\"error\":\"Exit code 1\\nError: boom at /p/x.js:3:4"
+	    " token=abc123\",\"tool_use_id\":\"toolu_1\",\"duration_ms\":41"),
+	    "a failed Bash call");
+	s = query(db, "SELECT type, json_extract(data, '$.error'), "
+	    "json_extract(data, '$.error_raw'), json_extract(data, "
+	    "'$.success'), json_extract(data, '$.duration_ms') FROM events");
+	is_str(s, "tool_error|Exit code 1\nError: boom at <project>/x.js:<n>:<n> "
+	    "token=[REDACTED]|Exit code 1\nError: boom at /p/x.js:3:4 "
+	    "token=[REDACTED]|0|41", "a tool_error row, normalized and redacted");
+	free(s);
+	post(db, EV("PostToolUse", "Read", "\"tool_input\":{\"file_path\":"
+	    "\"/p/x.js\"},\"tool_response\":{\"file\":{\"content\":\"a\"}}"),
+	    "a Read");
+	post(db, EV("PostToolUse", "Read", "\"tool_input\":{\"file_path\":"
+	    "\"/p/x.js\"},\"tool_response\":{\"file\":{\"content\":\"b\"}}"),
+	    "the same Read again");
+	s = query(db, "SELECT count(*), json_extract(data, '$.count'), "
+	    "json_extract(data, '$.output') FROM events WHERE data LIKE "
+	    "'%\"Read\"%'");
+	is_str(s, "1|2|b", "consecutive Reads of one file are one row");
+	free(s);
+	post(db, EV("PostToolUse", "Edit", "\"tool_input\":{\"file_path\":"
+	    "\"/p/x.js\",\"old_string\":\"a\",\"new_string\":\"b\"},"
+	    "\"tool_response\":{\"structuredPatch\":[{\"lines\":[\"-a\","
+	    "\"+b\"]}],\"originalFile\":\"huge\"}"), "an Edit");
+	s = query(db, "SELECT count(*) FROM error_kb");
+	is_str(s, "0", "an Edit of another target resolves nothing");
+	free(s);
+	post(db, EV("PostToolUse", "Bash", "\"tool_input\":{\"command\":"
+	    "\"npm test\"},\"tool_response\":{\"stdout\":\"ok\",\"stderr\":"
+	    "\"\"}"), "the same command, now passing");
+	s = query(db, "SELECT error_normalized, resolution, use_count FROM "
+	    "error_kb");
+	is_str(s, "Exit code 1\nError: boom at <project>/x.js:<n>:<n> "
+	    "token=[REDACTED]|{\"resolvedBy\":\"npm test\",\"tool\":\"Bash\","
+	    "\"toolSequence\":[\"Read\",\"Edit\",\"Bash\"]}|1",
+	    "the error is resolved into the KB");
+	free(s);
+	post(db, EV("PostToolUse", "Bash", "\"tool_input\":{\"command\":"
+	    "\"npm test\"},\"tool_response\":{\"stdout\":\"ok\"}"),
+	    "passing again");
+	s = query(db, "SELECT use_count FROM error_kb");
+	is_str(s, "1", "a resolved error is not resolved twice");
+	free(s);
+
+	post(db, EV("PostToolUse", "Bash", "\"tool_input\":{\"command\":"
+	    "\"python a.py\"},\"tool_response\":{\"stdout\":\"Traceback (most "
+	    "recent call last):\\n  File \\\"a.py\\\", line 9\\nKeyError: "
+	    "'k'\\n\"}"), "a Bash call with a traceback");
+	s = query(db, "SELECT type, json_extract(data, '$.detected'), "
+	    "json_extract(data, '$.error') FROM events ORDER BY id DESC "
+	    "LIMIT 1");
+	is_str(s, "tool_error|output|Traceback (most recent call last):\n  "
+	    "File \"a.py\", line <n>\nKeyError: 'k'", "is an error anyway");
+	free(s);
+	record_opts_default(&small);
+	small.head_lines = small.tail_lines = 2;
+	popts = &small;
+	post(db, EV("PostToolUse", "Bash", "\"tool_input\":{\"command\":"
+	    "\"gen\"},\"tool_response\":{\"stdout\":\"x\\n<private>a\\nb"
+	    "\\nc\\nd\\ne\\nf</private>y\\n1\\n2\\n3\\n4\\n\"}"),
+	    "a long output with a private span, 2 + 2 lines kept");
+	popts = NULL;
+	s = query(db, "SELECT json_extract(data, '$.output') FROM events "
+	    "ORDER BY id DESC LIMIT 1");
+	is_str(s, "x\ny\n... [2 lines omitted] ...\n3\n4\n",
+	    "private spans go before lines are cut");
+	free(s);
+	post(db, EV("PostToolUse", "Grep", "\"tool_input\":{\"pattern\":\"x\"},"
+	    "\"tool_response\":{\"mode\":\"content\",\"content\":\"/p/a.c:1:x\\n"
+	    "/p/a.c:2:x\\n/p/b.c:9:x\"}"), "a Grep");
+	s = query(db, "SELECT json_extract(data, '$.output') FROM events "
+	    "ORDER BY id DESC LIMIT 1");
+	is_str(s, "/p/a.c\n/p/b.c", "Grep keeps the file list only");
+	free(s);
+
+	post(db, EV("PostToolUseFailure", "Edit", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\"},\"error\":\"old_string not found in y.ts\""),
+	    "a failed Edit");
+	post(db, EV("PostToolUse", "Read", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\"},\"tool_response\":{\"file\":{\"content\":\"a\"}}"),
+	    "a Read of that file");
+	s = query(db, "SELECT count(*) FROM error_kb WHERE error_normalized "
+	    "LIKE '%y.ts'");
+	is_str(s, "0", "a Read that works fixes no failed Edit");
+	free(s);
+	post(db, EV("PostToolUse", "Write", "\"tool_input\":{\"file_path\":"
+	    "\"/p/y.ts\",\"content\":\"b\"},\"tool_response\":{}"),
+	    "a Write of it");
+	s = query(db, "SELECT resolution FROM error_kb WHERE error_normalized "
+	    "LIKE '%y.ts'");
+	is_str(s, "{\"resolvedBy\":\"y.ts\",\"tool\":\"Write\","
+	    "\"toolSequence\":[\"Read\",\"Write\"]}", "a Write resolves it");
+	free(s);
+
+	/* Events past the retention go; others stay. */
+	record_insert_event(db, "2000-01-01T00:00:00.000Z", "old", "tool_use",
+	    "{\"tool\":\"Bash\"}", &err);
+	post(db, EV("PostToolUse", "Glob", "\"tool_input\":{\"pattern\":\"*\"},"
+	    "\"tool_response\":{\"filenames\":[\"/p/a\",\"/p/b\"]}"), "a Glob");
+	s = query(db, "SELECT count(*) FROM events WHERE session_id = 'old'");
+	is_str(s, "0", "events older than 30 days are pruned");
+	free(s);
+	s = query(db, "SELECT json_extract(data, '$.output') FROM events "
+	    "ORDER BY id DESC LIMIT 1");
+	is_str(s, "/p/a\n/p/b", "Glob keeps the file list");
+	free(s);
+	db_close(db);
+}
+
+int
+main(void)
+{
+	test_errnorm();
+	test_redact();
+	test_compress();
+	test_detect();
+	test_record_flow();
+	return done_testing();
+}

@@ -1,0 +1,209 @@
+/*
+ * Template sections: iteration over kb rows, presence as in JavaScript,
+ * joins with separators, and the errors (code and offset) of bad syntax.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "kb.h"
+#include "tap.h"
+#include "template.h"
+#include "xmalloc.h"
+
+static struct kb_rows	rows;
+static struct rr_event	ev;
+
+static void
+add_row(long long id, const char *error, const char *resolution)
+{
+	struct kb_rows	one;
+	struct kb_row	*r;
+
+	one.n = one.cap = 1;
+	one.v = r = xcalloc(1, sizeof(*r));
+	r->id = id;
+	r->error = xstrdup(error);
+	r->resolution = resolution ? xstrdup(resolution) : NULL;
+	r->parsed = resolution ? cJSON_Parse(resolution) : NULL;
+	if (r->parsed && cJSON_IsNull(r->parsed)) {
+		cJSON_Delete(r->parsed);
+		r->parsed = NULL;
+	}
+	r->uses = id * 10;
+	kb_rows_take(&rows, &one);
+}
+
+static void
+render(const char *tpl, const char *want, const char *what)
+{
+	struct arena	 a;
+	struct template	 t;
+	struct tpl_ctx	 c;
+	struct buf	 b;
+	char		*err = NULL;
+	size_t		 off;
+
+	arena_init(&a);
+	buf_init(&b);
+	if (tpl_compile(&a, tpl, strlen(tpl), &t, &err, &off) < 0) {
+		ok(0, "%s: does not compile: %s", what, err);
+		free(err);
+	} else {
+		memset(&c, 0, sizeof(c));
+		c.ev = &ev;
+		c.kb = &rows;
+		tpl_render(&t, &c, &b);
+		is_str(b.data, want, "%s", what);
+	}
+	buf_release(&b);
+	arena_release(&a);
+}
+
+static void
+bad(const char *tpl, int want_rc, size_t want_off, const char *want_msg)
+{
+	struct arena	 a;
+	struct template	 t;
+	char		*err = NULL;
+	size_t		 off = 0;
+	int		 rc;
+
+	arena_init(&a);
+	rc = tpl_compile(&a, tpl, strlen(tpl), &t, &err, &off);
+	ok(rc == want_rc && off == want_off && err && strstr(err, want_msg),
+	    "'%s' is refused (%d at %zu: %s)", tpl, rc, off, err ? err : "");
+	free(err);
+	arena_release(&a);
+}
+
+int
+main(void)
+{
+	const char	*json = "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+			    "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+			    "\"ls\"}}";
+	char		*err = NULL;
+
+	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0)
+		return 1;
+	kb_rows_init(&rows);
+	render("{{#kb}}x{{/kb}}{{^kb}}none{{/kb}}", "none", "no rows");
+	add_row(1, "E1", "{\"resolvedBy\":\"npm ci\",\"tool\":\"Bash\","
+	    "\"toolSequence\":[\"Read\",\"Edit\",\"Bash\"],\"n\":[1,null,2.5,"
+	    "true,false,{\"k\":1}]}");
+	add_row(2, "E2", "not json");
+	add_row(3, "E3", "{\"toolSequence\":[]}");
+	add_row(4, "E4", "null");
+
+	render("{{#kb | join: \"\\n\"}}{{kb.id}}:{{kb.error}}{{/kb}}",
+	    "1:E1\n2:E2\n3:E3\n4:E4", "rows joined by a separator");
+	render("{{#kb}}[{{kb.error}}]{{/kb}}", "[E1][E2][E3][E4]",
+	    "rows without a separator");
+	render("{{#kb}}{{#kb.parsed}}J{{/kb.parsed}}{{^kb.parsed}}"
+	    "raw({{kb.resolution}}){{/kb.parsed}} {{/kb}}",
+	    "J raw(not json) J raw(null) ", "parsed, else raw (null is raw)");
+	render("{{#kb}}{{#kb.resolution.toolSequence}}<{{kb.resolution."
+	    "toolSequence | join: \" \xe2\x86\x92 \"}}>{{/kb.resolution."
+	    "toolSequence}}{{/kb}}", "<Read \xe2\x86\x92 Edit \xe2\x86\x92 "
+	    "Bash><>", "an empty list is present, like JavaScript");
+	render("{{#kb}}{{kb.resolution.n}}|{{kb.resolution.toolSequence.1}}|"
+	    "{{kb.resolution.missing}}|{{kb.uses}}{{/kb}}",
+	    "1,,2.5,true,false,{\"k\":1}|Edit||10|||20|||30|||40",
+	    "JSON values as text; missing is empty");
+	render("{{#kb | join: \", \"}}{{kb.resolution.resolvedBy}} "
+	    "({{kb.resolution.tool}}){{/kb}}", "npm ci (Bash),  (),  (),  ()",
+	    "missing fields render empty");
+	render("{{#command}}cmd={{command}}{{/command}}{{^prompt}}, no prompt"
+	    "{{/prompt}}{{#prompt}}!{{/prompt}}", "cmd=ls, no prompt",
+	    "sections over event variables");
+	render("a {{ #kb | join:\"\\t\\\\\\\"\" }}{{kb.id}}{{ /kb }} b",
+	    "a 1\t\\\"2\t\\\"3\t\\\"4 b", "spaces and escapes in tags");
+	render("{{#kb}}{{#kb.parsed}}{{#kb.resolution.tool}}T{{/kb.resolution."
+	    "tool}}{{/kb.parsed}}{{/kb}}", "T", "nested sections");
+	render("}} {{ command }} {", "}} ls {", "stray braces stay text");
+	add_row(5, "E5", "{\"resolvedBy\":0,\"tool\":false,\"toolSequence\":"
+	    "[0,false,null,\"\",7]}");
+	render("{{#kb}}{{#kb.parsed}}[{{kb.resolution.resolvedBy}}|"
+	    "{{kb.resolution.tool}}|{{kb.resolution.toolSequence}}]"
+	    "{{/kb.parsed}}{{/kb}}", "[npm ci|Bash|Read,Edit,Bash][||][||0,false,,,7]", "0 and false render as nothing, as "
+	    "`${x || ''}`; in a list, as join() prints them");
+
+	bad("{{#kb}}x", -2, 0, "is not closed");
+	bad("ab{{#kb}}{{/kbx}}", -2, 9, "does not close");
+	bad("{{/kb}}", -2, 0, "closes no open section");
+	bad("x {{kb.error}}", -2, 2, "inside {{#kb}}");
+	bad("{{kb}}", -2, 0, "is a list of rows");
+	bad("{{#kb}}{{kb.eror}}{{/kb}}", -1, 7, "unknown template variable "
+	    "'kb.eror'");
+	bad("{{#kb}}{{#kb}}{{/kb}}{{/kb}}", -2, 7, "do not nest");
+	bad("{{command | join: \",\"}}", -2, 10, "needs a list");
+	bad("{{#kb | upper}}{{/kb}}", -2, 6, "unknown filter");
+	bad("{{#kb | join: \"\\q\"}}{{/kb}}", -2, 15, "unknown escape");
+	bad("{{#kb | join: x}}{{/kb}}", -2, 14, "quoted separator");
+	bad("{{#kb | join: \",\" y}}{{/kb}}", -2, 18, "after the separator");
+	bad("{{^kb | join: \",\"}}{{/kb}}", -2, 6, "does not apply");
+	bad("{{#nosuch}}{{/nosuch}}", -1, 0, "unknown template variable");
+	bad("{{#kb}}{{#kb.parsed}}{{/kb}}{{/kb.parsed}}", -2, 21,
+	    "does not close");
+	bad("{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}"
+	    "{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}", -1, 0,
+	    "unknown template variable 'a'");
+	bad("{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}"
+	    "{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}{{#path}}"
+	    "{{#path}}{{#path}}{{#path}}", -2, 144, "nest deeper than 16");
+
+	/* Random templates from the grammar's pieces: never a crash. */
+	{
+		static const char *const bits[] = {
+			"{{", "}}", "#", "^", "/", "kb", "kb.error", "kb.parsed",
+			"kb.resolution.toolSequence", "kb.resolution.", " | ",
+			"join:", "\"", "\\", "\\n", "command", "path", "x",
+			"\xff", "\xe2\x86\x92", " ", "\n", "{{#kb}}", "{{/kb}}",
+			"{{^kb}}", "{{kb.id}}", "{{#kb | join: \",\"}}",
+		};
+		unsigned long long r = 42;
+		struct arena a;
+		struct template t;
+		struct tpl_ctx c;
+		struct buf b, src;
+		size_t off, n, k, okc = 0, badoff = 0;
+		char *e;
+		int i;
+
+		for (i = 0; i < 20000; i++) {
+			buf_init(&src);
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			n = (size_t)(r >> 59) + 1;
+			for (k = 0; k < n; k++) {
+				r = r * 6364136223846793005ULL + 1;
+				buf_adds(&src, bits[(r >> 33) %
+				    (sizeof(bits) / sizeof(bits[0]))]);
+			}
+			arena_init(&a);
+			e = NULL;
+			if (tpl_compile(&a, src.data, src.len, &t, &e, &off) ==
+			    0) {
+				memset(&c, 0, sizeof(c));
+				c.ev = &ev;
+				c.kb = &rows;
+				buf_init(&b);
+				tpl_render(&t, &c, &b);
+				buf_release(&b);
+				okc++;
+			} else if (off > src.len)
+				badoff++;
+			free(e);
+			arena_release(&a);
+			buf_release(&src);
+		}
+		ok(okc > 100 && badoff == 0, "20000 random templates "
+		    "compiled or refused (errors point inside: %zu not), %zu "
+		    "rendered, none crashed", badoff, okc);
+	}
+
+	kb_rows_release(&rows);
+	event_release(&ev);
+	return done_testing();
+}
