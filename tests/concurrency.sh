@@ -1,6 +1,7 @@
 #!/bin/sh
 # Many hooks of one session at once: a `once: session` rule fires exactly
-# once and the state file stays valid.
+# once, the state file stays valid, and (with recording on) every tool
+# call is one row of the events table: none lost.
 . "$SRCDIR/tests/lib.sh"
 
 N=50
@@ -39,6 +40,46 @@ for round in 1 2 3; do
 		ok "round $round: state file records the claim"
 	else
 		not_ok "round $round: state file records the claim"
+	fi
+	rm -f "$TMPROOT"/out.* "$TMPROOT"/err.*
+done
+# 50 PostToolUse hooks of one session at once, each recording its call
+# and each a candidate for one `once: session` reminder.
+: "${SQLRUN:?SQLRUN must name tests/sqlrun}"
+cat >"$TMPROOT/mixed.yaml" <<'YAML'
+version: 1
+rules:
+  - id: remind
+    on: PostToolUse
+    tools: [Bash]
+    once: session
+    action: context
+    message: 'run the linter before you commit'
+  - id: rec
+    on: PostToolUse
+    action: record
+YAML
+for round in 1 2; do
+	rm -rf "$REFLEXION_HOME"
+	i=0
+	while [ "$i" -lt "$N" ]; do
+		i=$((i + 1))
+		printf '{"session_id":"par-2","hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"make t%d"},"tool_use_id":"toolu_%d","tool_response":{"stdout":"ok","stderr":""}}' "$i" "$i" |
+		    REFLEXION_DB_BUDGET_MS=120000 "$RR" hook \
+		    --rules "$TMPROOT/mixed.yaml" >"$TMPROOT/out.$i" 2>"$TMPROOT/err.$i" &
+	done
+	wait
+	reminders=$(cat "$TMPROOT"/out.* | grep -c 'run the linter')
+	rows=$("$SQLRUN" "$REFLEXION_HOME/data/reflexion.db" \
+	    "SELECT count(DISTINCT json_extract(data, '$.tool_use_id')) FROM events WHERE session_id = 'par-2'")
+	state=$(ls "$REFLEXION_HOME"/state/*.json 2>/dev/null | head -n 1)
+	if [ "$reminders" = 1 ] && [ "$rows" = "$N" ] &&
+	    ! cat "$TMPROOT"/err.* | grep -q . &&
+	    "$JSONGET" session_id <"$state" | grep -q '^par-2$'; then
+		ok "round $round: $N parallel recording hooks: 1 reminder, $N rows, valid state"
+	else
+		not_ok "round $round: $reminders reminders, $rows rows of $N"
+		cat "$TMPROOT"/err.* | sort | uniq -c | diag
 	fi
 	rm -f "$TMPROOT"/out.* "$TMPROOT"/err.*
 done
