@@ -22,6 +22,7 @@ struct cctx {
 	const char		*pack;		/* or NULL */
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
+	bool			 in_shell;	/* inside a `shell:` map */
 };
 
 struct strlist_item {
@@ -55,6 +56,22 @@ void	 compile_check_keys(struct cctx *, const struct ynode *map,
 int	 read_rule_file(const char *path, char **text, size_t *len,
 	     struct diag_list *);
 struct cJSON *ynode_to_json(const struct ynode *, int depth);
+
+/* compile.c, for compile_ext.c */
+int	 compile_text_matcher(struct cctx *, const struct ynode *, bool globs,
+	     struct matcher *, const char *label);
+struct cond *compile_condition_map(struct cctx *, const struct ynode *map,
+	     const char *label);
+
+/* compile_ext.c: shell, sections and json (reflexion-rules(5)). */
+struct cond *compile_shell(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_shell_part(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_sections(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+int	 compile_json_spec(struct cctx *, const struct ynode *v,
+	     struct json_spec **out);
 
 extern const char *const compile_rule_keys[];
 extern const char *const compile_top_keys[];

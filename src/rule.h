@@ -20,6 +20,7 @@
 struct cJSON;
 struct rr_regex;
 struct rr_glob;
+struct json_spec;
 
 enum rr_action {
 	ACT_DENY,
@@ -52,7 +53,10 @@ enum matcher_kind {
 	M_KEYWORDS,
 	M_CONTAINS,
 	M_EQUALS,
-	M_GLOB
+	M_GLOB,
+	M_STARTS_WITH,
+	M_ENDS_WITH,
+	M_JSON		/* the text parsed as JSON, checked by json_spec */
 };
 
 struct pattern {
@@ -69,6 +73,9 @@ struct matcher {
 	bool		 word;		/* keywords: whole words only */
 	struct pattern	*pats;
 	size_t		 npats;
+	bool		 line;		/* equals/starts_with/ends_with per line */
+	bool		 required;	/* holds when a pattern is missing */
+	struct json_spec *json;		/* M_JSON, in the ruleset's arena */
 };
 
 enum cond_kind {
@@ -77,7 +84,34 @@ enum cond_kind {
 	C_NOT,
 	C_TEXT,			/* a field against a matcher */
 	C_FILE_CONTAINS,	/* literal markers in the file on disk */
-	C_ENV			/* an environment variable set, non-empty */
+	C_ENV,			/* an environment variable set, non-empty */
+	C_SHELL,		/* kids[0] holds for one simple command */
+	C_SH_TEXT,		/* in a shell map: a part of the command */
+	C_SH_FLAGS,		/* in a shell map: one of strs is an option */
+	C_SECTIONS		/* tagged sections of a Markdown file */
+};
+
+/* The parts of a simple command a shell condition tests (C_SH_TEXT). */
+enum sh_part {
+	SH_PROGRAM,		/* basename of the program */
+	SH_SUBCOMMAND,		/* first argument that is not an option */
+	SH_ARGS,		/* any word after the program */
+	SH_DIR,			/* directory from an earlier cd */
+	SH_REDIRECTS,		/* any redirection target */
+	SH_INPUT,		/* here-document or here-string */
+	SH__COUNT
+};
+
+/* sections: keyword tags whose conditions decide which sections apply. */
+struct section_tag {
+	const char	*name;
+	struct cond	*when;		/* NULL: always */
+};
+
+struct sections_spec {
+	const char	*file;		/* relative to the project, or absolute */
+	struct section_tag *tags;
+	size_t		 ntags;
 };
 
 struct cond {
@@ -91,9 +125,13 @@ struct cond {
 	/* C_FILE_CONTAINS, C_ENV */
 	const char	**strs;
 	size_t		 nstrs;
-	/* C_ALL, C_ANY, C_NOT (one kid) */
+	/* C_ALL, C_ANY, C_NOT (one kid), C_SHELL (one kid) */
 	struct cond	**kids;
 	size_t		 nkids;
+	/* C_SH_TEXT (with m); C_SH_FLAGS uses strs */
+	enum sh_part	 sh_part;
+	/* C_SECTIONS */
+	struct sections_spec *sections;
 };
 
 struct rule_test {

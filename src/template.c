@@ -23,6 +23,9 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_SESSION_ID] = "session_id",
 	[V_INPUT] = "input",
 	[V_ENV] = "env",
+	[V_MISSING] = "missing",
+	[V_SECTIONS] = "sections",
+	[V_KEYWORDS] = "keywords",
 };
 
 static void
@@ -176,6 +179,15 @@ tpl_render(const struct template *t, const struct tpl_ctx *c,
 			continue;
 		case V_ENV:
 			add_cstr(out, getenv(s->text));
+			continue;
+		case V_MISSING:
+			add_cstr(out, c->missing);
+			continue;
+		case V_SECTIONS:
+			add_cstr(out, c->sections);
+			continue;
+		case V_KEYWORDS:
+			add_cstr(out, c->keywords);
 			continue;
 		default:
 			break;

@@ -32,6 +32,9 @@ enum tpl_var {
 	V_SESSION_ID,
 	V_INPUT,	/* input.<key> */
 	V_ENV,		/* env.<NAME> */
+	V_MISSING,	/* what required conditions found missing */
+	V_SECTIONS,	/* titles of the tagged sections that apply */
+	V_KEYWORDS,	/* the keywords that selected them */
 	V__COUNT
 };
 
@@ -61,6 +64,9 @@ struct tpl_ctx {
 	const char	*description;
 	const char	*match;
 	size_t		 match_len;
+	const char	*missing;
+	const char	*sections;
+	const char	*keywords;
 };
 
 /*

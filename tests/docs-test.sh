@@ -21,10 +21,12 @@ while read -r num name summary; do
 	fi
 done <"$TMPROOT/codes"
 
-# The key arrays of compile.c, between their opening line and NULL.
+# The key arrays of compile.c and compile_ext.c, between their opening
+# line and NULL.
 for arr in compile_top_keys compile_rule_keys matcher_keys compile_test_keys \
-    cond_keys; do
-	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" |
+    cond_keys shell_keys sections_keys json_keys; do
+	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" \
+	    "$SRCDIR/src/compile_ext.c" |
 	    grep -o '"[a-z_+]*"' | tr -d '"' >"$TMPROOT/keys"
 	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in compile.c"
 	while read -r key; do
