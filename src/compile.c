@@ -42,7 +42,8 @@ static const char *const matcher_keys[] = {
 };
 
 const char *const compile_test_keys[] = {
-	"name", "event", "expect", NULL
+	"name", "event", "expect", "known_gap", "files", "message_contains",
+	NULL
 };
 
 /* Text fields a condition can name, indexed by enum rr_field. */

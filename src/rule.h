@@ -139,6 +139,12 @@ struct rule_test {
 	enum rr_action	 expect;	/* ACT_NONE: the rule must not fire */
 	const char	*name;
 	int		 line, col;
+	bool		 known_gap;	/* expect documents a miss to fix */
+	const char	**file_names;	/* files: relative to the project */
+	const char	**file_texts;
+	size_t		 nfiles;
+	const char	**says;		/* message_contains */
+	size_t		 nsays;
 };
 
 struct rule {
