@@ -65,8 +65,8 @@ L.add_implicit_resolver('tag:yaml.org,2002:bool',
     re.compile(r'^(?:true|True|TRUE|false|False|FALSE)$'), list('tTfF'))
 schema, src = sys.argv[1], sys.argv[2]
 v = jsonschema.Draft202012Validator(json.load(open(schema)))
-good = [src + '/rules/examples.yaml', src + '/tests/rules/features.yaml',
-        src + '/tests/lint/clean.yaml']
+good = sorted(glob.glob(src + '/rules/*.yaml')) + [
+        src + '/tests/rules/features.yaml', src + '/tests/lint/clean.yaml']
 bad = ['unknown-key', 'wrong-types', 'missing-keys', 'invalid-values',
        'unknown-event-action', 'empty-conditions', 'deny-no-message']
 for f in good:
