@@ -181,7 +181,8 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		diag_set_hint(d, "variables are path, file_path, abs_path, "
 		    "command, tool, event, rule, skill, description, match, "
 		    "prompt, message, error, cwd, session_id, input.<key>, "
-		    "env.<NAME>, missing, sections, keywords");
+		    "env.<NAME>, missing, sections, keywords, lbraces (a "
+		    "literal {{)");
 		free(err);
 		r->message = NULL;
 	}

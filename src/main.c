@@ -22,6 +22,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_test_entry,
 	&cmd_explain_entry,
 	&cmd_init_entry,
+	&cmd_import_entry,
 	NULL
 };
 

@@ -26,6 +26,7 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_MISSING] = "missing",
 	[V_SECTIONS] = "sections",
 	[V_KEYWORDS] = "keywords",
+	[V_LBRACES] = "lbraces",
 };
 
 static void
@@ -188,6 +189,9 @@ tpl_render(const struct template *t, const struct tpl_ctx *c,
 			continue;
 		case V_KEYWORDS:
 			add_cstr(out, c->keywords);
+			continue;
+		case V_LBRACES:
+			buf_adds(out, "{{");
 			continue;
 		default:
 			break;

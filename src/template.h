@@ -35,6 +35,7 @@ enum tpl_var {
 	V_MISSING,	/* what required conditions found missing */
 	V_SECTIONS,	/* titles of the tagged sections that apply */
 	V_KEYWORDS,	/* the keywords that selected them */
+	V_LBRACES,	/* a literal "{{" */
 	V__COUNT
 };
 
