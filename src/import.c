@@ -62,7 +62,7 @@ import_ids_release(struct import_ids *ids)
 }
 
 char *
-import_template_text(const char *text, size_t len)
+import_template_text(const char *text, size_t len, size_t *outlen)
 {
 	struct buf	b;
 	size_t		i;
@@ -75,5 +75,5 @@ import_template_text(const char *text, size_t len)
 		} else
 			buf_addc(&b, text[i]);
 	}
-	return buf_detach(&b, NULL);
+	return buf_detach(&b, outlen);
 }

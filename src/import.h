@@ -37,7 +37,10 @@ void	 import_ids_release(struct import_ids *);
 /* Shared by the importers (import_util in import_hookify.c). */
 /* A rule id from a name: characters ids cannot hold become '-'. Owned. */
 char	*import_unique_id(struct import_ids *, const char *name);
-/* text as a message template: each "{{" written {{lbraces}}.  Owned. */
-char	*import_template_text(const char *text, size_t len);
+/*
+ * text[0..len) as a message template: each "{{" written {{lbraces}}.
+ * Owned; *outlen (may be NULL) is its length, NUL bytes included.
+ */
+char	*import_template_text(const char *text, size_t len, size_t *outlen);
 
 #endif

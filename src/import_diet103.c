@@ -222,10 +222,10 @@ block_message(struct jctx *jx, const cJSON *skill)
 	msg = bm->valuestring;
 	at = strstr(msg, "{file_path}");
 	if (at == NULL)
-		return import_template_text(msg, strlen(msg));
-	before = import_template_text(msg, (size_t)(at - msg));
+		return import_template_text(msg, strlen(msg), NULL);
+	before = import_template_text(msg, (size_t)(at - msg), NULL);
 	at += strlen("{file_path}");
-	after = import_template_text(at, strlen(at));
+	after = import_template_text(at, strlen(at), NULL);
 	r = xasprintf("%s{{path}}%s", before, after);
 	free(before);
 	free(after);

@@ -364,10 +364,17 @@ write_cond(struct hctx *hx, struct buf *b, int indent, const char *field,
 	}
 	if (negate) {
 		/* hookify: a field the event lacks makes the condition false. */
-		buf_printf(b, "%*s- %s: '^'    # present\n", indent, "", field);
-		buf_printf(b, "%*s- not: {%s: {", indent, "", field);
-	} else
-		buf_printf(b, "%*s- %s: {", indent, "", field);
+		buf_printf(b, "%*s- ", indent, "");
+		yamlw_cstr(b, field);
+		buf_adds(b, ": '^'    # present\n");
+		buf_printf(b, "%*s- not: {", indent, "");
+		yamlw_cstr(b, field);
+		buf_adds(b, ": {");
+	} else {
+		buf_printf(b, "%*s- ", indent, "");
+		yamlw_cstr(b, field);
+		buf_adds(b, ": {");
+	}
 	if (is_regex) {
 		buf_adds(b, "regex: ");
 		yamlw_cstr(b, pat);
@@ -469,7 +476,7 @@ write_rule(struct hctx *hx, struct import_ids *ids, struct hk_rule *r,
 	const char	*on = NULL, *ev = r->event ? r->event : "all";
 	struct buf	 tools, when, msg;
 	char		*id, *f;
-	size_t		 i, ok = 0, total;
+	size_t		 i, ok = 0, total, flen;
 	bool		 fires, any_form = false;
 
 	buf_init(&tools);
@@ -562,9 +569,9 @@ write_rule(struct hctx *hx, struct import_ids *ids, struct hk_rule *r,
 	/* hookify's message: "**[name]**", a newline, the body. */
 	buf_printf(&msg, "**[%s]**\n", r->name ? r->name : "unnamed");
 	buf_add(&msg, r->body, r->body_len);
-	f = import_template_text(msg.data, msg.len);
+	f = import_template_text(msg.data, msg.len, &flen);
 	buf_adds(out, "    message:");
-	yamlw_text(out, f, strlen(f), 4);
+	yamlw_text(out, f, flen, 4);
 	free(f);
 	free(id);
 	buf_release(&tools);
@@ -630,7 +637,8 @@ import_hookify(const char *file, const char *text, size_t len,
 	r.body_len = (size_t)(end - body);
 	while (r.body_len > 0 && py_space(r.body[r.body_len - 1]))
 		r.body_len--;
-	b = xstrndup(r.body, r.body_len);
+	/* The body may hold NUL bytes: copy all of it. */
+	b = xmemdup0(r.body, r.body_len);
 	r.body = b;
 	rc = write_rule(&hx, ids, &r, out) ? 1 : -1;
 	free(b);

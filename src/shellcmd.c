@@ -181,7 +181,8 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 		}
 		break;
 	}
-	return i;
+	/* An option that takes a value may have been the last word. */
+	return i < n ? i : n;
 }
 
 /*

@@ -59,7 +59,7 @@ struct sh_script {
 
 /* Limits: nesting of scripts in scripts, commands, words per command. */
 #define SH_MAX_DEPTH	8
-#define SH_MAX_CMDS	1024
+#define SH_MAX_CMDS	16384
 #define SH_MAX_WORDS	4096
 
 /* Parses text[0..len) (need not be NUL-terminated) into sc. */

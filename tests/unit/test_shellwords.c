@@ -155,6 +155,11 @@ main(void)
 	is_parse("if true; then rm -rf /; fi", "true ; rm -rf /");
 	is_parse("! rm x", "rm x");
 	is_parse("sudo", "sudo");
+	/* Fuzz: an option that takes a value as the last word. */
+	is_parse("env -u", "");
+	is_parse("sudo -u", "sudo -u");
+	is_parse("timeout --signal", "timeout --signal");
+	is_parse("env -\036\377kubenv -\036\377ku", "");
 
 	/* Nested scripts. */
 	is_parse("bash -c 'rm -rf /'", "bash -c rm -rf / ; d1:rm -rf /");
@@ -229,10 +234,10 @@ main(void)
 	    strstr(s, "[truncated]") != NULL, "20 levels of eval are cut at 8");
 	free(s);
 	buf_reset(&big);
-	for (i = 0; i < 5000; i++)
+	for (i = 0; i < 20000; i++)
 		buf_adds(&big, "a;");
 	s = parse(big.data);
-	ok(strstr(s, "[truncated]") != NULL, "5000 commands are cut");
+	ok(strstr(s, "[truncated]") != NULL, "20000 commands are cut");
 	free(s);
 	buf_reset(&big);
 	buf_adds(&big, "x=\"a a a a a a a a\"; y=\"$x $x $x $x\"; echo $y");
