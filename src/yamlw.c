@@ -43,11 +43,37 @@ plain_ok(const char *s, size_t len)
 	return true;
 }
 
+/* The code point of the valid n-byte UTF-8 sequence at p. */
+static unsigned long
+code_point(const unsigned char *p, size_t n)
+{
+	unsigned long	cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1f :
+	    n == 3 ? p[0] & 0x0f : p[0] & 0x07;
+	size_t		i;
+
+	for (i = 1; i < n; i++)
+		cp = (cp << 6) | (p[i] & 0x3f);
+	return cp;
+}
+
 /*
- * Whether s can be written between single quotes (or in a literal block
- * when lines are allowed): valid UTF-8 with no control character, no DEL
- * and none of the line breaks YAML folds (U+0085, U+2028, U+2029), nor a
- * byte order mark.
+ * Whether YAML lets the character stand for itself in a quoted or block
+ * scalar: libyaml refuses C0 and C1 controls, DEL, U+FFFE and U+FFFF in
+ * its input, and reads U+0085, U+2028 and U+2029 as line breaks; a BOM
+ * inside a scalar is dropped by some readers.
+ */
+static bool
+yaml_literal_ok(unsigned long cp)
+{
+	return (cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp <= 0xd7ff &&
+	    cp != 0x2028 && cp != 0x2029) || (cp >= 0xe000 && cp <= 0xfffd &&
+	    cp != 0xfeff) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+/*
+ * Whether s can be written between single quotes (or, with lines, in a
+ * literal block, where newlines and tabs are fine too): valid UTF-8 of
+ * characters that may stand for themselves.
  */
 static bool
 printable(const char *s, size_t len, bool lines)
@@ -56,21 +82,12 @@ printable(const char *s, size_t len, bool lines)
 	size_t			 i = 0, n;
 
 	while (i < len) {
-		if (p[i] < 0x80) {
-			if ((p[i] < 0x20 && !(lines && (p[i] == '\n' ||
-			    p[i] == '\t'))) || p[i] == 0x7f)
-				return false;
+		if (lines && (p[i] == '\n' || p[i] == '\t')) {
 			i++;
 			continue;
 		}
 		n = utf8_seqlen(p + i, len - i);
-		if (n == 0)
-			return false;
-		if ((n == 2 && p[i] == 0xc2 && p[i + 1] == 0x85) ||
-		    (n == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
-		    (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) ||
-		    (n == 3 && p[i] == 0xef && p[i + 1] == 0xbb &&
-		    p[i + 2] == 0xbf))
+		if (n == 0 || !yaml_literal_ok(code_point(p + i, n)))
 			return false;
 		i += n;
 	}
@@ -96,6 +113,7 @@ static void
 double_quoted(struct buf *b, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
+	unsigned long		 cp;
 	size_t			 i = 0, n;
 
 	buf_addc(b, '"');
@@ -125,19 +143,19 @@ double_quoted(struct buf *b, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (n == 2 && p[i] == 0xc2 && p[i + 1] == 0x85)
-			buf_adds(b, "\\N");
-		else if (n == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
-		    p[i + 2] == 0xa8)
-			buf_adds(b, "\\L");
-		else if (n == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
-		    p[i + 2] == 0xa9)
-			buf_adds(b, "\\P");
-		else if (n == 3 && p[i] == 0xef && p[i + 1] == 0xbb &&
-		    p[i + 2] == 0xbf)
-			buf_adds(b, "\\ufeff");
-		else
+		cp = code_point(p + i, n);
+		if (yaml_literal_ok(cp))
 			buf_add(b, s + i, n);
+		else if (cp == 0x85)
+			buf_adds(b, "\\N");
+		else if (cp == 0x2028)
+			buf_adds(b, "\\L");
+		else if (cp == 0x2029)
+			buf_adds(b, "\\P");
+		else if (cp < 0x100)
+			buf_printf(b, "\\x%02lx", cp);
+		else
+			buf_printf(b, "\\u%04lx", cp);
 		i += n;
 	}
 	buf_addc(b, '"');

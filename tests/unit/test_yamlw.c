@@ -64,7 +64,8 @@ main(void)
 		"[", "]", ",", "&", "*", "!", "|", ">", "%", "@", "`", "?",
 		"\r", "\x01", "\x7f", "\xc3\xa9", "\xe2\x80\xa8", "\xc2\x85",
 		"\xef\xbb\xbf", "\xff", "true", "null", "0x1", "1e3", "~",
-		"---", "...", "$x", "\xed\x95\x9c",
+		"---", "...", "$x", "\xed\x95\x9c", "\xc2\x83", "\xc2\x9f",
+		"\xef\xbf\xbe", "\xef\xbf\xbf", "\xf0\x9f\x98\x80",
 	};
 	const size_t	np = sizeof(pieces) / sizeof(pieces[0]);
 	unsigned long	seed = 12345;
@@ -89,6 +90,8 @@ main(void)
 	CHECK("crlf\r\nline", "carriage return");
 	CHECK("\x01control", "control character");
 	CHECK("\xe2\x80\xa8 line separator", "U+2028");
+	CHECK("\xc2\x83 C1 control", "U+0083, a C1 control");
+	CHECK("\xef\xbf\xbe noncharacter", "U+FFFE");
 	CHECK("---\nfake document\n...\n", "document markers in a block");
 	CHECK("⚠️ BLOCKED\n\n📋 한국어 {{path}}\n", "emoji and Korean");
 	/* Pseudo-random strings made of the awkward pieces. */
