@@ -310,10 +310,17 @@ rule_release(struct hk_rule *r)
 	}
 }
 
-/* The reflexion-rules field for a hookify field, or NULL. */
+/*
+ * The reflexion-rules field for a hookify field, or NULL.  Other names
+ * are tool_input keys (input.NAME); a name that cannot be one (a dot
+ * would nest, a blank or a control character no tool sends, and YAML
+ * keys stop at 1024 characters) is NULL too.
+ */
 static char *
 map_field(const char *f)
 {
+	size_t	n;
+
 	if (f == NULL || *f == '\0')
 		return NULL;
 	if (strcmp(f, "command") == 0)
@@ -328,6 +335,10 @@ map_field(const char *f)
 	/* Stop: the answer (hookify's reason and transcript never held it). */
 	if (strcmp(f, "reason") == 0 || strcmp(f, "transcript") == 0)
 		return xstrdup("message");
+	n = strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_-");
+	if (f[n] != '\0' || n > 128)
+		return NULL;
 	return xasprintf("input.%s", f);
 }
 
@@ -491,9 +502,10 @@ write_rule(struct hctx *hx, struct import_ids *ids, struct hk_rule *r,
 		for (i = 0; i < r->nconds; i++) {
 			f = map_field(r->conds[i].field);
 			if (f == NULL) {
-				herr(hx, r->conds[i].line, DIAG_ERROR, "a "
-				    "condition without a field%s never "
-				    "matches", "");
+				herr(hx, r->conds[i].line, DIAG_ERROR,
+				    "condition field '%s' names no field an "
+				    "event has: hookify never matches it",
+				    r->conds[i].field ? r->conds[i].field : "");
 				goto fail;
 			}
 			if (write_cond(hx, &when, 8, f, r->conds[i].op ?

@@ -94,12 +94,28 @@ main(void)
 	    "diet103: ids, the first {file_path}, a literal '{{'");
 	free(y);
 
-	/* Fuzz: a field name of invalid UTF-8 is a quoted key. */
+	/* Fuzz: field names of invalid UTF-8, or over YAML's key limit. */
 	y = imps(true, "---\nname: f\nevent: file\nconditions:\n"
 	    "  - field: new\377_text\n    operator: contains\n"
 	    "    pattern: K\n---\nm", &n, &errs);
-	ok(n == 1 && errs == 0 && strstr(y, "\"input.new\\xff_text\": "
-	    "{contains: K}") != NULL, "an odd field name is quoted");
+	ok(n == -1 && errs == 0 && strstr(y, "input.new") == NULL,
+	    "a field name no event has: the rule is left out");
+	free(y);
+
+	{
+		char *f = xasprintf("---\nname: f\nevent: file\nconditions:\n"
+		    "  - field: %01100d\n    operator: contains\n"
+		    "    pattern: K\n---\nm", 0);
+		y = imps(true, f, &n, &errs);
+		ok(n == -1 && errs == 0, "a 1100-byte field name: left out");
+		free(y);
+		free(f);
+	}
+	y = imps(true, "---\nname: f\nevent: bash\nconditions:\n"
+	    "  - field: url\n    operator: equals\n    pattern: x\n---\nm",
+	    &n, &errs);
+	ok(n == 1 && errs == 0 && strstr(y, "input.url: {equals: x}") != NULL,
+	    "another tool_input key is input.KEY");
 	free(y);
 
 	y = imps(false, "{\"skills\":{\"s\":{\"promptTriggers\":"
