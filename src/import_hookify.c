@@ -467,7 +467,13 @@ events_and_tools(const struct hk_rule *r, const char **on, struct buf *tools)
 	for (p = r->matcher; p != NULL; p = bar ? bar + 1 : NULL) {
 		bar = strchr(p, '|');
 		t = strip(p, bar ? (size_t)(bar - p) : strlen(p));
-		if (*t != '\0' && (base == NULL || in_list(t, base)))
+		/*
+		 * hookify compares names exactly: one with other characters
+		 * than a tool name's (a '*', a brace) names no tool.
+		 */
+		if (*t != '\0' && t[strspn(t, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] == '\0' &&
+		    (base == NULL || in_list(t, base)))
 			add_tool(tools, &n, t);
 		free(t);
 	}

@@ -118,6 +118,13 @@ main(void)
 	    "another tool_input key is input.KEY");
 	free(y);
 
+	/* Fuzz: tool_matcher names that would read as globs. */
+	y = imps(true, "---\nname: t\ntool_matcher: Writ{e|Bash|mcp__a*\n"
+	    "pattern: x\n---\nm", &n, &errs);
+	ok(n == 1 && errs == 0 && strstr(y, "tools: [Bash]\n") != NULL,
+	    "tool_matcher keeps exact tool names only");
+	free(y);
+
 	y = imps(false, "{\"skills\":{\"s\":{\"promptTriggers\":"
 	    "{\"intentPatterns\":[\"(unclosed\"]}}}}", &n, &errs);
 	ok(n == 0 && errs == 0, "an invalid intent pattern: the rule is left "
