@@ -60,26 +60,23 @@ main(void)
 	    "a NUL byte in a hookify body is kept, escaped");
 	free(y);
 
-	y = imp(true, "---\nname: a\nevent: bash\npattern: x\n---\n{{x}} {{{\n",
-	    53, &n, &errs);
+	y = imps(true, "---\nname: a\nevent: bash\npattern: x\n---\n{{x}} {{{\n",
+	    &n, &errs);
 	ok(n == 1 && errs == 0 &&
 	    strstr(y, "{{lbraces}}x}} {{lbraces}}{") != NULL,
 	    "'{{' in a message is written {{lbraces}}");
 	free(y);
 
-	y = imp(true, "---\nname: a b/c\nevent: bash\nconditions:\n"
+	y = imps(true, "---\nname: a b/c\nevent: bash\nconditions:\n"
 	    "  - field: command, operator: contains, pattern: a,b, c\n---\nm",
-	    strlen("---\nname: a b/c\nevent: bash\nconditions:\n"
-	    "  - field: command, operator: contains, pattern: a,b, c\n---\nm"),
 	    &n, &errs);
 	ok(n == 1 && errs == 0 && strstr(y, "id: a-b-c") != NULL &&
 	    strstr(y, "{contains: 'a,b, c'}") != NULL,
 	    "a name becomes an id; an inline pattern keeps its commas");
 	free(y);
 
-	y = imp(true, "---\nname: x\nevent: bash\npattern: \"'q'\"\n---\nm",
-	    strlen("---\nname: x\nevent: bash\npattern: \"'q'\"\n---\nm"), &n,
-	    &errs);
+	y = imps(true, "---\nname: x\nevent: bash\npattern: \"'q'\"\n---\nm",
+	    &n, &errs);
 	ok(n == 1 && errs == 0 && strstr(y, "regex: q,") != NULL,
 	    "quotes are stripped the way hookify strips them");
 	free(y);
