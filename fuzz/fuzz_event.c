@@ -22,7 +22,13 @@ static const char rules[] =
     "  - id: c\n    on: [PreToolUse, PostToolUse, PostToolUseFailure, SessionStart, UserPromptSubmit]\n"
     "    when:\n      not: {response: '^$'}\n    action: context\n    message: '{{error}}{{prompt}}'\n"
     "  - id: s\n    on: UserPromptSubmit\n    skill: x\n    action: suggest\n"
-    "  - id: o\n    on: PreToolUse\n    once: session+path\n    action: warn\n    message: w\n";
+    "  - id: o\n    on: PreToolUse\n    once: session+path\n    action: warn\n    message: w\n"
+    "  - id: x\n    on: [PreToolUse, PostToolUse]\n    when:\n      any:\n"
+    "        - shell: {program: rm, flags: [-r], any: [{args: '^/'}, {dir: '^/$'}]}\n"
+    "        - content: {json: {find: true, where: {a: 1}, keys: [b], types: {c: object}}, required: true}\n"
+    "        - file_after: {starts_with: ['## 0.'], line: true, required: true}\n"
+    "        - sections: {file: notes.md, keywords: {k: true}}\n"
+    "    action: deny\n    message: '{{missing}} {{match}} {{sections}} {{lbraces}}'\n";
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -13,7 +13,8 @@ pass=0
 fail=0
 
 
-mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules"
+mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" \
+    "$W/shellwords" "$W/import"
 cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
 cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
 printf 'database/src/**/*.ts\0database/src/a/b.ts' >"$W/glob/1"
@@ -25,8 +26,19 @@ cp "$S"/tests/fixtures/skillproj/.claude/skills/skill-rules.json "$W/skillrules/
 cp "$S"/tests/lint/bad-skill-rules.json "$W/skillrules/2"
 [ -f "$S/../shared/compat/diet103-skill-rules.json" ] &&
     cp "$S/../shared/compat/diet103-skill-rules.json" "$W/skillrules/3"
+# Shell commands: the command lines of the packs' tests.
+grep -ho "command: '[^']*'" "$S"/rules/*.yaml | sed "s/^command: '//;s/'\$//" |
+    split -l 1 - "$W/shellwords/c"
+printf 'a=$(b "$(c `d`)"); e <<X\nf\nX\n{g,h} $'"'"'\\x69'"'"'' >"$W/shellwords/n"
+# Importers: a 0 byte then a skill-rules.json, a 1 byte then a hookify rule.
+for f in "$S"/tests/fixtures/import/skill-rules.json "$W"/skillrules/*; do
+	{ printf '\000'; cat "$f"; } >"$W/import/j-$(basename "$f")"
+done
+for f in "$S"/tests/fixtures/hookify/*.md; do
+	{ printf '\001'; cat "$f"; } >"$W/import/h-$(basename "$f")"
+done
 
-for t in event rules glob template skillrules; do
+for t in event rules glob template skillrules shellwords import; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.

@@ -38,11 +38,12 @@ const char *const compile_rule_keys[] = {
 
 static const char *const matcher_keys[] = {
 	"regex", "keywords", "contains", "equals", "glob", "ignore_case",
-	"word", NULL
+	"word", "starts_with", "ends_with", "json", "line", "required", NULL
 };
 
 const char *const compile_test_keys[] = {
-	"name", "event", "expect", "kb", "tool_errors", NULL
+	"name", "event", "expect", "kb", "tool_errors", "known_gap", "files",
+	"message_contains", NULL
 };
 
 /* Text fields a condition can name, indexed by enum rr_field. */
@@ -52,12 +53,14 @@ static const char *const field_names[F__COUNT] = {
 	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
 	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
 	[F_EVENT] = "event", [F_CWD] = "cwd",
+	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
 };
 
 static const char *const cond_keys[] = {
 	"path", "content", "old_content", "command", "prompt", "response",
 	"error", "message", "tool", "event", "cwd", "file_contains", "env",
-	"any", "all", "not", "kb", NULL
+	"any", "all", "not", "kb", "file_before", "file_after", "shell",
+	"sections", NULL
 };
 
 /* ---- ruleset ownership ------------------------------------------------ */
@@ -532,15 +535,22 @@ matcher_from_list(struct cctx *cx, struct matcher *m, const struct strlist *l)
 
 /*
  * A text condition's value: a regex string or list (globs for path), or a
- * mapping with one of regex / keywords / contains / equals / glob.
+ * mapping with one of regex / keywords / contains / equals / glob /
+ * starts_with / ends_with / json and its modifiers.
  */
 static int
 compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
     struct matcher *m, const char *label)
 {
 	static const char *const kinds[] = {
-		"regex", "keywords", "contains", "equals", "glob"
+		"regex", "keywords", "contains", "equals", "glob",
+		"starts_with", "ends_with", "json"
 	};
+	static const enum matcher_kind kind_of[] = {
+		M_REGEX, M_KEYWORDS, M_CONTAINS, M_EQUALS, M_GLOB,
+		M_STARTS_WITH, M_ENDS_WITH, M_JSON
+	};
+	const int		 nk = (int)(sizeof(kinds) / sizeof(kinds[0]));
 	const struct ynode	*v, *which = NULL;
 	struct strlist		 l;
 	int			 b, nkinds = 0, k, chosen = -1;
@@ -555,7 +565,7 @@ compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		return matcher_from_list(cx, m, &l);
 	}
 	compile_check_keys(cx, n, "a matcher", matcher_keys);
-	for (k = 0; k < 5; k++) {
+	for (k = 0; k < nk; k++) {
 		if ((v = ynode_get(n, kinds[k])) != NULL) {
 			nkinds++;
 			if (chosen < 0) {
@@ -567,28 +577,33 @@ compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 	if (nkinds == 0) {
 		cx_error(cx, n, DIAG_empty_condition,
 		    "matcher for '%s' needs one of regex, keywords, contains, "
-		    "equals%s", label, is_path ? ", glob" : "");
+		    "equals, starts_with, ends_with, json%s", label,
+		    is_path ? ", glob" : "");
 		return -1;
 	}
 	if (nkinds > 1) {
 		cx_error(cx, n, DIAG_invalid_value,
 		    "matcher for '%s' takes only one of regex, keywords, "
-		    "contains, equals, glob", label);
+		    "contains, equals, glob, starts_with, ends_with, json",
+		    label);
 		return -1;
 	}
-	if (chosen == 4 && !is_path) {
+	if (kind_of[chosen] == M_GLOB && !is_path) {
 		cx_error(cx, which, DIAG_invalid_value,
 		    "'glob' applies only to path");
 		return -1;
 	}
-	m->kind = chosen == 0 ? M_REGEX : chosen == 1 ? M_KEYWORDS :
-	    chosen == 2 ? M_CONTAINS : chosen == 3 ? M_EQUALS : M_GLOB;
+	m->kind = kind_of[chosen];
 	/* Keywords are case-insensitive unless asked otherwise. */
 	m->ignore_case = m->kind == M_KEYWORDS;
 	if ((v = ynode_get(n, "ignore_case")) != NULL) {
 		if ((b = ynode_bool(v)) < 0)
 			cx_error(cx, v, DIAG_wrong_type,
 			    "'ignore_case' must be true or false");
+		else if (m->kind == M_JSON || m->kind == M_GLOB)
+			cx_error(cx, v, DIAG_invalid_value,
+			    "'ignore_case' does not apply to %s",
+			    kinds[chosen]);
 		else
 			m->ignore_case = b;
 	}
@@ -602,6 +617,29 @@ compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		else
 			m->word = b;
 	}
+	if ((v = ynode_get(n, "line")) != NULL) {
+		if ((b = ynode_bool(v)) < 0)
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'line' must be true or false");
+		else if (m->kind != M_EQUALS && m->kind != M_STARTS_WITH &&
+		    m->kind != M_ENDS_WITH)
+			cx_error(cx, v, DIAG_invalid_value, "'line' applies "
+			    "only to equals, starts_with and ends_with");
+		else
+			m->line = b;
+	}
+	if ((v = ynode_get(n, "required")) != NULL) {
+		if ((b = ynode_bool(v)) < 0)
+			cx_error(cx, v, DIAG_wrong_type,
+			    "'required' must be true or false");
+		else if (m->kind == M_GLOB || is_path)
+			cx_error(cx, v, DIAG_invalid_value,
+			    "'required' does not apply to paths");
+		else
+			m->required = b;
+	}
+	if (m->kind == M_JSON)
+		return compile_json_spec(cx, which, &m->json);
 	snprintf(what, sizeof(what), "each %s item", kinds[chosen]);
 	if (strlist_from(cx, which, &l, true, what) < 0)
 		return -1;
@@ -611,6 +649,13 @@ compile_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		return -1;
 	}
 	return matcher_from_list(cx, m, &l);
+}
+
+int
+compile_text_matcher(struct cctx *cx, const struct ynode *n, bool globs,
+    struct matcher *m, const char *label)
+{
+	return compile_matcher(cx, n, globs, m, label);
 }
 
 /* ---- conditions --------------------------------------------------------- */
@@ -706,6 +751,10 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		cond_add_kid(cx, c, kid);
 		return c;
 	}
+	if (strcmp(name, "shell") == 0)
+		return compile_shell(cx, key, v);
+	if (cx->in_shell)
+		return compile_shell_part(cx, key, v);
 	if (strcmp(name, "file_contains") == 0 || strcmp(name, "env") == 0) {
 		if (strlist_from(cx, v, &l, true, name[0] == 'e' ?
 		    "an environment variable name" : "a marker") < 0)
@@ -723,6 +772,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		}
 		return c;
 	}
+	if (strcmp(name, "sections") == 0)
+		return compile_sections(cx, key, v);
 	if (strcmp(name, "kb") == 0)
 		return compile_kb_cond(cx, key, v);
 	c = new_cond(cx, C_TEXT, key, arena_strdup(&cx->rs->arena, name));
@@ -743,7 +794,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 				diag_set_hint(d, "fields are path, content, "
 				    "old_content, command, prompt, response, "
 				    "error, message, tool, event, cwd, "
-				    "input.<key>, file_contains, env, kb, "
+				    "file_before, file_after, input.<key>, "
+				    "file_contains, env, kb, shell, sections, "
 				    "any, all, not");
 			return NULL;
 		}
@@ -780,6 +832,13 @@ compile_cond_map(struct cctx *cx, const struct ynode *map, enum cond_kind kind,
 			cond_add_kid(cx, c, kid);
 	}
 	return cx->errors == before ? c : NULL;
+}
+
+struct cond *
+compile_condition_map(struct cctx *cx, const struct ynode *map,
+    const char *label)
+{
+	return compile_cond_map(cx, map, C_ALL, label);
 }
 
 /* when: a map (AND of keys) or a list of maps (OR). unless: OR of keys. */

@@ -24,6 +24,7 @@ struct cctx {
 	size_t			 errors;	/* errors so far in this file */
 	bool			 fail_closed;	/* on_error: deny */
 	unsigned		 guarded;	/* events of deny/ask rules */
+	bool			 in_shell;	/* inside a `shell:` map */
 };
 
 struct strlist_item {
@@ -67,6 +68,22 @@ struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 
 extern const char *const compile_kb_keys[];
 extern const char *const compile_record_keys[];
+/* compile.c, for compile_ext.c */
+int	 compile_text_matcher(struct cctx *, const struct ynode *, bool globs,
+	     struct matcher *, const char *label);
+struct cond *compile_condition_map(struct cctx *, const struct ynode *map,
+	     const char *label);
+
+/* compile_ext.c: shell, sections and json (reflexion-rules(5)). */
+struct cond *compile_shell(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_shell_part(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_sections(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+int	 compile_json_spec(struct cctx *, const struct ynode *v,
+	     struct json_spec **out);
+
 extern const char *const compile_rule_keys[];
 extern const char *const compile_top_keys[];
 extern const char *const compile_test_keys[];

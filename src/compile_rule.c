@@ -182,7 +182,8 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		diag_set_hint(d, "variables are path, file_path, abs_path, "
 		    "command, tool, event, rule, skill, description, match, "
 		    "prompt, message, error, cwd, session_id, input.<key>, "
-		    "env.<NAME>");
+		    "env.<NAME>, missing, sections, keywords, lbraces (a "
+		    "literal {{)");
 		/* Sections, filters and kb rows have their own code and hint. */
 		if (rc == -2) {
 			d->code = DIAG_template_section;
@@ -196,6 +197,9 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		r->message = NULL;
 	}
 }
+
+static void compile_test_extras(struct cctx *, const struct ynode *,
+	    struct rule_test *);
 
 static void
 compile_tests(struct cctx *cx, struct rule *r, const struct ynode *v)
@@ -255,6 +259,71 @@ compile_tests(struct cctx *cx, struct rule *r, const struct ynode *v)
 		if ((seed = ynode_get(t, "tool_errors")) != NULL)
 			rt->tool_errors = compile_test_seed(cx, seed,
 			    "tool_errors");
+		compile_test_extras(cx, t, rt);
+	}
+}
+
+/* A file name a test may create: relative, inside the test project. */
+static bool
+safe_test_path(const char *p)
+{
+	const char	*seg = p;
+
+	if (*p == '\0' || *p == '/')
+		return false;
+	for (;;) {
+		size_t n = strcspn(seg, "/");
+		if (n == 0 || (n == 2 && seg[0] == '.' && seg[1] == '.'))
+			return false;
+		if (seg[n] == '\0')
+			return true;
+		seg += n + 1;
+	}
+}
+
+/* known_gap, files and message_contains of one test. */
+static void
+compile_test_extras(struct cctx *cx, const struct ynode *t,
+    struct rule_test *rt)
+{
+	struct arena		*a = &cx->rs->arena;
+	const struct ynode	*v, *k, *val;
+	struct strlist		 l;
+	size_t			 i;
+
+	if ((v = ynode_get(t, "known_gap")) != NULL)
+		bool_value(cx, v, "known_gap", &rt->known_gap);
+	if ((v = ynode_get(t, "message_contains")) != NULL &&
+	    strlist_from(cx, v, &l, false, "a message_contains text") == 0) {
+		rt->says = arena_alloc(a, (l.n + 1) * sizeof(*rt->says));
+		for (i = 0; i < l.n; i++)
+			rt->says[rt->nsays++] = l.items[i].s;
+	}
+	if ((v = ynode_get(t, "files")) == NULL)
+		return;
+	if (v->type != YNODE_MAP) {
+		cx_error(cx, v, DIAG_bad_test, "'files' must be a mapping of "
+		    "file names (relative to the project) to their text");
+		return;
+	}
+	rt->file_names = arena_alloc(a, (v->n + 1) * sizeof(*rt->file_names));
+	rt->file_texts = arena_alloc(a, (v->n + 1) * sizeof(*rt->file_texts));
+	for (i = 0; i < v->n; i++) {
+		k = v->items[2 * i];
+		val = v->items[2 * i + 1];
+		if (!is_string(k) || !safe_test_path(k->str)) {
+			cx_error(cx, k, DIAG_bad_test, "a test file name must "
+			    "be a relative path without '..'");
+			continue;
+		}
+		if (val->type != YNODE_SCALAR) {
+			cx_error(cx, val, DIAG_bad_test,
+			    "the text of '%s' must be a string", k->str);
+			continue;
+		}
+		rt->file_names[rt->nfiles] = arena_strdup(a, k->str);
+		rt->file_texts[rt->nfiles++] = arena_strndup(a, val->str,
+		    val->len);
 	}
 }
 
@@ -319,10 +388,18 @@ cond_has_kb(const struct cond *c)
 			if (cond_has_kb(c->kids[i]))
 				return true;
 		return false;
+	case C_SECTIONS:
+		for (i = 0; i < c->sections->ntags; i++)
+			if (cond_has_kb(c->sections->tags[i].when))
+				return true;
+		return false;
 	case C_NOT:
 	case C_TEXT:
 	case C_FILE_CONTAINS:
 	case C_ENV:
+	case C_SHELL:		/* shell maps hold only the command's parts */
+	case C_SH_TEXT:
+	case C_SH_FLAGS:
 		return false;
 	}
 	return false;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "eval_priv.h"
 #include "fileio.h"
 #include "glob.h"
 #include "jsonw.h"
@@ -13,28 +14,7 @@
 #include "state.h"
 #include "xmalloc.h"
 
-#define FILE_CONTAINS_MAX	(16u * 1024 * 1024)
 #define EXPLAIN_SNIPPET		60
-
-/* Per-event scratch shared by every rule. */
-struct ectx {
-	struct rr_event		*ev;
-	const struct eval_opts	*opts;
-	struct eval_outcome	*out;
-	const struct rule	*rule;
-	/* The first text a `when` condition matched, for {{match}}. */
-	const char		*match;
-	size_t			 match_len;
-	bool			 match_is_glob;
-	/* The file on disk, read once for file_contains. */
-	int			 file_state;	/* 0 unread, 1 read, -1 none */
-	char			*file_text;
-	size_t			 file_len;
-	int			 depth;		/* of explain indentation */
-	/* Rows the rule's kb conditions found, for its message. */
-	struct kb_rows		 rows;
-	bool			 kb_failed;	/* reported once per event */
-};
 
 void
 eval_outcome_init(struct eval_outcome *o)
@@ -76,12 +56,9 @@ snippet(struct buf *b, const char *s, size_t len)
 		buf_adds(b, "...");
 }
 
-static void
-explain(struct ectx *cx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-explain(struct ectx *cx, const char *fmt, ...)
+/* The trace of `explain`, indented to the current depth. */
+void
+eval_explain(struct ectx *cx, const char *fmt, ...)
 {
 	va_list	ap;
 	int	i;
@@ -93,6 +70,15 @@ explain(struct ectx *cx, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(cx->opts->explain, fmt, ap);
 	va_end(ap);
+}
+
+/* Shorter to read, and shared with eval_ext.c under its full name. */
+#define explain(...)	eval_explain(__VA_ARGS__)
+
+void
+eval_snippet(struct buf *b, const char *s, size_t len)
+{
+	snippet(b, s, len);
 }
 
 /* ---- text matching ------------------------------------------------------ */
@@ -162,71 +148,102 @@ equals_text(const char *a, size_t alen, const char *b, size_t blen, bool ci)
 	return true;
 }
 
+/* Finds p in s per line (line mode of equals/starts_with/ends_with). */
+static bool
+literal_hit(const struct matcher *m, const struct pattern *p, const char *s,
+    size_t len, size_t *start, size_t *end)
+{
+	const char	*l = s, *eol, *stop = s + len;
+	size_t		 ll;
+
+	for (;;) {
+		eol = m->line ? memchr(l, '\n', (size_t)(stop - l)) : NULL;
+		if (eol == NULL)
+			eol = stop;
+		ll = (size_t)(eol - l);
+		if (m->line && ll > 0 && l[ll - 1] == '\r')
+			ll--;
+		if (ll >= p->len && ((m->kind == M_EQUALS && ll == p->len) ||
+		    m->kind == M_STARTS_WITH || m->kind == M_ENDS_WITH)) {
+			const char *at = m->kind == M_ENDS_WITH ?
+			    l + ll - p->len : l;
+			if (equals_text(at, p->len, p->src, p->len,
+			    m->ignore_case)) {
+				*start = (size_t)(at - s);
+				*end = *start + p->len;
+				return true;
+			}
+		}
+		if (eol == stop)
+			return false;
+		l = eol + 1;
+	}
+}
+
+/*
+ * Tests one subject against pattern pi of a matcher.  On a hit sets
+ * *start and *end.  A regex that hits its limit is noted on stderr.
+ */
+bool
+eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
+    const char *s, size_t len, size_t *start, size_t *end)
+{
+	const struct matcher	*m = &c->m;
+	const struct pattern	*p = &m->pats[pi];
+	enum rr_match_result	 r;
+	long			 at;
+
+	switch (m->kind) {
+	case M_REGEX:
+		r = rr_regex_match(p->re, s, len, start, end);
+		if (r == RR_MATCH_LIMIT) {
+			buf_printf(&cx->out->notes,
+			    "reflexion-rules: %s:%d:%d: rule '%s': regex "
+			    "hit its match limit on %s; counted as no "
+			    "match\n", cx->rule->file, p->line, p->col,
+			    cx->rule->id, c->label);
+			if (cx->rule->fail_closed && cx->out->undecided == NULL)
+				cx->out->undecided = cx->rule;
+		}
+		return r == RR_MATCH_YES;
+	case M_GLOB:
+		*start = 0;
+		*end = len;
+		return rr_glob_match(p->glob, s, len);
+	case M_KEYWORDS:
+	case M_CONTAINS:
+		at = find_text(s, len, p->src, p->len, m->ignore_case,
+		    m->word);
+		if (at < 0)
+			return false;
+		*start = (size_t)at;
+		*end = (size_t)at + p->len;
+		return true;
+	case M_EQUALS:
+	case M_STARTS_WITH:
+	case M_ENDS_WITH:
+		return literal_hit(m, p, s, len, start, end);
+	case M_JSON:
+		return false;	/* matched as a whole by eval_json() */
+	}
+	return false;
+}
+
 /*
  * Tests one subject against a matcher.  On a hit sets *start, *end and the
- * pattern index.  Limit hits are noted once per pattern on stderr.
+ * pattern index.
  */
 static bool
 match_subject(struct ectx *cx, const struct cond *c, const char *s,
     size_t len, size_t *pi, size_t *start, size_t *end)
 {
-	const struct matcher	*m = &c->m;
-	const struct pattern	*p;
-	enum rr_match_result	 r;
-	size_t			 i;
-	long			 at;
+	size_t	i;
 
-	for (i = 0; i < m->npats; i++) {
-		p = &m->pats[i];
-		switch (m->kind) {
-		case M_REGEX:
-			r = rr_regex_match(p->re, s, len, start, end);
-			if (r == RR_MATCH_LIMIT) {
-				buf_printf(&cx->out->notes,
-				    "reflexion-rules: %s:%d:%d: rule '%s': regex "
-				    "hit its match limit on %s; counted as no "
-				    "match\n", cx->rule->file, p->line, p->col,
-				    cx->rule->id, c->label);
-				if (cx->rule->fail_closed &&
-				    cx->out->undecided == NULL)
-					cx->out->undecided = cx->rule;
-				break;
-			}
-			if (r == RR_MATCH_YES) {
-				*pi = i;
-				return true;
-			}
-			break;
-		case M_GLOB:
-			if (rr_glob_match(p->glob, s, len)) {
-				*pi = i;
-				*start = 0;
-				*end = len;
-				return true;
-			}
-			break;
-		case M_KEYWORDS:
-		case M_CONTAINS:
-			at = find_text(s, len, p->src, p->len, m->ignore_case,
-			    m->word);
-			if (at >= 0) {
-				*pi = i;
-				*start = (size_t)at;
-				*end = (size_t)at + p->len;
-				return true;
-			}
-			break;
-		case M_EQUALS:
-			if (equals_text(s, len, p->src, p->len,
-			    m->ignore_case)) {
-				*pi = i;
-				*start = 0;
-				*end = len;
-				return true;
-			}
-			break;
+	for (i = 0; i < c->m.npats; i++)
+		if (eval_pattern_hit(cx, c, i, s, len, start, end)) {
+			*pi = i;
+			return true;
 		}
-	}
 	return false;
 }
 
@@ -239,39 +256,33 @@ matcher_name(enum matcher_kind k)
 	case M_CONTAINS: return "contains";
 	case M_EQUALS:	 return "equals";
 	case M_GLOB:	 return "glob";
+	case M_STARTS_WITH: return "starts_with";
+	case M_ENDS_WITH: return "ends_with";
+	case M_JSON:	 return "json";
 	}
 	return "pattern";
 }
 
-static bool
-eval_text(struct ectx *cx, const struct cond *c, bool in_when)
+/*
+ * Tests the subjects of a condition (one field's text, or several words of
+ * a shell command) against its matcher: any subject may match.
+ */
+bool
+eval_match_subjects(struct ectx *cx, const struct cond *c,
+    const char *const *subjects, const size_t *lens, size_t nsub,
+    bool in_when)
 {
-	struct rr_event	*ev = cx->ev;
-	struct rr_text	 t;
-	const char	*subjects[2];
-	size_t		 lens[2], nsub = 0, k, pi = 0, start = 0, end = 0;
+	size_t		 k, pi = 0, start = 0, end = 0;
 	struct buf	*x = cx->opts->explain;
 
-	if (c->field == F_INPUT)
-		t = event_input(ev, c->input_key);
-	else
-		t = ev->f[c->field];
-	if (c->field == F_PATH && ev->abs_path != NULL) {
-		/* Relative to the project first, then absolute. */
-		subjects[nsub] = ev->rel_path;
-		lens[nsub++] = strlen(ev->rel_path);
-		if (ev->rel_path != ev->abs_path) {
-			subjects[nsub] = ev->abs_path;
-			lens[nsub++] = strlen(ev->abs_path);
-		}
-	} else if (t.s != NULL) {
-		subjects[nsub] = t.s;
-		lens[nsub++] = t.len;
-	}
 	if (nsub == 0) {
 		explain(cx, "%s: no such field in this event\n", c->label);
 		return false;
 	}
+	if (c->m.kind == M_JSON)
+		return eval_json(cx, c, subjects, lens, nsub, in_when);
+	if (c->m.required)
+		return eval_required(cx, c, subjects, lens, nsub, in_when);
 	for (k = 0; k < nsub; k++) {
 		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
 		    &end))
@@ -300,9 +311,40 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		explain(cx, "%s: no %s of %zu matched ", c->label,
 		    matcher_name(c->m.kind), c->m.npats);
 		snippet(x, subjects[0], lens[0]);
+		if (nsub > 1)
+			buf_printf(x, " (nor %zu more)", nsub - 1);
 		buf_addc(x, '\n');
 	}
 	return false;
+}
+
+static bool
+eval_text(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_event	*ev = cx->ev;
+	struct rr_text	 t;
+	const char	*subjects[2];
+	size_t		 lens[2], nsub = 0;
+
+	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
+		eval_file_field(cx, c->field);
+	if (c->field == F_INPUT)
+		t = event_input(ev, c->input_key);
+	else
+		t = ev->f[c->field];
+	if (c->field == F_PATH && ev->abs_path != NULL) {
+		/* Relative to the project first, then absolute. */
+		subjects[nsub] = ev->rel_path;
+		lens[nsub++] = strlen(ev->rel_path);
+		if (ev->rel_path != ev->abs_path) {
+			subjects[nsub] = ev->abs_path;
+			lens[nsub++] = strlen(ev->abs_path);
+		}
+	} else if (t.s != NULL) {
+		subjects[nsub] = t.s;
+		lens[nsub++] = t.len;
+	}
+	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
 }
 
 static void
@@ -399,7 +441,20 @@ eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
 	return true;
 }
 
+void
+eval_load_file(struct ectx *cx)
+{
+	if (cx->file_state == 0)
+		load_file(cx);
+}
+
 static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
+
+bool
+eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	return eval_cond(cx, c, in_when);
+}
 
 static bool
 eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
@@ -466,6 +521,14 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		return r;
 	case C_KB:
 		return eval_kb(cx, c, in_when);
+	case C_SHELL:
+		return eval_shell(cx, c, in_when);
+	case C_SH_TEXT:
+		return eval_shell_part(cx, c);
+	case C_SH_FLAGS:
+		return eval_shell_flags(cx, c);
+	case C_SECTIONS:
+		return eval_sections(cx, c, in_when);
 	}
 	return false;
 }
@@ -548,6 +611,9 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tc.match = cx->match;
 	tc.match_len = cx->match_len;
 	tc.kb = &cx->rows;
+	tc.missing = cx->missing.data;
+	tc.sections = cx->sections;
+	tc.keywords = cx->keywords;
 	tpl_render(r->message, &tc, b);
 }
 
@@ -564,6 +630,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	cx->match_is_glob = false;
 	cx->depth = 0;
 	kb_rows_release(&cx->rows);
+	eval_ext_reset_rule(cx);
 	if (!rule_applies(r, ev)) {
 		if (cx->opts->explain && (r->events & (1u << ev->kind)))
 			explain(cx, "rule %s (%s:%d): skipped: tool '%s' not "
@@ -693,6 +760,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	cx.ev = ev;
 	cx.opts = opts;
 	cx.out = out;
+	buf_init(&cx.missing);
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
 	else
@@ -700,6 +768,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 			eval_rule(&cx, rs->rules[i]);
 	free(cx.file_text);
 	kb_rows_release(&cx.rows);
+	eval_ext_release(&cx);
 	if (out->nfired > 1)
 		qsort(out->fired, out->nfired, sizeof(*out->fired), fired_cmp);
 	apply_once(&cx);

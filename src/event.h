@@ -41,6 +41,8 @@ enum rr_field {
 	F_TOOL,
 	F_EVENT,
 	F_CWD,
+	F_FILE_BEFORE,	/* the file on disk, read when a rule asks */
+	F_FILE_AFTER,	/* the file as the tool would leave it, likewise */
 	F__COUNT,
 	F_INPUT = F__COUNT	/* input.<key>: looked up on demand */
 };

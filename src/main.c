@@ -23,6 +23,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_explain_entry,
 	&cmd_init_entry,
 	&cmd_kb_entry,
+	&cmd_import_entry,
 	NULL
 };
 

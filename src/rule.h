@@ -21,6 +21,7 @@ struct cJSON;
 struct rr_regex;
 struct rr_glob;
 struct record_opts;
+struct json_spec;
 
 enum rr_action {
 	ACT_DENY,
@@ -53,7 +54,10 @@ enum matcher_kind {
 	M_KEYWORDS,
 	M_CONTAINS,
 	M_EQUALS,
-	M_GLOB
+	M_GLOB,
+	M_STARTS_WITH,
+	M_ENDS_WITH,
+	M_JSON		/* the text parsed as JSON, checked by json_spec */
 };
 
 struct pattern {
@@ -70,6 +74,9 @@ struct matcher {
 	bool		 word;		/* keywords: whole words only */
 	struct pattern	*pats;
 	size_t		 npats;
+	bool		 line;		/* equals/starts_with/ends_with per line */
+	bool		 required;	/* holds when a pattern is missing */
+	struct json_spec *json;		/* M_JSON, in the ruleset's arena */
 };
 
 enum cond_kind {
@@ -79,13 +86,40 @@ enum cond_kind {
 	C_TEXT,			/* a field against a matcher */
 	C_FILE_CONTAINS,	/* literal markers in the file on disk */
 	C_ENV,			/* an environment variable set, non-empty */
-	C_KB			/* a knowledge-base lookup returns rows */
+	C_KB,			/* a knowledge-base lookup returns rows */
+	C_SHELL,		/* kids[0] holds for one simple command */
+	C_SH_TEXT,		/* in a shell map: a part of the command */
+	C_SH_FLAGS,		/* in a shell map: one of strs is an option */
+	C_SECTIONS		/* tagged sections of a Markdown file */
 };
 
 /* The lookups of the `kb` condition (kb.h). */
 enum kb_query {
 	KBQ_FILE_ERRORS,	/* rows naming the event's file */
 	KBQ_SESSION_ERROR	/* the session's last error of this tool */
+};
+
+/* The parts of a simple command a shell condition tests (C_SH_TEXT). */
+enum sh_part {
+	SH_PROGRAM,		/* basename of the program */
+	SH_SUBCOMMAND,		/* first argument that is not an option */
+	SH_ARGS,		/* any word after the program */
+	SH_DIR,			/* directory from an earlier cd */
+	SH_REDIRECTS,		/* any redirection target */
+	SH_INPUT,		/* here-document or here-string */
+	SH__COUNT
+};
+
+/* sections: keyword tags whose conditions decide which sections apply. */
+struct section_tag {
+	const char	*name;
+	struct cond	*when;		/* NULL: always */
+};
+
+struct sections_spec {
+	const char	*file;		/* relative to the project, or absolute */
+	struct section_tag *tags;
+	size_t		 ntags;
 };
 
 struct cond {
@@ -99,12 +133,16 @@ struct cond {
 	/* C_FILE_CONTAINS, C_ENV */
 	const char	**strs;
 	size_t		 nstrs;
-	/* C_ALL, C_ANY, C_NOT (one kid) */
+	/* C_ALL, C_ANY, C_NOT (one kid), C_SHELL (one kid) */
 	struct cond	**kids;
 	size_t		 nkids;
 	/* C_KB */
 	enum kb_query	 kb_query;
 	size_t		 kb_limit;
+	/* C_SH_TEXT (with m); C_SH_FLAGS uses strs */
+	enum sh_part	 sh_part;
+	/* C_SECTIONS */
+	struct sections_spec *sections;
 };
 
 struct rule_test {
@@ -114,6 +152,12 @@ struct rule_test {
 	int		 line, col;
 	struct cJSON	*kb_rows;	/* kb: rows to seed, or NULL */
 	struct cJSON	*tool_errors;	/* tool_errors: to seed, or NULL */
+	bool		 known_gap;	/* expect documents a miss to fix */
+	const char	**file_names;	/* files: relative to the project */
+	const char	**file_texts;
+	size_t		 nfiles;
+	const char	**says;		/* message_contains */
+	size_t		 nsays;
 };
 
 struct rule {

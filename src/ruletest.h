@@ -2,7 +2,9 @@
  * Running the tests: blocks of rules.  Each test's event is completed with
  * defaults from its rule (hook_event_name from `on`, tool_name from the
  * first exact tool, a session id and cwd), parsed like a real event, and
- * evaluated against that rule alone with fresh state.
+ * evaluated against that rule alone with fresh state.  A test may check
+ * the message (message_contains), bring files (files), or document a
+ * known gap: its expectation is the miss, counted apart from passes.
  */
 #ifndef RR_RULETEST_H
 #define RR_RULETEST_H
@@ -16,11 +18,19 @@
 /* The project directory tests run in; test paths are relative to it. */
 #define RULETEST_CWD	"/project"
 
+struct ruletest_counts {
+	size_t	passed;
+	size_t	failed;		/* failures, and known gaps now closed */
+	size_t	gaps;		/* known gaps still there */
+};
+
 /*
  * Prints one line per failing test to fp (with tap, a TAP line per test,
- * numbered from *passed + *failed + 1); adds to the counters.
+ * numbered from the counts so far + 1; known gaps as TODO tests); adds to
+ * the counters.  A test with `files` runs in a fresh project directory
+ * under $TMPDIR holding them, removed afterwards.
  */
 void	ruletest_run(const struct ruleset *, FILE *fp, bool tap,
-	    size_t *passed, size_t *failed);
+	    struct ruletest_counts *);
 
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "sources.h"
 #include "xmalloc.h"
 
@@ -46,12 +47,51 @@ load_if_present(struct ruleset *rs, const char *path, int layer,
 	return 1;
 }
 
+static void
+push_source(struct source_list *l, char *path, int layer)
+{
+	l->items = xreallocarray(l->items, l->n + 1, sizeof(*l->items));
+	l->items[l->n].path = path;
+	l->items[l->n].layer = layer;
+	l->n++;
+}
+
+void
+sources_list(const char *home, const char *project,
+    const struct rr_config *cfg, struct source_list *out)
+{
+	size_t	i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; cfg != NULL && i < cfg->npacks; i++)
+		push_source(out, xstrdup(cfg->packs[i].path), LAYER_PACK);
+	push_source(out, xasprintf("%s/rules", home), LAYER_USER);
+	if (project != NULL && *project != '\0') {
+		push_source(out, xasprintf("%s/.reflexion/rules", project),
+		    LAYER_PROJECT);
+		push_source(out, xasprintf("%s/.claude/skills/skill-rules.json",
+		    project), LAYER_SKILL_RULES);
+	}
+}
+
+void
+source_list_release(struct source_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i].path);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
 size_t
 sources_load(struct ruleset *rs, const struct rule_sources *src,
     const char *home, const char *project, struct diag_list *diags)
 {
-	char	*p;
-	size_t	 i, n = 0;
+	struct rr_config	cfg;
+	struct source_list	l;
+	size_t			i, n = 0;
 
 	if (src != NULL && src->npaths > 0) {
 		for (i = 0; i < src->npaths; i++) {
@@ -60,16 +100,12 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		}
 		return n;
 	}
-	p = xasprintf("%s/rules", home);
-	n += load_if_present(rs, p, LAYER_USER, diags);
-	free(p);
-	if (project != NULL && *project != '\0') {
-		p = xasprintf("%s/.reflexion/rules", project);
-		n += load_if_present(rs, p, LAYER_PROJECT, diags);
-		free(p);
-		p = xasprintf("%s/.claude/skills/skill-rules.json", project);
-		n += load_if_present(rs, p, LAYER_SKILL_RULES, diags);
-		free(p);
-	}
+	config_load(&cfg, home, diags);
+	sources_list(home, project, &cfg, &l);
+	for (i = 0; i < l.n; i++)
+		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
+		    diags);
+	source_list_release(&l);
+	config_release(&cfg);
 	return n;
 }

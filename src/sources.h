@@ -1,8 +1,10 @@
 /*
- * Where rules come from (SPEC.md §2): $REFLEXION_HOME/rules/, then the
- * project's .reflexion/rules/, then the project's diet103
+ * Where rules come from (SPEC.md §2): the installed packs named in
+ * $REFLEXION_HOME/config.yaml (config.h), $REFLEXION_HOME/rules/, then
+ * the project's .reflexion/rules/, then the project's diet103
  * .claude/skills/skill-rules.json; later layers override earlier rules by
- * id.  Any --rules PATH replaces all of them.
+ * id.  Any --rules PATH replaces all of them.  sources_list() enumerates
+ * them from (home, project, config) alone, for the loader and the cache.
  */
 #ifndef RR_SOURCES_H
 #define RR_SOURCES_H
@@ -12,7 +14,10 @@
 #include "diag.h"
 #include "rule.h"
 
+struct rr_config;
+
 enum rr_layer {
+	LAYER_PACK = 0,
 	LAYER_USER = 1,
 	LAYER_PROJECT = 2,
 	LAYER_SKILL_RULES = 3,
@@ -29,9 +34,30 @@ char	*reflexion_home(void);
 /* $CLAUDE_PROJECT_DIR if set and non-empty, else cwd (may be ""). */
 const char *project_dir(const char *event_cwd);
 
+/* One rule source: a file or a directory, which may not exist. */
+struct rule_source {
+	char	*path;		/* owned */
+	int	 layer;		/* enum rr_layer */
+};
+
+struct source_list {
+	struct rule_source	*items;
+	size_t			 n;
+};
+
 /*
- * Loads every rule source into rs.  Errors are in diags; returns the
- * number of rule files read.
+ * The default sources in load order, whether they exist or not: the
+ * config's packs, home/rules, project/.reflexion/rules and
+ * project/.claude/skills/skill-rules.json (project may be NULL or "").
+ */
+void	 sources_list(const char *home, const char *project,
+	     const struct rr_config *, struct source_list *out);
+void	 source_list_release(struct source_list *);
+
+/*
+ * Loads every rule source into rs: the --rules paths when there are any,
+ * else config.yaml's packs and the default sources that exist.  Errors
+ * (config.yaml's too) are in diags; returns the number of sources read.
  */
 size_t	 sources_load(struct ruleset *, const struct rule_sources *,
 	     const char *home, const char *project, struct diag_list *);

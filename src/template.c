@@ -27,6 +27,10 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_SESSION_ID] = "session_id",
 	[V_INPUT] = "input",
 	[V_ENV] = "env",
+	[V_MISSING] = "missing",
+	[V_SECTIONS] = "sections",
+	[V_KEYWORDS] = "keywords",
+	[V_LBRACES] = "lbraces",
 };
 
 static void
@@ -455,6 +459,18 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		return;
 	case V_ENV:
 		add_cstr(out, getenv(s->text));
+		return;
+	case V_MISSING:
+		add_cstr(out, c->missing);
+		return;
+	case V_SECTIONS:
+		add_cstr(out, c->sections);
+		return;
+	case V_KEYWORDS:
+		add_cstr(out, c->keywords);
+		return;
+	case V_LBRACES:
+		buf_adds(out, "{{");
 		return;
 	default:
 		break;

@@ -46,6 +46,10 @@ enum tpl_var {
 	V_SESSION_ID,
 	V_INPUT,	/* input.<key> */
 	V_ENV,		/* env.<NAME> */
+	V_MISSING,	/* what required conditions found missing */
+	V_SECTIONS,	/* titles of the tagged sections that apply */
+	V_KEYWORDS,	/* the keywords that selected them */
+	V_LBRACES,	/* a literal "{{" */
 	V__COUNT
 };
 
@@ -106,6 +110,9 @@ struct tpl_ctx {
 	const char	*match;
 	size_t		 match_len;
 	const struct kb_rows *kb;	/* rows of the kb conditions */
+	const char	*missing;
+	const char	*sections;
+	const char	*keywords;
 };
 
 /*

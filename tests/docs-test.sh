@@ -21,11 +21,13 @@ while read -r num name summary; do
 	fi
 done <"$TMPROOT/codes"
 
-# The key arrays of compile.c, between their opening line and NULL.
+# The key arrays of compile.c and compile_ext.c, between their opening
+# line and NULL.
 for arr in compile_top_keys compile_rule_keys matcher_keys compile_test_keys \
-    cond_keys compile_kb_keys compile_record_keys; do
+    cond_keys compile_kb_keys compile_record_keys shell_keys sections_keys \
+    json_keys; do
 	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" \
-	    "$SRCDIR/src/compile_kb.c" |
+	    "$SRCDIR/src/compile_kb.c" "$SRCDIR/src/compile_ext.c" |
 	    grep -o '"[a-z_+]*"' | tr -d '"' >"$TMPROOT/keys"
 	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in compile.c"
 	while read -r key; do
@@ -63,9 +65,8 @@ L.add_implicit_resolver('tag:yaml.org,2002:bool',
     re.compile(r'^(?:true|True|TRUE|false|False|FALSE)$'), list('tTfF'))
 schema, src = sys.argv[1], sys.argv[2]
 v = jsonschema.Draft202012Validator(json.load(open(schema)))
-good = [src + '/rules/examples.yaml', src + '/tests/rules/features.yaml',
-        src + '/tests/lint/clean.yaml', src + '/rules/pre-tool-guide.yaml',
-        src + '/rules/observe.yaml']
+good = sorted(glob.glob(src + '/rules/*.yaml')) + [
+        src + '/tests/rules/features.yaml', src + '/tests/lint/clean.yaml']
 bad = ['unknown-key', 'wrong-types', 'missing-keys', 'invalid-values',
        'unknown-event-action', 'empty-conditions', 'deny-no-message', 'kb']
 for f in good:

@@ -194,4 +194,149 @@ if grep -q '"additionalContext":"fine"' out && ! grep -q evil out &&
 else
 	not_ok "1 MB against backtracking regexes"; diag <out; diag <err
 fi
+
+# ---- the inputs of the shell, sections, json and file_after conditions ----
+cat >x.yaml <<'YAML'
+version: 1
+rules:
+  - id: sh
+    on: PreToolUse
+    tools: [Bash]
+    when:
+      shell: {program: rm, flags: [-r], args: '^/$'}
+    action: deny
+    message: 'sh: {{match}}'
+  - id: notes
+    on: PreToolUse
+    tools: [Bash]
+    when:
+      sections: {file: notes.md, keywords: {k: true}}
+    action: context
+    message: '{{sections}}'
+  - id: js
+    on: PreToolUse
+    tools: [Write]
+    when:
+      content: {json: {find: true, where: {a: 1}}}
+    action: deny
+    message: js
+  - id: after
+    on: PreToolUse
+    tools: [Edit]
+    when:
+      file_after: {contains: [x], required: true}
+    action: deny
+    message: after
+YAML
+mkdir -p proj
+cmd_ev() {
+	printf '{"session_id":"x","hook_event_name":"PreToolUse","cwd":"%s/proj","tool_name":"Bash","tool_input":{"command":"%s"}}' "$TMPROOT" "$1"
+}
+
+# A FIFO where the sections file should be: no hang, said on stderr.
+mkfifo proj/notes.md
+cmd_ev 'ls' | CLAUDE_PROJECT_DIR=$TMPROOT/proj timeout 20 "$RR" hook --rules x.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && [ ! -s out ] && grep -q 'notes.md: not a regular file' err; then
+	ok "a FIFO as the sections file: no hang, reported"
+else
+	not_ok "a FIFO as the sections file (status $status)"; diag <err
+fi
+rm proj/notes.md
+# A sections file over 4 MB.
+{ printf '<!-- keywords: k -->\n# T\n'; head -c 5000000 /dev/zero | tr '\0' 'x'; } >proj/notes.md
+cmd_ev 'ls' | CLAUDE_PROJECT_DIR=$TMPROOT/proj "$RR" hook --rules x.yaml >out 2>err
+if [ ! -s out ] && grep -q 'larger than 4 MB' err; then
+	ok "a 5 MB sections file: left unread, reported"
+else
+	not_ok "a 5 MB sections file"; diag <err
+fi
+rm proj/notes.md
+
+# A command of 200,000 nested $( and one of 100,000 simple commands.
+{ printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"rm -rf / '
+  i=0; while [ $i -lt 20000 ]; do printf '$($($($($($($($($($('; i=$((i + 1)); done
+  printf '"}}'; } >nest.json
+timeout 20 "$RR" hook --rules x.yaml <nest.json >out 2>err
+if grep -q 'sh: rm -rf /' out; then
+	ok "200,000 nested \$( : bounded, and the command before them is denied"
+else
+	not_ok "200,000 nested \$("; diag <err
+fi
+{ printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"'
+  i=0; while [ $i -lt 10000 ]; do printf 'a;b;c;d;e;f;g;h;i;j;'; i=$((i + 1)); done
+  printf 'rm -rf /"}}'; } >many.json
+timeout 20 "$RR" hook --rules x.yaml <many.json >out 2>err
+status=$?
+# Past SH_MAX_CMDS commands the rest is not read: a documented limit.
+if [ $status = 0 ] && [ ! -s out ]; then
+	ok "100,000 simple commands: parsed up to the limit, bounded"
+else
+	not_ok "100,000 simple commands (status $status)"; diag <out; diag <err
+fi
+
+# 1 MB of unterminated JSON objects for a json find.
+{ printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/a","content":"'
+  i=0; while [ $i -lt 50000 ]; do printf '{\\"a\\":\\"xxxxxxxxx'; i=$((i + 1)); done
+  printf '"}}'; } >json.json
+timeout 20 "$RR" hook --rules x.yaml <json.json >out 2>err
+status=$?
+if [ $status = 0 ] && [ ! -s out ]; then
+	ok "1 MB of broken embedded JSON: a bounded search, no match"
+else
+	not_ok "1 MB of broken embedded JSON (status $status)"; diag <err
+fi
+
+# file_after of an Edit on a FIFO and on a directory: unknown, no hang.
+mkfifo proj/f
+mkdir proj/d
+for t in f d; do
+	printf '{"hook_event_name":"PreToolUse","cwd":"%s/proj","tool_name":"Edit","tool_input":{"file_path":"%s/proj/%s","old_string":"a","new_string":"b"}}' \
+	    "$TMPROOT" "$TMPROOT" $t | timeout 20 "$RR" hook --rules x.yaml >out 2>err
+	status=$?
+	if [ $status = 0 ] && [ ! -s out ]; then
+		ok "file_after of an Edit on a $(test $t = f && echo FIFO || echo directory): no hang, no decision"
+	else
+		not_ok "file_after on $t (status $status)"; diag <err
+	fi
+done
+
+# config.yaml as a FIFO, and as invalid UTF-8.
+mkdir -p chome
+mkfifo chome/config.yaml
+cmd_ev 'ls' | REFLEXION_HOME=$TMPROOT/chome timeout 20 "$RR" hook >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q 'config.yaml: error: not a regular file' err &&
+    grep -q systemMessage out; then
+	ok "config.yaml as a FIFO: no hang, the user is told"
+else
+	not_ok "config.yaml as a FIFO (status $status)"; diag <out; diag <err
+fi
+rm chome/config.yaml
+printf 'packs: [\377\376]\n' >chome/config.yaml
+REFLEXION_HOME=$TMPROOT/chome "$RR" lint >out 2>&1
+status=$?
+if [ $status = 1 ] && grep -q 'config.yaml:1:.*error' out; then
+	ok "config.yaml of invalid UTF-8: a located error"
+else
+	not_ok "config.yaml of invalid UTF-8 (status $status)"; diag <out
+fi
+
+# import of a file over 8 MB, and of binary junk.
+head -c 9000000 /dev/zero >big.json
+"$RR" import big.json >out 2>err
+status=$?
+if [ $status = 1 ] && [ ! -s out ] && grep -q 'larger than' err; then
+	ok "import of a 9 MB file: refused, said so"
+else
+	not_ok "import of a 9 MB file (status $status)"; diag <err
+fi
+printf -- '---\n\000\001\377: \377\n---\n\000' >hookify.junk.local.md
+"$RR" import hookify.junk.local.md >out 2>err
+status=$?
+if [ $status = 1 ] && [ ! -s out ] && grep -q 'RR0602' err; then
+	ok "import of binary junk: refused with a message"
+else
+	not_ok "import of binary junk (status $status)"; diag <out; diag <err
+fi
 done_testing

@@ -1,0 +1,354 @@
+/*
+ * The condition forms that look at more than one field of an event:
+ *
+ *   shell:     a condition map over the simple commands of `command`
+ *              (shellwords.h); holds when one simple command satisfies
+ *              it.  Its keys are the parts of a command.
+ *   sections:  keyword tags, each with a condition; the sections of a
+ *              Markdown file tagged with a tag whose condition holds.
+ *   json:      the spec of a json matcher (jsoncheck.h).
+ *
+ * compile.c dispatches to these; everything is allocated in the
+ * ruleset's arena, expected JSON values are owned by the ruleset.
+ */
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "compile_priv.h"
+#include "jsoncheck.h"
+
+const char *const shell_keys[] = {
+	"program", "subcommand", "args", "flags", "dir", "redirects", "input",
+	"any", "all", "not", NULL
+};
+
+const char *const sections_keys[] = {
+	"file", "keywords", NULL
+};
+
+const char *const json_keys[] = {
+	"find", "where", "keys", "types", "equals", NULL
+};
+
+/* Indexed by enum sh_part. */
+static const char *const sh_part_names[SH__COUNT] = {
+	[SH_PROGRAM] = "program", [SH_SUBCOMMAND] = "subcommand",
+	[SH_ARGS] = "args", [SH_DIR] = "dir", [SH_REDIRECTS] = "redirects",
+	[SH_INPUT] = "input",
+};
+
+static struct cond *
+ext_cond(struct cctx *cx, enum cond_kind kind, const struct ynode *at,
+    const char *label)
+{
+	struct cond	*c = arena_alloc(&cx->rs->arena, sizeof(*c));
+
+	c->kind = kind;
+	c->label = label;
+	c->line = at->line;
+	c->col = at->col;
+	return c;
+}
+
+/* ---- shell ------------------------------------------------------------- */
+
+struct cond *
+compile_shell(struct cctx *cx, const struct ynode *key, const struct ynode *v)
+{
+	struct cond	*c, *kid;
+
+	if (cx->in_shell) {
+		cx_error(cx, key, DIAG_invalid_value,
+		    "'shell' cannot be nested in 'shell'");
+		return NULL;
+	}
+	if (v->type != YNODE_MAP) {
+		struct diag *d = cx_error(cx, v, DIAG_wrong_type,
+		    "'shell' must be a mapping, not %s", ynode_type_name(v));
+		diag_set_hint(d, "its keys are program, subcommand, args, "
+		    "flags, dir, redirects, input, any, all, not");
+		return NULL;
+	}
+	cx->in_shell = true;
+	kid = compile_condition_map(cx, v, "shell");
+	cx->in_shell = false;
+	if (kid == NULL)
+		return NULL;
+	c = ext_cond(cx, C_SHELL, key, "shell");
+	c->field = F_COMMAND;
+	c->kids = arena_alloc(&cx->rs->arena, sizeof(*c->kids));
+	c->kids[0] = kid;
+	c->nkids = 1;
+	return c;
+}
+
+/* A valid option spelling: -x, --long, or -word. */
+static bool
+valid_flag(const char *s)
+{
+	return s[0] == '-' && s[1] != '\0' && strcmp(s, "--") != 0 &&
+	    strpbrk(s, " \t=") == NULL;
+}
+
+struct cond *
+compile_shell_part(struct cctx *cx, const struct ynode *key,
+    const struct ynode *v)
+{
+	const char	*name = key->str, *near;
+	struct strlist	 l;
+	struct cond	*c;
+	struct diag	*d;
+	size_t		 i, before = cx->errors;
+	int		 part;
+
+	if (strcmp(name, "flags") == 0) {
+		if (strlist_from(cx, v, &l, true, "an option") < 0)
+			return NULL;
+		if (l.n == 0) {
+			cx_error(cx, v, DIAG_empty_condition,
+			    "'flags' is an empty list");
+			return NULL;
+		}
+		c = ext_cond(cx, C_SH_FLAGS, key, "flags");
+		c->strs = arena_alloc(&cx->rs->arena, l.n * sizeof(*c->strs));
+		for (i = 0; i < l.n; i++) {
+			if (!valid_flag(l.items[i].s)) {
+				d = cx_error(cx, l.items[i].node,
+				    DIAG_invalid_value, "'%s' is not an "
+				    "option", l.items[i].s);
+				diag_set_hint(d, "write -r (a short option, "
+				    "also found in -rf), --force (a long one) "
+				    "or -delete (a whole word)");
+				continue;
+			}
+			c->strs[c->nstrs++] = l.items[i].s;
+		}
+		return cx->errors == before ? c : NULL;
+	}
+	for (part = 0; part < SH__COUNT; part++)
+		if (strcmp(sh_part_names[part], name) == 0)
+			break;
+	if (part == SH__COUNT) {
+		d = cx_error(cx, key, DIAG_unknown_field,
+		    "'%s' is not a part of a shell command", name);
+		near = closest_word(name, shell_keys);
+		if (near != NULL)
+			diag_set_hint(d, "did you mean '%s'?", near);
+		else
+			diag_set_hint(d, "inside 'shell' the keys are program, "
+			    "subcommand, args, flags, dir, redirects, input, "
+			    "any, all, not");
+		return NULL;
+	}
+	c = ext_cond(cx, C_SH_TEXT, key, sh_part_names[part]);
+	c->sh_part = (enum sh_part)part;
+	/* Program and subcommand names are globs: rm, 'mkfs*'. */
+	if (compile_text_matcher(cx, v, part == SH_PROGRAM ||
+	    part == SH_SUBCOMMAND, &c->m, name) < 0)
+		return NULL;
+	return c;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+struct cond *
+compile_sections(struct cctx *cx, const struct ynode *key,
+    const struct ynode *v)
+{
+	const struct ynode	*file, *kw, *k, *val;
+	struct sections_spec	*spec;
+	struct arena		*a = &cx->rs->arena;
+	struct section_tag	*t;
+	struct cond		*c;
+	size_t			 i, before = cx->errors;
+
+	if (v->type != YNODE_MAP) {
+		cx_error(cx, v, DIAG_wrong_type, "'sections' must be a mapping "
+		    "with 'file' and 'keywords', not %s", ynode_type_name(v));
+		return NULL;
+	}
+	compile_check_keys(cx, v, "sections", sections_keys);
+	file = ynode_get(v, "file");
+	kw = ynode_get(v, "keywords");
+	if (file == NULL)
+		cx_error(cx, v, DIAG_missing_key, "'sections' needs 'file', "
+		    "the Markdown file (relative to the project)");
+	else if (!is_string(file) || file->len == 0)
+		cx_error(cx, file, DIAG_wrong_type,
+		    "'file' must be a file name");
+	if (kw == NULL) {
+		cx_error(cx, v, DIAG_missing_key, "'sections' needs "
+		    "'keywords', a mapping of keyword to condition");
+		return NULL;
+	}
+	if (kw->type != YNODE_MAP || kw->n == 0) {
+		cx_error(cx, kw, kw->type != YNODE_MAP ? DIAG_wrong_type :
+		    DIAG_empty_condition, "'keywords' must be a non-empty "
+		    "mapping of keyword to condition map (or true)");
+		return NULL;
+	}
+	spec = arena_alloc(a, sizeof(*spec));
+	spec->tags = arena_alloc(a, kw->n * sizeof(*spec->tags));
+	for (i = 0; i < kw->n; i++) {
+		k = kw->items[2 * i];
+		val = kw->items[2 * i + 1];
+		/* Any scalar: a keyword may well be "null" or "on". */
+		if (k->type != YNODE_SCALAR || k->len == 0) {
+			cx_error(cx, k, DIAG_wrong_type,
+			    "a keyword must be a string");
+			continue;
+		}
+		t = &spec->tags[spec->ntags++];
+		t->name = arena_strdup(a, k->str);
+		if (val->type == YNODE_SCALAR && ynode_bool(val) == 1)
+			continue;	/* always */
+		if (val->type != YNODE_MAP) {
+			cx_error(cx, val, DIAG_wrong_type, "keyword '%s' needs "
+			    "a condition map, or true for always", k->str);
+			continue;
+		}
+		t->when = compile_condition_map(cx, val, k->str);
+	}
+	if (cx->errors != before)
+		return NULL;
+	spec->file = arena_strdup(a, file->str);
+	c = ext_cond(cx, C_SECTIONS, key, "sections");
+	c->sections = spec;
+	return c;
+}
+
+/* ---- json ----------------------------------------------------------------- */
+
+static bool
+valid_path(const char *p)
+{
+	size_t	n = strlen(p);
+
+	return n > 0 && p[0] != '.' && p[n - 1] != '.' &&
+	    strstr(p, "..") == NULL;
+}
+
+static int
+add_check(struct cctx *cx, struct json_check *out, enum json_check_kind kind,
+    const struct ynode *k, const struct ynode *val)
+{
+	cJSON		*j;
+	size_t		 i;
+	int		 t;
+
+	if (!is_string(k) || !valid_path(k->str)) {
+		cx_error(cx, k, DIAG_invalid_value, "a JSON key path is "
+		    "names separated by dots, such as 'verification.result'");
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	out->path = arena_strdup(&cx->rs->arena, k->str);
+	if (kind == JC_EQUALS) {
+		j = ynode_to_json(val, 0);
+		ruleset_own_json(cx->rs, j);
+		out->value = j;
+	} else if (kind == JC_TYPE) {
+		const struct ynode *one = val;
+		for (i = 0; i < (val->type == YNODE_SEQ ? val->n : 1); i++) {
+			if (val->type == YNODE_SEQ)
+				one = val->items[i];
+			if (!is_string(one) ||
+			    (t = json_type_from_name(one->str)) < 0) {
+				struct diag *d = cx_error(cx, one,
+				    DIAG_invalid_value, "unknown JSON type");
+				diag_set_hint(d, "types are object, array, "
+				    "string, number, integer, boolean, null");
+				return -1;
+			}
+			out->types |= (unsigned)t;
+		}
+		if (out->types == 0) {
+			cx_error(cx, val, DIAG_empty_condition,
+			    "no type given for '%s'", k->str);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A mapping of path -> value (where, types, equals) into checks. */
+static int
+add_map(struct cctx *cx, const struct ynode *map, const char *what,
+    enum json_check_kind kind, struct json_check **arr, size_t *n)
+{
+	size_t	i;
+
+	if (map->type != YNODE_MAP) {
+		cx_error(cx, map, DIAG_wrong_type, "'%s' must be a mapping of "
+		    "key paths, not %s", what, ynode_type_name(map));
+		return -1;
+	}
+	for (i = 0; i < map->n; i++)
+		if (add_check(cx, &(*arr)[(*n)], kind, map->items[2 * i],
+		    map->items[2 * i + 1]) == 0)
+			(*n)++;
+	return 0;
+}
+
+int
+compile_json_spec(struct cctx *cx, const struct ynode *v,
+    struct json_spec **out)
+{
+	const struct ynode	*find, *where, *keys, *types, *eq;
+	struct json_spec	*s;
+	struct arena		*a = &cx->rs->arena;
+	size_t			 before = cx->errors, max = 0, i;
+	int			 b;
+
+	if (v->type != YNODE_MAP) {
+		cx_error(cx, v, DIAG_wrong_type, "'json' must be a mapping "
+		    "(find, where, keys, types, equals), not %s",
+		    ynode_type_name(v));
+		return -1;
+	}
+	compile_check_keys(cx, v, "a json matcher", json_keys);
+	s = arena_alloc(a, sizeof(*s));
+	if ((find = ynode_get(v, "find")) != NULL) {
+		if ((b = ynode_bool(find)) < 0)
+			cx_error(cx, find, DIAG_wrong_type,
+			    "'find' must be true or false");
+		else
+			s->find = b;
+	}
+	where = ynode_get(v, "where");
+	keys = ynode_get(v, "keys");
+	types = ynode_get(v, "types");
+	eq = ynode_get(v, "equals");
+	if (where != NULL) {
+		if (where->type == YNODE_MAP)
+			s->where = arena_alloc(a, (where->n + 1) *
+			    sizeof(*s->where));
+		add_map(cx, where, "where", JC_EQUALS, &s->where, &s->nwhere);
+	}
+	if (keys != NULL && keys->type == YNODE_SEQ)
+		max += keys->n;
+	else if (keys != NULL && keys->type == YNODE_SCALAR)
+		max++;
+	if (types != NULL && types->type == YNODE_MAP)
+		max += types->n;
+	if (eq != NULL && eq->type == YNODE_MAP)
+		max += eq->n;
+	s->checks = arena_alloc(a, (max + 1) * sizeof(*s->checks));
+	if (keys != NULL) {
+		struct strlist l;
+		if (strlist_from(cx, keys, &l, false, "a key path") == 0)
+			for (i = 0; i < l.n; i++)
+				if (add_check(cx, &s->checks[s->nchecks],
+				    JC_KEY, l.items[i].node, NULL) == 0)
+					s->nchecks++;
+	}
+	if (types != NULL)
+		add_map(cx, types, "types", JC_TYPE, &s->checks, &s->nchecks);
+	if (eq != NULL)
+		add_map(cx, eq, "equals", JC_EQUALS, &s->checks, &s->nchecks);
+	if (cx->errors != before)
+		return -1;
+	*out = s;
+	return 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * $REFLEXION_HOME/config.yaml: which installed packs to enable.
+ *
+ *     packs: [skill-guard, dangerous-commands]
+ *
+ * A pack is the rule file NAME.yaml in the packs directory: the
+ * REFLEXION_PACKS_DIR environment variable when set (tests, running from
+ * the build tree), else $(pkgdatadir)/rules compiled in.  A missing
+ * config file is an empty one.  Problems are diagnostics with the file's
+ * line and column, like rule files; a pack that does not exist is one.
+ * struct rr_config owns every string in it.
+ */
+#ifndef RR_CONFIG_H
+#define RR_CONFIG_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+struct config_pack {
+	char	*name;
+	char	*path;		/* the pack's rule file */
+};
+
+struct rr_config {
+	char			*file;		/* the config file's path */
+	struct config_pack	*packs;		/* in the order written */
+	size_t			 npacks;
+};
+
+/* The packs directory; owned. */
+char	*packs_dir(void);
+
+/*
+ * Reads home/config.yaml into cfg (always initialized; release it).
+ * Returns the number of errors added to diags; packs with an error are
+ * left out, the others kept.
+ */
+size_t	 config_load(struct rr_config *cfg, const char *home,
+	     struct diag_list *);
+void	 config_release(struct rr_config *);
+
+#endif

@@ -1,0 +1,237 @@
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsoncheck.h"
+
+static const char *const type_names[] = {
+	"object", "array", "string", "number", "integer", "boolean", "null"
+};
+static const char *const articles[] = {
+	"an ", "an ", "a ", "a ", "an ", "a ", ""
+};
+
+int
+json_type_from_name(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (strcmp(name, type_names[i]) == 0)
+			return 1 << i;
+	return -1;
+}
+
+void
+json_types_describe(unsigned types, struct buf *b)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++) {
+		if (!(types & (1u << i)))
+			continue;
+		if (n++)
+			buf_adds(b, " or ");
+		buf_printf(b, "%s%s", articles[i], type_names[i]);
+	}
+}
+
+static unsigned
+type_of(const cJSON *v)
+{
+	if (cJSON_IsObject(v))
+		return JT_OBJECT;
+	if (cJSON_IsArray(v))
+		return JT_ARRAY;
+	if (cJSON_IsString(v))
+		return JT_STRING;
+	if (cJSON_IsBool(v))
+		return JT_BOOLEAN;
+	if (cJSON_IsNull(v))
+		return JT_NULL;
+	if (cJSON_IsNumber(v))
+		return JT_NUMBER | (isfinite(v->valuedouble) &&
+		    v->valuedouble == floor(v->valuedouble) ? JT_INTEGER : 0);
+	return 0;
+}
+
+/* The value at a dotted path, or NULL. */
+static const cJSON *
+at_path(const cJSON *doc, const char *path)
+{
+	const cJSON	*v = doc;
+	const char	*p = path, *dot;
+	char		 part[256];
+	size_t		 n;
+
+	while (v != NULL && *p) {
+		dot = strchr(p, '.');
+		n = dot ? (size_t)(dot - p) : strlen(p);
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (cJSON_IsArray(v) && n > 0 && strspn(part, "0123456789") == n)
+			v = cJSON_GetArrayItem(v, atoi(part));
+		else if (cJSON_IsObject(v))
+			v = cJSON_GetObjectItemCaseSensitive(v, part);
+		else
+			v = NULL;
+		p = dot ? dot + 1 : p + n;
+	}
+	return v;
+}
+
+static bool
+check_holds(const struct json_check *c, const cJSON *doc)
+{
+	const cJSON	*v = at_path(doc, c->path);
+
+	if (v == NULL)
+		return false;
+	switch (c->kind) {
+	case JC_KEY:
+		return true;
+	case JC_TYPE:
+		return (type_of(v) & c->types) != 0;
+	case JC_EQUALS:
+		/* cJSON_Compare has no const interface; it does not write. */
+		return cJSON_Compare(v, (cJSON *)(uintptr_t)c->value, 1) != 0;
+	}
+	return false;
+}
+
+static bool
+where_holds(const struct json_spec *s, const cJSON *doc)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nwhere; i++)
+		if (!check_holds(&s->where[i], doc))
+			return false;
+	return true;
+}
+
+/* The whole text as one JSON value, blanks around it allowed. */
+static cJSON *
+parse_whole(const char *text, size_t len)
+{
+	const char	*end = NULL;
+	cJSON		*doc;
+	size_t		 rest;
+
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (doc == NULL)
+		return NULL;
+	rest = (size_t)(end - text);
+	for (; rest < len; rest++)
+		if (!strchr(" \t\r\n", text[rest]))
+			break;
+	if (rest < len) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/*
+ * The first object or array embedded in text that satisfies `where`.  A
+ * document that parses but does not fit is skipped whole, so each byte is
+ * parsed at most JSON_FIND_TRIES times.
+ */
+static cJSON *
+find_embedded(const struct json_spec *s, const char *text, size_t len)
+{
+	const char	*p = text, *end, *stop = text + len;
+	cJSON		*doc;
+	int		 tries = 0;
+
+	while (p < stop && tries < JSON_FIND_TRIES) {
+		while (p < stop && *p != '{' && *p != '[')
+			p++;
+		if (p == stop)
+			break;
+		tries++;
+		end = NULL;
+		doc = cJSON_ParseWithLengthOpts(p, (size_t)(stop - p), &end, 0);
+		if (doc == NULL) {
+			p++;
+			continue;
+		}
+		if (where_holds(s, doc))
+			return doc;
+		cJSON_Delete(doc);
+		p = end > p ? end : p + 1;
+	}
+	return NULL;
+}
+
+/* A missing path already listed by an earlier keys check. */
+static bool
+reported_missing(const struct json_spec *s, size_t i, const cJSON *doc)
+{
+	size_t	k;
+
+	if (at_path(doc, s->checks[i].path) != NULL)
+		return false;
+	for (k = 0; k < i; k++)
+		if (s->checks[k].kind == JC_KEY &&
+		    strcmp(s->checks[k].path, s->checks[i].path) == 0)
+			return true;
+	return false;
+}
+
+static void
+describe_failure(const struct json_check *c, struct buf *b)
+{
+	char	*v;
+
+	if (b->len)
+		buf_adds(b, ", ");
+	buf_adds(b, c->path);
+	switch (c->kind) {
+	case JC_KEY:
+		break;
+	case JC_TYPE:
+		buf_adds(b, " (must be ");
+		json_types_describe(c->types, b);
+		buf_addc(b, ')');
+		break;
+	case JC_EQUALS:
+		v = cJSON_PrintUnformatted((cJSON *)(uintptr_t)c->value);
+		buf_printf(b, " (must be %s)", v ? v : "?");
+		free(v);
+		break;
+	}
+}
+
+enum json_result
+json_check_text(const struct json_spec *s, const char *text, size_t len,
+    struct buf *failures)
+{
+	cJSON		*doc;
+	size_t		 i;
+	enum json_result r = JSON_PASSES;
+
+	if (text == NULL || len > JSON_TEXT_MAX)
+		return JSON_NO_DOCUMENT;
+	if (s->find)
+		doc = find_embedded(s, text, len);
+	else if ((doc = parse_whole(text, len)) != NULL && !where_holds(s, doc)) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	if (doc == NULL)
+		return JSON_NO_DOCUMENT;
+	for (i = 0; i < s->nchecks; i++) {
+		if (check_holds(&s->checks[i], doc))
+			continue;
+		r = JSON_FAILS;
+		if (failures != NULL && !reported_missing(s, i, doc))
+			describe_failure(&s->checks[i], failures);
+	}
+	cJSON_Delete(doc);
+	return r;
+}

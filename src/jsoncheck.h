@@ -1,0 +1,79 @@
+/*
+ * JSON checks of a text (the `json` matcher of reflexion-rules(5)).
+ *
+ * A json_spec picks a document out of a text and tests it:
+ *   - the document is the whole text parsed as JSON, or with `find` the
+ *     first JSON object or array embedded in it (prose around a report,
+ *     a ```json fence) that satisfies every `where` check;
+ *   - checks: a dotted path exists (keys), has one of some types (types),
+ *     or equals a value (equals).
+ * The spec lives in the ruleset's arena; the expected values are cJSON
+ * trees owned by the ruleset.  Evaluation borrows the text and keeps
+ * nothing.
+ */
+#ifndef RR_JSONCHECK_H
+#define RR_JSONCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+struct cJSON;
+
+enum json_type_bit {
+	JT_OBJECT = 1 << 0,
+	JT_ARRAY = 1 << 1,
+	JT_STRING = 1 << 2,
+	JT_NUMBER = 1 << 3,
+	JT_INTEGER = 1 << 4,
+	JT_BOOLEAN = 1 << 5,
+	JT_NULL = 1 << 6
+};
+
+enum json_check_kind {
+	JC_KEY,		/* the path exists */
+	JC_TYPE,	/* the path exists and has one of `types` */
+	JC_EQUALS	/* the path exists and equals `value` */
+};
+
+struct json_check {
+	enum json_check_kind	 kind;
+	const char		*path;	/* dotted; a number indexes an array */
+	unsigned		 types;
+	const struct cJSON	*value;
+};
+
+struct json_spec {
+	bool			 find;
+	struct json_check	*where;
+	size_t			 nwhere;
+	struct json_check	*checks;
+	size_t			 nchecks;
+};
+
+enum json_result {
+	JSON_NO_DOCUMENT,	/* not JSON, or no embedded document fits */
+	JSON_PASSES,		/* a document, and every check holds */
+	JSON_FAILS		/* a document, and some check does not */
+};
+
+/* The longest text checked, and the embedded documents tried (`find`). */
+#define JSON_TEXT_MAX	(16u * 1024 * 1024)
+#define JSON_FIND_TRIES	64
+
+/*
+ * Evaluates spec against text[0..len).  On JSON_FAILS, appends to
+ * `failures` (when not NULL) one item per failed check, separated by
+ * ", ": the path, with "(must be an object)" or "(must be \"x\")" for
+ * type and value checks.
+ */
+enum json_result json_check_text(const struct json_spec *, const char *text,
+	     size_t len, struct buf *failures);
+
+/* Type names as rules write them ("object", "integer", ...); -1 if none. */
+int	 json_type_from_name(const char *);
+/* "an object or an array", for messages. */
+void	 json_types_describe(unsigned types, struct buf *);
+
+#endif

@@ -1,0 +1,603 @@
+/*
+ * Simple commands of the shell tokenizer (see shellwords.h): a word list
+ * from the lexer becomes a struct sh_cmd once assignments, reserved words
+ * and wrappers are off its front; then the scripts it runs (sh -c, eval,
+ * su -c, find -exec) are parsed one level deeper, and a cd is remembered.
+ * Also the queries rules make of a command: subcommand and flags.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellwords_priv.h"
+#include "xmalloc.h"
+
+static bool
+in_set(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return true;
+	return false;
+}
+
+static const char *
+base_name(const char *s)
+{
+	const char	*slash = strrchr(s, '/');
+
+	return slash && slash[1] ? slash + 1 : s;
+}
+
+const char *
+sh_lookup_var(const struct parser *ps, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = ps->nvars; i > 0; i--)
+		if (strlen(ps->vars[i - 1].name) == len &&
+		    memcmp(ps->vars[i - 1].name, name, len) == 0)
+			return ps->vars[i - 1].value;
+	return NULL;
+}
+
+static void
+set_var(struct parser *ps, const char *word)
+{
+	const char	*eq = strchr(word, '=');
+	struct arena	*a = &ps->sc->arena;
+
+	if (eq == NULL || ps->nvars == SH_MAX_VARS)
+		return;
+	ps->vars[ps->nvars].name = arena_strndup(a, word, (size_t)(eq - word));
+	ps->vars[ps->nvars].value = arena_strdup(a, eq + 1);
+	ps->nvars++;
+}
+
+/* ---- simple commands ------------------------------------------------------ */
+
+static const char *const reserved_words[] = {
+	"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done",
+	"while", "until", "esac", "function", NULL
+};
+
+static const char *const shells[] = {
+	"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash",
+	"fish", NULL
+};
+
+struct wrapper {
+	const char	*name;
+	const char	*short_args;	/* option letters that take a value */
+	const char *const *long_args;	/* long options that take a value */
+	int		 positional;	/* arguments before the command */
+};
+
+static const char *const sudo_long[] = {
+	"--user", "--group", "--host", "--prompt", "--role", "--type",
+	"--other-user", "--close-from", "--chdir", "--chroot",
+	"--command-timeout", NULL
+};
+static const char *const env_long[] = { "--unset", "--chdir", NULL };
+static const char *const timeout_long[] = { "--signal", "--kill-after", NULL };
+static const char *const stdbuf_long[] = {
+	"--input", "--output", "--error", NULL
+};
+static const char *const nice_long[] = { "--adjustment", NULL };
+static const char *const xargs_long[] = {
+	"--arg-file", "--delimiter", "--max-lines", "--max-args",
+	"--max-procs", "--max-chars", "--process-slot-var", NULL
+};
+static const char *const time_long[] = { "--format", "--output", NULL };
+static const char *const no_long[] = { NULL };
+
+static const struct wrapper wrappers[] = {
+	{ "sudo", "CDghprtTUu", sudo_long, 0 },
+	{ "doas", "Cu", no_long, 0 },
+	{ "env", "uCS", env_long, 0 },
+	{ "command", "", no_long, 0 },
+	{ "builtin", "", no_long, 0 },
+	{ "exec", "a", no_long, 0 },
+	{ "nohup", "", no_long, 0 },
+	{ "setsid", "", no_long, 0 },
+	{ "unbuffer", "", no_long, 0 },
+	{ "time", "fo", time_long, 0 },
+	{ "nice", "n", nice_long, 0 },
+	{ "ionice", "cnp", no_long, 0 },
+	{ "timeout", "ks", timeout_long, 1 },
+	{ "stdbuf", "ioe", stdbuf_long, 0 },
+	{ "xargs", "adEILlnPs", xargs_long, 0 },
+	{ "busybox", "", no_long, 0 },
+};
+
+static const struct wrapper *
+find_wrapper(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
+		if (strcmp(wrappers[i].name, name) == 0)
+			return &wrappers[i];
+	return NULL;
+}
+
+/*
+ * Index of the command a wrapper at w[i] runs: past its options (and
+ * their values), its positional arguments and, for env, assignments.
+ * env -S STRING has its string parsed as a nested script.
+ */
+static size_t
+skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
+    size_t i, size_t n)
+{
+	const char	*s, *eq;
+	size_t		 k;
+	int		 pos = wr->positional;
+
+	for (i++; i < n; i++) {
+		s = w[i].s;
+		if (strcmp(s, "--") == 0) {
+			i++;
+			break;
+		}
+		if (s[0] == '-' && s[1] == '-') {
+			eq = strchr(s, '=');
+			if (strcmp(wr->name, "env") == 0 &&
+			    strncmp(s, "--split-string", 14) == 0) {
+				if (eq != NULL)
+					sh_parse_nested(f, eq + 1, strlen(eq + 1));
+				else if (i + 1 < n)
+					sh_parse_nested(f, w[i + 1].s, w[i + 1].len);
+				return n;
+			}
+			if (eq == NULL && in_set(s, wr->long_args))
+				i++;
+			continue;
+		}
+		if (s[0] == '-' && s[1] != '\0') {
+			for (k = 1; s[k]; k++) {
+				if (strchr(wr->short_args, s[k]) == NULL)
+					continue;
+				if (strcmp(wr->name, "env") == 0 && s[k] == 'S') {
+					if (s[k + 1])
+						sh_parse_nested(f, s + k + 1,
+						    strlen(s + k + 1));
+					else if (i + 1 < n)
+						sh_parse_nested(f, w[i + 1].s,
+						    w[i + 1].len);
+					return n;
+				}
+				if (s[k + 1] == '\0')
+					i++;	/* the value is the next word */
+				break;
+			}
+			continue;
+		}
+		if (w[i].assign && strcmp(wr->name, "env") == 0)
+			continue;
+		if (pos > 0) {
+			pos--;
+			continue;
+		}
+		break;
+	}
+	/* An option that takes a value may have been the last word. */
+	return i < n ? i : n;
+}
+
+/*
+ * Lexical clean-up of a cd target run in dir; NULL when the result is
+ * unknowable.  A first segment of ~ or $NAME is a root of its own: ".."
+ * above it leaves what we can know.
+ */
+static const char *
+join_dir(struct arena *a, const char *dir, const char *target)
+{
+	struct buf	 b;
+	const char	*p, *seg, *r;
+	size_t		 seglen, cut, root;
+	bool		 symbolic;
+
+	buf_init(&b);
+	if (target[0] == '/' || target[0] == '~' || target[0] == '$')
+		p = target;
+	else if (dir != NULL) {
+		buf_printf(&b, "%s/%s", dir, target);
+		p = arena_strndup(a, b.data, b.len);
+		buf_reset(&b);
+	} else {
+		buf_release(&b);
+		return NULL;
+	}
+	symbolic = *p != '/';
+	if (!symbolic)
+		buf_addc(&b, '/');
+	else {
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		buf_add(&b, seg, (size_t)(p - seg));
+	}
+	root = b.len;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		seglen = (size_t)(p - seg);
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (b.len == root) {
+				if (symbolic) {
+					buf_release(&b);
+					return NULL;
+				}
+				continue;		/* /.. is / */
+			}
+			for (cut = b.len; cut > root && b.data[cut - 1] != '/';
+			    cut--)
+				;
+			/* Drop the '/' before the segment, unless it is "/". */
+			if (cut > 1 && b.data[cut - 1] == '/')
+				cut--;
+			buf_truncate(&b, cut < root ? root : cut);
+			continue;
+		}
+		if (b.data[b.len - 1] != '/')
+			buf_addc(&b, '/');
+		buf_add(&b, seg, seglen);
+	}
+	r = arena_strndup(a, b.data, b.len);
+	buf_release(&b);
+	return r;
+}
+
+/* The directory after `cd ARGS` run in dir. */
+static const char *
+cd_target(struct arena *a, const struct sh_cmd *c, const char *dir)
+{
+	size_t	i;
+
+	for (i = 1; i < c->argc && c->argv[i][0] == '-' && c->argv[i][1] &&
+	    strcmp(c->argv[i], "--") != 0; i++)
+		;
+	if (i < c->argc && strcmp(c->argv[i], "--") == 0)
+		i++;
+	if (i >= c->argc)
+		return "~";
+	if (strcmp(c->argv[i], "-") == 0 || strchr(c->argv[i], '`') ||
+	    strstr(c->argv[i], "$("))
+		return NULL;
+	return join_dir(a, dir, c->argv[i]);
+}
+
+/* Word splitting of unquoted expansions and {a,b} groups, into out. */
+static void
+expand_word(struct arena *a, const struct sh_word *w, struct wordvec *out)
+{
+	struct sh_word	 nw;
+	const char	*s = w->s, *p, *q;
+	size_t		 k, from, to;
+	struct buf	 b;
+
+	if (out->n + SH_MAX_BRACE + 1 > out->cap) {
+		out->cap = out->cap * 2 + SH_MAX_BRACE + 1;
+		out->v = xreallocarray(out->v, out->cap, sizeof(*out->v));
+	}
+	memset(&nw, 0, sizeof(nw));
+	nw.open = -1;
+	nw.quoted = w->quoted;
+	if (w->split && !w->assign) {
+		for (p = s; *p; p = q) {
+			while (*p && (is_blank(*p) || *p == '\n'))
+				p++;
+			for (q = p; *q && !is_blank(*q) && *q != '\n'; q++)
+				;
+			if (q == p)
+				break;
+			if (out->n == out->cap) {
+				out->cap *= 2;
+				out->v = xreallocarray(out->v, out->cap,
+				    sizeof(*out->v));
+			}
+			nw.s = arena_strndup(a, p, (size_t)(q - p));
+			nw.len = (size_t)(q - p);
+			out->v[out->n++] = nw;
+		}
+		return;
+	}
+	if (w->open < 0) {
+		out->v[out->n++] = *w;
+		return;
+	}
+	buf_init(&b);
+	for (k = 0; k <= w->ncommas; k++) {
+		from = k == 0 ? (size_t)w->open + 1 : w->commas[k - 1] + 1;
+		to = k == w->ncommas ? (size_t)w->close : w->commas[k];
+		buf_reset(&b);
+		buf_add(&b, s, (size_t)w->open);
+		buf_add(&b, s + from, to - from);
+		buf_adds(&b, s + w->close + 1);
+		nw.s = arena_strndup(a, b.data, b.len);
+		nw.len = b.len;
+		out->v[out->n++] = nw;
+	}
+	buf_release(&b);
+}
+
+bool
+sh_is_shell(const char *prog)
+{
+	return in_set(prog, shells);
+}
+
+/*
+ * The script a shell runs from its arguments (sh -c SCRIPT), or NULL.
+ * *reads_stdin is set when it runs no script file and no -c (so a
+ * here-document or here-string is its script).
+ */
+const char *
+sh_shell_script(const struct sh_cmd *c, bool *reads_stdin)
+{
+	const char	*s;
+	bool		 has_c = false;
+	size_t		 i;
+
+	*reads_stdin = false;
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0 || strcmp(s, "-") == 0) {
+			i++;
+			break;
+		}
+		if ((s[0] == '-' || s[0] == '+') && (s[1] == 'o' ||
+		    s[1] == 'O') && s[2] == '\0') {
+			i++;
+			continue;
+		}
+		if (s[0] == '-' && s[1] == '-') {
+			if (strcmp(s, "--rcfile") == 0 ||
+			    strcmp(s, "--init-file") == 0)
+				i++;
+			continue;
+		}
+		if (s[0] == '-' || s[0] == '+') {
+			if (s[0] == '-' && strchr(s + 1, 'c') != NULL)
+				has_c = true;
+			continue;
+		}
+		break;
+	}
+	if (i < c->argc)
+		return has_c ? c->argv[i] : NULL;
+	*reads_stdin = !has_c;
+	return NULL;
+}
+
+/* Nested scripts run by the command just emitted. */
+static void
+run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
+    size_t n)
+{
+	struct buf	 b;
+	const char	*script;
+	bool		 reads_stdin;
+	size_t		 i, j;
+
+	if (sh_is_shell(c->program)) {
+		script = sh_shell_script(c, &reads_stdin);
+		if (script != NULL)
+			sh_parse_nested(f, script, strlen(script));
+		else if (reads_stdin && c->input != NULL)
+			sh_parse_nested(f, c->input, strlen(c->input));
+	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
+		buf_init(&b);
+		for (i = 1; i < c->argc; i++)
+			buf_printf(&b, "%s%s", i > 1 ? " " : "", c->argv[i]);
+		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data,
+		    b.len), b.len);
+		buf_release(&b);
+	} else if (strcmp(c->program, "su") == 0) {
+		for (i = 1; i < c->argc; i++) {
+			const char *s = c->argv[i];
+			if ((strcmp(s, "-c") == 0 ||
+			    strcmp(s, "--command") == 0) && i + 1 < c->argc) {
+				sh_parse_nested(f, c->argv[i + 1],
+				    strlen(c->argv[i + 1]));
+				break;
+			}
+			if (strncmp(s, "--command=", 10) == 0 ||
+			    (strncmp(s, "-c", 2) == 0 && s[2])) {
+				s += s[1] == 'c' ? 2 : 10;
+				sh_parse_nested(f, s, strlen(s));
+				break;
+			}
+		}
+	} else if (strcmp(c->program, "find") == 0 &&
+	    f->depth + 1 <= SH_MAX_DEPTH) {
+		/* find -exec CMD ARGS ; (or +): the words up to ; or + */
+		for (i = 0; i < n; i++) {
+			if (strcmp(w[i].s, "-exec") && strcmp(w[i].s, "-execdir") &&
+			    strcmp(w[i].s, "-ok") && strcmp(w[i].s, "-okdir"))
+				continue;
+			for (j = i + 1; j < n && strcmp(w[j].s, ";") &&
+			    strcmp(w[j].s, "+"); j++)
+				;
+			if (j > i + 1)
+				sh_emit_words(f, w + i + 1, j - i - 1,
+				    f->depth + 1);
+			i = j;
+		}
+	}
+}
+
+static const char *const declarers[] = {
+	"export", "declare", "typeset", "local", "readonly", NULL
+};
+
+/*
+ * Turns words into a simple command at `depth`: assignments, reserved
+ * words and wrappers off the front; the command is appended to the
+ * script, then the scripts it runs are parsed.
+ */
+void
+sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
+{
+	struct sh_script	*sc = f->ps->sc;
+	struct arena		*a = &sc->arena;
+	struct wordvec		 x;
+	struct sh_cmd		*c;
+	const struct wrapper	*wr;
+	struct buf		 text;
+	size_t			 i, k, unwraps = 0;
+	bool			 bare = true;	/* nothing but assignments */
+
+	memset(&x, 0, sizeof(x));
+	for (i = 0; i < nwords; i++)
+		expand_word(a, &words[i], &x);
+	i = 0;
+	for (;;) {
+		while (i < x.n && x.v[i].assign)
+			i++;
+		if (i == x.n) {
+			/* A line of assignments only: remember the values. */
+			for (k = 0; bare && k < x.n; k++)
+				set_var(f->ps, x.v[k].s);
+			free(x.v);
+			return;
+		}
+		bare = false;
+		if (!x.v[i].quoted && in_set(x.v[i].s, reserved_words)) {
+			i++;
+			continue;
+		}
+		wr = find_wrapper(base_name(x.v[i].s));
+		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
+			k = skip_wrapper(f, wr, x.v, i, x.n);
+			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
+			    strcmp(wr->name, "time") != 0 &&
+			    strcmp(wr->name, "command") != 0)
+				break;	/* a wrapper with nothing to run */
+			i = k;
+			continue;
+		}
+		break;
+	}
+	if (i >= x.n) {
+		free(x.v);
+		return;
+	}
+	if (sc->n >= SH_MAX_CMDS) {
+		sc->truncated = true;
+		free(x.v);
+		return;
+	}
+	if (sc->n == sc->cap) {
+		sc->cap = sc->cap ? sc->cap * 2 : 16;
+		sc->cmds = xreallocarray(sc->cmds, sc->cap, sizeof(*sc->cmds));
+	}
+	c = &sc->cmds[sc->n++];
+	memset(c, 0, sizeof(*c));
+	c->depth = depth;
+	c->dir = f->dir;
+	c->input = f->input;
+	c->argc = x.n - i;
+	c->argv = arena_alloc(a, (c->argc + 1) * sizeof(*c->argv));
+	for (k = 0; k < c->argc; k++)
+		c->argv[k] = x.v[i + k].s;
+	c->program = base_name(c->argv[0]);
+	buf_init(&text);
+	for (k = 0; k < x.n; k++)
+		buf_printf(&text, "%s%s", k ? " " : "", x.v[k].s);
+	c->text = arena_strndup(a, text.data, text.len);
+	buf_release(&text);
+
+	if (in_set(c->program, declarers))
+		for (k = i + 1; k < x.n; k++)
+			if (x.v[k].assign)
+				set_var(f->ps, x.v[k].s);
+	if (depth == f->depth && (strcmp(c->program, "cd") == 0 ||
+	    strcmp(c->program, "pushd") == 0))
+		f->dir = cd_target(a, c, f->dir);
+	else if (depth == f->depth && strcmp(c->program, "popd") == 0)
+		f->dir = NULL;
+	/* c may move when nested commands grow the array: pass a copy. */
+	{
+		struct sh_cmd copy = *c;
+		run_nested(f, &copy, x.v + i, x.n - i);
+	}
+	free(x.v);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+struct global_opts {
+	const char		*program;
+	const char *const	*with_value;
+};
+
+static const char *const git_opts[] = {
+	"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+	"--super-prefix", NULL
+};
+static const char *const docker_opts[] = {
+	"-H", "--host", "--config", "--context", "-c", "-l", "--log-level",
+	NULL
+};
+static const char *const kubectl_opts[] = {
+	"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server",
+	"--cluster", "--user", NULL
+};
+
+static const struct global_opts global_opts[] = {
+	{ "git", git_opts },
+	{ "docker", docker_opts },
+	{ "kubectl", kubectl_opts },
+};
+
+const char *
+sh_subcommand(const struct sh_cmd *c)
+{
+	const char *const	*with_value = NULL;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(global_opts) / sizeof(global_opts[0]); i++)
+		if (strcmp(c->program, global_opts[i].program) == 0)
+			with_value = global_opts[i].with_value;
+	for (i = 1; i < c->argc; i++) {
+		if (strcmp(c->argv[i], "--") == 0)
+			return i + 1 < c->argc ? c->argv[i + 1] : NULL;
+		if (c->argv[i][0] != '-' || c->argv[i][1] == '\0')
+			return c->argv[i];
+		if (with_value != NULL && in_set(c->argv[i], with_value))
+			i++;
+	}
+	return NULL;
+}
+
+bool
+sh_has_flag(const struct sh_cmd *c, const char *flag)
+{
+	const char	*s;
+	size_t		 i, flen = strlen(flag), n;
+
+	if (flen < 2 || flag[0] != '-')
+		return false;
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0)
+			break;
+		if (s[0] != '-' || s[1] == '\0')
+			continue;
+		if (flag[1] == '-') {			/* --long */
+			n = strcspn(s, "=");
+			if (n == flen && memcmp(s, flag, n) == 0)
+				return true;
+		} else if (flen == 2) {			/* -x in a bundle */
+			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)
+				return true;
+		} else if (strcmp(s, flag) == 0)	/* -word */
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,714 @@
+/*
+ * The shell lexer (see shellwords.h): one recursive-descent pass over the
+ * text.  sh_parse_list() reads a list of commands until the end or an
+ * unmatched ')', read_word() reads one word, unquoting as it goes, and
+ * the words of each simple command go to sh_emit_words() (shellcmd.c).
+ * The C recursion is bounded by SH_MAX_NEST whatever the input; deeper
+ * groups are skipped by an iterative scan.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellwords_priv.h"
+#include "xmalloc.h"
+
+enum redir_kind {
+	R_NONE,
+	R_FILE,		/* < > >> >| <> &> &>> */
+	R_DUP,		/* >& <& : a file descriptor or a file */
+	R_HEREDOC,	/* << */
+	R_HEREDOC_TABS,	/* <<- */
+	R_HERESTRING	/* <<< */
+};
+
+/* Ends an unquoted word. */
+static bool
+is_meta(char c)
+{
+	return is_blank(c) || c == '\n' || c == ';' || c == '&' || c == '|' ||
+	    c == '(' || c == ')' || c == '<' || c == '>';
+}
+
+/*
+ * Skips a balanced ( ... ) group starting just after its '(' without
+ * recursing, for groups nested deeper than SH_MAX_NEST.  Returns the
+ * position after the closing ')', or end.
+ */
+static const char *
+skip_group(const char *p, const char *end)
+{
+	int	level = 1;
+	char	q = 0;
+
+	for (; p < end; p++) {
+		if (q) {
+			if (*p == '\\' && q == '"' && p + 1 < end)
+				p++;
+			else if (*p == q)
+				q = 0;
+			continue;
+		}
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		else if (*p == '\'' || *p == '"')
+			q = *p;
+		else if (*p == '(')
+			level++;
+		else if (*p == ')' && --level == 0)
+			return p + 1;
+	}
+	return end;
+}
+
+/* Parses a nested script (sh -c, eval, a here-document fed to a shell). */
+void
+sh_parse_nested(struct frame *f, const char *text, size_t len)
+{
+	if (f->depth + 1 > SH_MAX_DEPTH || f->nest + 1 >= SH_MAX_NEST) {
+		f->ps->sc->truncated = true;
+		return;
+	}
+	sh_parse_list(f->ps, text, text + len, f->depth + 1, f->nest + 1, false,
+	    f->dir);
+}
+
+/* ---- words -------------------------------------------------------------- */
+
+struct wstate {
+	struct buf	 b;
+	bool		 quoted;
+	bool		 assign_ok;	/* only unquoted name chars so far */
+	bool		 assign;
+	bool		 split;
+	long		 open, close;
+	int		 brace_level;
+	size_t		 commas[SH_MAX_BRACE];
+	size_t		 ncommas;
+	bool		 brace_bad;
+};
+
+static void
+ws_add(struct wstate *w, const char *s, size_t n)
+{
+	buf_add(&w->b, s, n);
+	w->assign_ok = false;
+}
+
+/* A character of the word that came from quoting or escaping. */
+static void
+ws_quoted(struct wstate *w, char c)
+{
+	buf_addc(&w->b, c);
+	w->quoted = true;
+	w->assign_ok = false;
+}
+
+static void
+ws_unquoted(struct wstate *w, char c)
+{
+	if (c == '=' && w->assign_ok && w->b.len > 0 && !w->assign) {
+		w->assign = true;
+		w->assign_ok = false;
+	} else if (w->assign_ok && !(w->b.len == 0 ? is_name_start(c) :
+	    is_name_char(c)))
+		w->assign_ok = false;
+	/* Brace groups: one per word, not nested, at least one comma. */
+	if (c == '{' && !w->brace_bad && w->close < 0) {
+		if (w->open < 0)
+			w->open = (long)w->b.len;
+		w->brace_level++;
+		if (w->brace_level > 1)
+			w->brace_bad = true;
+	} else if (c == ',' && w->open >= 0 && w->close < 0 &&
+	    w->brace_level == 1) {
+		if (w->ncommas < SH_MAX_BRACE - 1)
+			w->commas[w->ncommas++] = w->b.len;
+		else
+			w->brace_bad = true;
+	} else if (c == '}' && w->open >= 0 && w->close < 0 &&
+	    w->brace_level > 0 && --w->brace_level == 0)
+		w->close = (long)w->b.len;
+	buf_addc(&w->b, c);
+}
+
+/* The value of $name or ${name}: known values, else as written. */
+static void
+expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
+    bool quoted)
+{
+	const char	*v = sh_lookup_var(f->ps, name, len);
+	size_t		 i;
+
+	if (v == NULL) {
+		buf_addc(&w->b, '$');
+		buf_add(&w->b, name, len);
+		w->assign_ok = false;
+		return;
+	}
+	ws_add(w, v, strlen(v));
+	if (quoted)
+		w->quoted = true;
+	else
+		for (i = 0; v[i]; i++)
+			if (is_blank(v[i]) || v[i] == '\n')
+				w->split = true;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* $'...': the escapes bash decodes; p is after the opening quote. */
+static const char *
+ansi_c(struct wstate *w, const char *p, const char *end)
+{
+	static const char from[] = "abefnrtv\\'\"?", to[] = "\a\b\033\f\n\r\t\v\\'\"?";
+	const char	*k;
+	int		 v, d, i;
+
+	while (p < end && *p != '\'') {
+		if (*p != '\\' || p + 1 >= end) {
+			ws_quoted(w, *p++);
+			continue;
+		}
+		p++;
+		if ((k = strchr(from, *p)) != NULL && *p) {
+			ws_quoted(w, to[k - from]);
+			p++;
+		} else if (*p == 'x') {
+			for (p++, v = 0, i = 0; i < 2 && p < end &&
+			    (d = hexval(*p)) >= 0; i++, p++)
+				v = v * 16 + d;
+			ws_quoted(w, (char)v);
+		} else if (*p >= '0' && *p <= '7') {
+			for (v = 0, i = 0; i < 3 && p < end && *p >= '0' &&
+			    *p <= '7'; i++, p++)
+				v = v * 8 + (*p - '0');
+			ws_quoted(w, (char)v);
+		} else {
+			ws_quoted(w, '\\');
+			ws_quoted(w, *p++);
+		}
+	}
+	return p < end ? p + 1 : p;
+}
+
+/* `...`: the inner text, unescaped, is parsed as a nested script. */
+static const char *
+backquote(struct frame *f, struct wstate *w, const char *p, const char *end)
+{
+	const char	*start = p;
+	struct buf	 inner;
+
+	buf_init(&inner);
+	while (p < end && *p != '`') {
+		if (*p == '\\' && p + 1 < end && strchr("`\\$", p[1]))
+			p++;
+		buf_addc(&inner, *p++);
+	}
+	if (f->nest < SH_MAX_NEST)
+		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, inner.data,
+		    inner.len), inner.len);
+	else
+		f->ps->sc->truncated = true;
+	buf_release(&inner);
+	buf_addc(&w->b, '`');
+	ws_add(w, start, (size_t)(p - start));
+	buf_addc(&w->b, '`');
+	return p < end ? p + 1 : p;
+}
+
+/* $( ), <( ), >( ): p is after the '('; the group is parsed one deeper. */
+static const char *
+substitution(struct frame *f, struct wstate *w, const char *open,
+    const char *p, const char *end)
+{
+	const char	*q;
+
+	if (f->nest + 1 >= SH_MAX_NEST || f->depth + 1 > SH_MAX_DEPTH) {
+		f->ps->sc->truncated = true;
+		q = skip_group(p, end);
+	} else {
+		q = sh_parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true,
+		    f->dir);
+		if (q < end && *q == ')')
+			q++;
+	}
+	ws_add(w, open, (size_t)(q - open));
+	w->quoted = true;
+	return q;
+}
+
+/* A '$' at p, unquoted or inside double quotes. */
+static const char *
+dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
+    bool in_dq)
+{
+	const char	*s, *q;
+	int		 level;
+
+	if (p + 1 >= end) {
+		buf_addc(&w->b, '$');
+		return p + 1;
+	}
+	s = p + 1;
+	if (*s == '\'' && !in_dq) {
+		w->quoted = true;
+		return ansi_c(w, s + 1, end);
+	}
+	if (*s == '(' && s + 1 < end && s[1] == '(') {
+		/* $(( arithmetic )): kept as written. */
+		/* From the second '(', the scan ends after both ')'. */
+		q = skip_group(s + 1, end);
+		ws_add(w, p, (size_t)(q - p));
+		return q;
+	}
+	if (*s == '(')
+		return substitution(f, w, p, s + 1, end);
+	if (*s == '{') {
+		for (q = s + 1, level = 1; q < end; q++) {
+			if (*q == '{')
+				level++;
+			else if (*q == '}' && --level == 0)
+				break;
+		}
+		for (s = p + 2; s < q && is_name_char(*s); s++)
+			;
+		if (s == q && q > p + 2 && is_name_start(p[2]))
+			expand_name(f, w, p + 2, (size_t)(q - p - 2), in_dq);
+		else
+			ws_add(w, p, (size_t)((q < end ? q + 1 : q) - p));
+		return q < end ? q + 1 : q;
+	}
+	if (is_name_start(*s)) {
+		for (q = s; q < end && is_name_char(*q); q++)
+			;
+		expand_name(f, w, s, (size_t)(q - s), in_dq);
+		return q;
+	}
+	buf_addc(&w->b, '$');
+	w->assign_ok = false;
+	return p + 1;
+}
+
+/* "...": p is after the opening quote. */
+static const char *
+double_quoted(struct frame *f, struct wstate *w, const char *p,
+    const char *end)
+{
+	w->quoted = true;
+	while (p < end && *p != '"') {
+		if (*p == '\\' && p + 1 < end && strchr("$`\"\\\n", p[1])) {
+			if (p[1] != '\n')
+				ws_quoted(w, p[1]);
+			p += 2;
+		} else if (*p == '$')
+			p = dollar(f, w, p, end, true);
+		else if (*p == '`')
+			p = backquote(f, w, p + 1, end);
+		else
+			ws_quoted(w, *p++);
+	}
+	return p < end ? p + 1 : p;
+}
+
+/* Reads one word at p into *out; returns the position after it. */
+static const char *
+read_word(struct frame *f, const char *p, struct sh_word *out)
+{
+	const char	*end = f->end;
+	struct wstate	 w;
+
+	memset(&w, 0, sizeof(w));
+	buf_init(&w.b);
+	w.assign_ok = true;
+	w.open = w.close = -1;
+	while (p < end) {
+		char c = *p;
+		if ((c == '<' || c == '>') && p + 1 < end && p[1] == '(') {
+			p = substitution(f, &w, p, p + 2, end);
+			continue;
+		}
+		if (is_meta(c))
+			break;
+		if (c == '\\') {
+			if (p + 1 >= end) {
+				ws_quoted(&w, '\\');
+				p++;
+			} else if (p[1] == '\n')
+				p += 2;
+			else {
+				ws_quoted(&w, p[1]);
+				p += 2;
+			}
+		} else if (c == '\'') {
+			w.quoted = true;
+			for (p++; p < end && *p != '\''; p++)
+				ws_quoted(&w, *p);
+			if (p < end)
+				p++;
+		} else if (c == '"')
+			p = double_quoted(f, &w, p + 1, end);
+		else if (c == '$')
+			p = dollar(f, &w, p, end, false);
+		else if (c == '`')
+			p = backquote(f, &w, p + 1, end);
+		else {
+			ws_unquoted(&w, c);
+			p++;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	out->len = w.b.len;
+	out->s = arena_strndup(&f->ps->sc->arena, w.b.data, w.b.len);
+	out->quoted = w.quoted;
+	out->assign = w.assign;
+	out->split = w.split;
+	out->open = -1;
+	if (!w.brace_bad && w.open >= 0 && w.close > w.open && w.ncommas > 0) {
+		out->open = w.open;
+		out->close = w.close;
+		out->commas = arena_alloc(&f->ps->sc->arena,
+		    w.ncommas * sizeof(*out->commas));
+		memcpy(out->commas, w.commas, w.ncommas * sizeof(w.commas[0]));
+		out->ncommas = w.ncommas;
+	}
+	buf_release(&w.b);
+	return p;
+}
+
+static void
+push_word(struct frame *f, const struct sh_word *w)
+{
+	struct wordvec	*v = &f->words;
+
+	if (v->n >= SH_MAX_WORDS) {
+		f->ps->sc->truncated = true;
+		return;
+	}
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 16;
+		v->v = xreallocarray(v->v, v->cap, sizeof(*v->v));
+	}
+	v->v[v->n++] = *w;
+}
+
+/* Ends the command being read (at an operator, newline or the end). */
+static void
+finish_cmd(struct frame *f)
+{
+	struct sh_script	*sc = f->ps->sc;
+	size_t			 before = sc->n, k;
+	struct sh_cmd		*c;
+
+	if (f->words.n > 0)
+		sh_emit_words(f, f->words.v, f->words.n, f->depth);
+	/* Here-documents belong to the first command this produced. */
+	for (k = 0; k < f->ndocs; k++)
+		if (f->docs[k].cmd == -1)
+			f->docs[k].cmd = sc->n > before ? (long)before : -2;
+	if (sc->n > before && f->input != NULL) {
+		c = &sc->cmds[before];
+		c->input = f->input;
+	}
+	f->words.n = 0;
+	f->redir = R_NONE;
+	f->input = NULL;
+}
+
+/* Reads the bodies of pending here-documents; p is after the newline. */
+static const char *
+read_heredocs(struct frame *f, const char *p)
+{
+	struct sh_script	*sc = f->ps->sc;
+	struct buf		 body;
+	const char		*eol, *line;
+	size_t			 k, dl;
+	bool			 reads_stdin;
+
+	for (k = 0; k < f->ndocs; k++) {
+		buf_init(&body);
+		dl = strlen(f->docs[k].delim);
+		while (p < f->end) {
+			eol = memchr(p, '\n', (size_t)(f->end - p));
+			if (eol == NULL)
+				eol = f->end;
+			line = p;
+			if (f->docs[k].strip_tabs)
+				while (line < eol && *line == '\t')
+					line++;
+			p = eol < f->end ? eol + 1 : eol;
+			if ((size_t)(eol - line) == dl &&
+			    memcmp(line, f->docs[k].delim, dl) == 0)
+				break;
+			buf_add(&body, line, (size_t)(eol - line));
+			buf_addc(&body, '\n');
+		}
+		if (f->docs[k].cmd >= 0 && (size_t)f->docs[k].cmd < sc->n) {
+			struct sh_cmd *c = &sc->cmds[f->docs[k].cmd];
+			c->input = arena_strndup(&sc->arena, body.data,
+			    body.len);
+			if (sh_is_shell(c->program)) {
+				struct sh_cmd copy = *c;
+				if (sh_shell_script(&copy, &reads_stdin) == NULL &&
+				    reads_stdin)
+					sh_parse_nested(f, copy.input,
+					    strlen(copy.input));
+			}
+		}
+		buf_release(&body);
+	}
+	f->ndocs = 0;
+	return p;
+}
+
+/* A redirection operator at p; returns the position after it. */
+static const char *
+redirection(struct frame *f, const char *p)
+{
+	const char	*end = f->end;
+
+	if (*p == '&') {			/* &> &>> */
+		p += 2;
+		if (p < end && *p == '>')
+			p++;
+		f->redir = R_FILE;
+		return p;
+	}
+	if (*p == '<') {
+		p++;
+		if (p < end && *p == '<') {
+			p++;
+			if (p < end && *p == '<') {
+				f->redir = R_HERESTRING;
+				return p + 1;
+			}
+			if (p < end && *p == '-') {
+				f->redir = R_HEREDOC_TABS;
+				return p + 1;
+			}
+			f->redir = R_HEREDOC;
+			return p;
+		}
+		if (p < end && *p == '&') {
+			f->redir = R_DUP;
+			return p + 1;
+		}
+		if (p < end && *p == '>')
+			p++;
+		f->redir = R_FILE;
+		return p;
+	}
+	p++;					/* > >> >| >& */
+	if (p < end && *p == '&') {
+		f->redir = R_DUP;
+		return p + 1;
+	}
+	if (p < end && (*p == '>' || *p == '|'))
+		p++;
+	f->redir = R_FILE;
+	return p;
+}
+
+/* A word that follows a redirection operator. */
+static void
+redirect_target(struct frame *f, const struct sh_word *w)
+{
+	struct heredoc	*d;
+
+	switch (f->redir) {
+	case R_HEREDOC:
+	case R_HEREDOC_TABS:
+		if (f->ndocs == SH_MAX_HEREDOCS) {
+			f->ps->sc->truncated = true;
+			break;
+		}
+		d = &f->docs[f->ndocs++];
+		d->delim = w->s;
+		d->strip_tabs = f->redir == R_HEREDOC_TABS;
+		d->cmd = -1;
+		break;
+	case R_HERESTRING:
+		f->input = w->s;
+		break;
+	case R_FILE:
+	case R_DUP:
+		if (f->redir == R_DUP && (strcmp(w->s, "-") == 0 ||
+		    strspn(w->s, "0123456789") == w->len))
+			break;
+		/* In the word list until the command ends, then moved out. */
+		{
+			struct sh_word rw = *w;
+			rw.assign = false;
+			rw.open = -1;
+			rw.split = false;
+			rw.redirect = true;
+			push_word(f, &rw);
+		}
+		break;
+	case R_NONE:
+		break;
+	}
+	f->redir = R_NONE;
+}
+
+/*
+ * Moves redirection targets out of the word list into the command that
+ * the words become.
+ */
+static void
+finish_with_redirects(struct frame *f)
+{
+	struct sh_script	*sc = f->ps->sc;
+	const char		*targets[64];
+	size_t			 nt = 0, i, j, before = sc->n;
+	struct sh_cmd		*c;
+
+	for (i = j = 0; i < f->words.n; i++) {
+		if (f->words.v[i].redirect) {
+			if (nt < 64)
+				targets[nt++] = f->words.v[i].s;
+			continue;
+		}
+		f->words.v[j++] = f->words.v[i];
+	}
+	f->words.n = j;
+	finish_cmd(f);
+	if (nt == 0 || sc->n == before)
+		return;
+	c = &sc->cmds[before];
+	c->redirects = arena_alloc(&sc->arena, nt * sizeof(*c->redirects));
+	memcpy(c->redirects, targets, nt * sizeof(*targets));
+	c->nredirects = nt;
+}
+
+static bool
+all_digits(const struct sh_word *w)
+{
+	return !w->quoted && w->len > 0 &&
+	    strspn(w->s, "0123456789") == w->len;
+}
+
+/*
+ * Reads a list of commands from p; in_paren stops at an unmatched ')' and
+ * returns its position, otherwise at end.
+ */
+const char *
+sh_parse_list(struct parser *ps, const char *p, const char *end, int depth,
+    int nest, bool in_paren, const char *dir)
+{
+	struct frame	 f;
+	struct sh_word	 w;
+	const char	*q;
+
+	memset(&f, 0, sizeof(f));
+	f.ps = ps;
+	f.end = end;
+	f.depth = depth;
+	f.nest = nest;
+	f.dir = dir;
+	while (p < end) {
+		char c = *p;
+		if (is_blank(c)) {
+			p++;
+			continue;
+		}
+		if (c == '\\' && p + 1 < end && p[1] == '\n') {
+			p += 2;
+			continue;
+		}
+		if (c == '\n') {
+			finish_with_redirects(&f);
+			p = read_heredocs(&f, p + 1);
+			continue;
+		}
+		if (c == '#' && f.redir == R_NONE) {
+			while (p < end && *p != '\n')
+				p++;
+			continue;
+		}
+		if (c == '&' && p + 1 < end && p[1] == '>') {
+			p = redirection(&f, p);
+			continue;
+		}
+		if (c == ';' || c == '&' || c == '|') {
+			finish_with_redirects(&f);
+			p++;
+			if (p < end && (*p == c || (c == '|' && *p == '&') ||
+			    (c == ';' && *p == '&')))
+				p++;
+			continue;
+		}
+		if (c == '(') {
+			finish_with_redirects(&f);
+			if (nest + 1 >= SH_MAX_NEST) {
+				ps->sc->truncated = true;
+				p = skip_group(p + 1, end);
+				continue;
+			}
+			/* A ( ) subshell: its cd does not leak out. */
+			q = sh_parse_list(ps, p + 1, end, depth, nest + 1, true,
+			    f.dir);
+			p = q < end && *q == ')' ? q + 1 : q;
+			continue;
+		}
+		if (c == ')') {
+			finish_with_redirects(&f);
+			if (in_paren) {
+				free(f.words.v);
+				return p;
+			}
+			p++;
+			continue;
+		}
+		if ((c == '<' || c == '>') && !(p + 1 < end && p[1] == '(')) {
+			p = redirection(&f, p);
+			continue;
+		}
+		p = read_word(&f, p, &w);
+		if (f.redir != R_NONE) {
+			redirect_target(&f, &w);
+			continue;
+		}
+		/* 2>file: the digits are the descriptor, not a word. */
+		if (all_digits(&w) && p < end && (*p == '<' || *p == '>'))
+			continue;
+		push_word(&f, &w);
+	}
+	finish_with_redirects(&f);
+	if (f.ndocs > 0)
+		read_heredocs(&f, end);
+	free(f.words.v);
+	return end;
+}
+
+void
+sh_parse(struct sh_script *sc, const char *text, size_t len)
+{
+	struct parser	*ps;
+
+	memset(sc, 0, sizeof(*sc));
+	arena_init(&sc->arena);
+	ps = xcalloc(1, sizeof(*ps));
+	ps->sc = sc;
+	sh_parse_list(ps, text, text + len, 0, 0, false, NULL);
+	free(ps);
+}
+
+void
+sh_release(struct sh_script *sc)
+{
+	free(sc->cmds);
+	arena_release(&sc->arena);
+	memset(sc, 0, sizeof(*sc));
+}
+

@@ -1,0 +1,84 @@
+/*
+ * Shell command lines split into simple commands, for rules that must not
+ * be bypassed by rewording (reflexion-rules(5), the `shell` condition).
+ *
+ * sh_parse() reads a POSIX/bash command line the way a shell would split
+ * it, without running or expanding anything it cannot know:
+ *
+ *   - lists and pipelines are cut on ; & && || | |& newlines, ( ) groups;
+ *     $( ), backquotes, <( ) and >( ) are parsed as commands of their own;
+ *   - quotes and backslashes are removed ('r''m', "rm", \rm all give rm),
+ *     $'..' escapes are decoded, brace groups {a,b} are expanded;
+ *   - $name and ${name} take the value of an earlier literal assignment
+ *     in the same line (x=rm; $x ...); unknown ones stay as written, with
+ *     ${HOME} written $HOME;
+ *   - leading NAME=value words, redirections and here-documents are taken
+ *     out of argv (kept in their own fields), comments are dropped;
+ *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,
+ *     nohup, nice, ionice, time, timeout, stdbuf, setsid, xargs, busybox,
+ *     with their options; reserved words (if, then, do, !, { ...) too;
+ *   - sh -c, bash -c (any shell), su -c, eval, env -S, find -exec and a
+ *     shell fed a here-document or here-string have their script parsed
+ *     as commands one level deeper;
+ *   - a literal `cd DIR` is remembered for the commands after it in the
+ *     same list (`dir`).
+ *
+ * Everything lives in the script's arena and is freed by sh_release().
+ * Parsing never fails: input it cannot make sense of (an unterminated
+ * quote, say) is read as the shell would read as much of it as possible,
+ * and limits on nesting and size set `truncated` instead of recursing or
+ * growing without bound.
+ */
+#ifndef RR_SHELLWORDS_H
+#define RR_SHELLWORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+struct sh_cmd {
+	const char	**argv;		/* unquoted words, wrappers removed */
+	size_t		  argc;		/* >= 1 */
+	const char	 *program;	/* basename of argv[0] */
+	const char	 *text;		/* the words as written, unquoted,
+					   wrappers kept, joined by spaces */
+	const char	**redirects;	/* targets of < > >> &> ... */
+	size_t		  nredirects;
+	const char	 *input;	/* here-document or here-string, or NULL */
+	const char	 *dir;		/* directory from an earlier cd, or NULL */
+	int		  depth;	/* 0 top level; +1 per sh -c, eval, $() */
+};
+
+struct sh_script {
+	struct arena	 arena;
+	struct sh_cmd	*cmds;
+	size_t		 n, cap;
+	bool		 truncated;	/* a limit stopped the parse early */
+};
+
+/* Limits: nesting of scripts in scripts, commands, words per command. */
+#define SH_MAX_DEPTH	8
+#define SH_MAX_CMDS	16384
+#define SH_MAX_WORDS	4096
+
+/* Parses text[0..len) (need not be NUL-terminated) into sc. */
+void	 sh_parse(struct sh_script *sc, const char *text, size_t len);
+void	 sh_release(struct sh_script *sc);
+
+/*
+ * The subcommand of cmd: its first argument that is not an option, after
+ * the global options of a few known programs that take a value (git -C
+ * DIR, docker -H HOST, kubectl -n NS).  NULL when there is none.
+ */
+const char *sh_subcommand(const struct sh_cmd *cmd);
+
+/*
+ * Whether cmd has the option `flag` before any "--": "-r" is a short
+ * option, found in bundles (-rf, -fr); "--force" a long one, compared up
+ * to '=' (so --force-with-lease is not --force); "-delete" (one dash,
+ * several letters) a whole word.
+ */
+bool	 sh_has_flag(const struct sh_cmd *cmd, const char *flag);
+
+#endif

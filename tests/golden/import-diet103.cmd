@@ -1,0 +1,5 @@
+# import of a diet103 skill-rules.json: the YAML it prints (and lints).
+$RR import "$FIX/import/skill-rules.json" > out.yaml
+echo "status $?"
+cat out.yaml
+$RR lint out.yaml

@@ -1,0 +1,133 @@
+#!/bin/sh
+# reflexion-rules import, round trip:
+#  - a diet103 skill-rules.json imported to YAML gives, event for event,
+#    the same reply (stdout, stderr, status) as the JSON read as is, once
+#    state and env overrides included; with our fixture, and with the real
+#    file of ../shared/compat when it is there;
+#  - hookify rules imported give the decisions hookify makes, minus its
+#    known bugs, written in tests/fixtures/hookify/cases;
+#  - the YAML printed lints clean every time.
+. "$SRCDIR/tests/lib.sh"
+
+FIX=$SRCDIR/tests/fixtures
+
+# The reply of each side for one event, compared; $1 names the case.
+compare() {
+	name=$1 ev=$2 yaml=$3
+	shift 3
+	env "$@" CLAUDE_PROJECT_DIR="$proj" REFLEXION_HOME="$TMPROOT/home-json" \
+	    "$RR" hook <"$ev" >"$TMPROOT/a.out" 2>"$TMPROOT/a.err"
+	echo "status $?" >>"$TMPROOT/a.out"
+	env "$@" CLAUDE_PROJECT_DIR="$proj" REFLEXION_HOME="$TMPROOT/home-yaml" \
+	    "$RR" hook --rules "$yaml" <"$ev" >"$TMPROOT/b.out" 2>"$TMPROOT/b.err"
+	echo "status $?" >>"$TMPROOT/b.out"
+	if cmp -s "$TMPROOT/a.out" "$TMPROOT/b.out" &&
+	    cmp -s "$TMPROOT/a.err" "$TMPROOT/b.err"; then
+		ok "same reply: $name"
+	else
+		not_ok "same reply: $name"
+		diff -u "$TMPROOT/a.out" "$TMPROOT/b.out" | diag
+		diff -u "$TMPROOT/a.err" "$TMPROOT/b.err" | diag
+	fi
+}
+
+import_clean() {
+	out=$1
+	shift
+	if "$RR" import "$@" >"$out" 2>"$TMPROOT/imp.err"; then
+		ok "import $(basename "$1") exits 0"
+	else
+		not_ok "import $(basename "$1") exits 0"
+		diag <"$TMPROOT/imp.err"
+	fi
+	if "$RR" lint "$out" >"$TMPROOT/lint.out" 2>&1; then
+		ok "the imported YAML lints clean"
+	else
+		not_ok "the imported YAML lints clean"
+		diag <"$TMPROOT/lint.out"
+	fi
+}
+
+# ---- diet103: our fixture ---------------------------------------------------
+proj=$TMPROOT/proj
+mkdir -p "$proj/.claude/skills" "$proj/db"
+cp "$FIX/import/skill-rules.json" "$proj/.claude/skills/skill-rules.json"
+printf -- '-- reviewed\na\n' >"$proj/db/marked.sql"
+import_clean "$TMPROOT/skills.yaml" "$proj/.claude/skills/skill-rules.json"
+n=$(grep -c '^  - id: ' "$TMPROOT/skills.yaml")
+check "6 rules imported from the fixture (got $n)" [ "$n" = 6 ]
+for ev in "$FIX"/import/events/*.json; do
+	sed "s|@P@|$proj|g" "$ev" >"$TMPROOT/ev.json"
+	compare "$(basename "$ev" .json)" "$TMPROOT/ev.json" "$TMPROOT/skills.yaml"
+done
+# The env override, in a session of its own.
+sed -e "s|@P@|$proj|g" -e 's/"g1"/"g-env"/' "$FIX/import/events/e1-alter.json" \
+    >"$TMPROOT/ev.json"
+compare "SKIP_SCHEMA_CHECK=1" "$TMPROOT/ev.json" "$TMPROOT/skills.yaml" \
+    SKIP_SCHEMA_CHECK=1
+# The guard fires at all (so "same reply" is not two empty replies).
+if grep -q '"permissionDecision":"deny"' "$TMPROOT/b.out"; then
+	not_ok "the env override skips the imported guard"
+else
+	ok "the env override skips the imported guard"
+fi
+sed "s|@P@|$proj|g" "$FIX/import/events/e1-alter.json" | sed 's/"g1"/"g-new"/' |
+    CLAUDE_PROJECT_DIR=$proj REFLEXION_HOME=$TMPROOT/home-x "$RR" hook \
+    --rules "$TMPROOT/skills.yaml" >"$TMPROOT/x.out"
+if grep -q 'check the schema of db/m/001.sql first' "$TMPROOT/x.out" &&
+    grep -q 'a second {file_path} too' "$TMPROOT/x.out" &&
+    grep -q 'Templates like {{x}} stay' "$TMPROOT/x.out"; then
+	ok "the imported guard denies with diet103's message"
+else
+	not_ok "the imported guard denies with diet103's message"
+	diag <"$TMPROOT/x.out"
+fi
+
+# ---- diet103: the real file -----------------------------------------------
+real=$SRCDIR/../shared/compat/diet103-skill-rules.json
+if [ -f "$real" ]; then
+	proj=$TMPROOT/real
+	mkdir -p "$proj/.claude/skills"
+	cp "$real" "$proj/.claude/skills/skill-rules.json"
+	import_clean "$TMPROOT/real.yaml" "$proj/.claude/skills/skill-rules.json"
+	for ev in "$FIX"/diet103-banners/*.json; do
+		compare "real file: $(basename "$ev" .json)" "$ev" \
+		    "$TMPROOT/real.yaml"
+	done
+	i=0
+	for f in frontend/src/components/Grid.tsx frontend/src/a.test.tsx \
+	    frontend/src/components/Other.tsx src/x.tsx; do
+		i=$((i + 1))
+		printf '{"session_id":"r1","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Write","tool_input":{"file_path":"%s/%s","content":"import { Grid } from \\"@mui/material\\";\\n<Grid size={{ xs: 12 }} />"}}' \
+		    "$proj" "$proj" "$f" >"$TMPROOT/ev.json"
+		compare "real file: write $f" "$TMPROOT/ev.json" \
+		    "$TMPROOT/real.yaml"
+	done
+else
+	skip "../shared/compat is absent (a user's clone)"
+fi
+
+# ---- hookify -----------------------------------------------------------------
+import_clean "$TMPROOT/hookify.yaml" "$FIX"/hookify/*.local.md
+decision() {
+	d=$("$JSONGET" hookSpecificOutput.permissionDecision <"$1") ||
+	    d=$("$JSONGET" decision <"$1") ||
+	    { "$JSONGET" hookSpecificOutput.additionalContext <"$1" \
+	    >/dev/null && d=context; } || d=none
+	echo "$d"
+}
+while IFS= read -r line; do
+	case $line in '#'*|'') continue ;; esac
+	want=${line%% *}
+	printf '%s\n' "${line#* }" >"$TMPROOT/ev.json"
+	REFLEXION_HOME=$TMPROOT/home-hk "$RR" hook --rules "$TMPROOT/hookify.yaml" \
+	    <"$TMPROOT/ev.json" >"$TMPROOT/out" 2>"$TMPROOT/err"
+	got=$(decision "$TMPROOT/out")
+	if [ "$got" = "$want" ]; then
+		ok "hookify: $want for $(cut -c1-90 "$TMPROOT/ev.json")"
+	else
+		not_ok "hookify: $want for $(cut -c1-90 "$TMPROOT/ev.json")"
+		{ echo "got $got"; cat "$TMPROOT/out" "$TMPROOT/err"; } | diag
+	fi
+done <"$FIX/hookify/cases"
+done_testing

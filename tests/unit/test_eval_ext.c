@@ -1,0 +1,428 @@
+/*
+ * The condition forms beyond plain text matching: shell, the required
+ * form, starts_with / ends_with / line, json, file_before / file_after and
+ * sections, with the template variables they fill.
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "jsonw.h"
+#include "tap.h"
+
+static struct ruleset	rs;
+static struct diag_list	dl;
+static char		tmp[] = "/tmp/rr-evalext.XXXXXX";
+
+static void
+use(const char *yaml)
+{
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	if (compile_text(&rs, &dl, yaml) != 0) {
+		char *s = diag_summary(&dl);
+		printf("# rules do not compile: %s\n", s);
+		free(s);
+	}
+}
+
+/* "id=message" of every fired rule, joined by " | ". */
+static char *
+fired(const char *event_json)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+	size_t			i;
+
+	buf_init(&b);
+	if (event_parse(&ev, event_json, strlen(event_json), tmp, &err) < 0) {
+		buf_printf(&b, "error: %s", err);
+		free(err);
+		event_release(&ev);
+		return buf_detach(&b, NULL);
+	}
+	memset(&eo, 0, sizeof(eo));
+	eval_outcome_init(&out);
+	eval_event(&rs, &ev, &eo, &out);
+	for (i = 0; i < out.nfired; i++)
+		buf_printf(&b, "%s%s=%s", i ? " | " : "",
+		    out.fired[i].rule->id,
+		    out.fired[i].text ? out.fired[i].text : "");
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
+/* A TAP description on one line. */
+static const char *
+oneline(const char *s)
+{
+	static char	out[256];
+	size_t		i = 0;
+
+	for (; *s && i < sizeof(out) - 3; s++) {
+		if (*s == '\n') {
+			out[i++] = '\\';
+			out[i++] = 'n';
+		} else
+			out[i++] = *s;
+	}
+	out[i] = '\0';
+	return out;
+}
+
+static void
+expect(const char *event, const char *want, const char *what)
+{
+	char	*got = fired(event);
+
+	is_str(got, want, "%s", oneline(what));
+	free(got);
+}
+
+static char *
+bash(const char *cmd)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+	    "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":");
+	jsonw_cstring(&b, cmd);
+	buf_adds(&b, "}}");
+	return buf_detach(&b, NULL);
+}
+
+static void
+expect_bash(const char *cmd, const char *want)
+{
+	char	*ev = bash(cmd);
+
+	expect(ev, want, cmd);
+	free(ev);
+}
+
+static void
+write_file(const char *name, const char *text)
+{
+	char	*path = xasprintf("%s/%s", tmp, name);
+	FILE	*fp = fopen(path, "w");
+
+	if (fp != NULL) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+	free(path);
+}
+
+static char *
+file_event(const char *tool, const char *name, const char *input_rest)
+{
+	return xasprintf("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"%s\","
+	    "\"tool_name\":\"%s\",\"tool_input\":{\"file_path\":\"%s/%s\"%s}}",
+	    tmp, tool, tmp, name, input_rest);
+}
+
+static void
+test_shell(void)
+{
+	use("version: 1\nrules:\n"
+	    "  - id: rm\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      shell:\n        program: rm\n"
+	    "        flags: [-r, -R, --recursive]\n"
+	    "        any:\n          - args: '^(/|~|\\$HOME)/?\\*?$'\n"
+	    "          - all: [{args: '^\\.?/?\\*?$'}, {dir: '^(/|~)$'}]\n"
+	    "    action: deny\n    message: 'blocked: {{match}}'\n"
+	    "  - id: push\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      shell:\n        program: git\n        subcommand: push\n"
+	    "        any: [{flags: [-f, --force]}, {args: '^\\+'}]\n"
+	    "    action: ask\n    message: 'force: {{match}}'\n"
+	    "  - id: mkfs\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      shell: {program: ['mkfs', 'mkfs.*', mke2fs]}\n"
+	    "    action: deny\n    message: m\n"
+	    "  - id: dev\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      shell: {redirects: '^/dev/sd'}\n"
+	    "    action: deny\n    message: dev\n"
+	    "  - id: psql\n    on: PreToolUse\n    tools: [Bash]\n    when:\n"
+	    "      shell:\n        program: psql\n"
+	    "        any: [{args: '(?i)drop\\s+database'}, "
+	    "{input: '(?i)drop\\s+database'}]\n"
+	    "        not: {flags: [--dry-run]}\n"
+	    "    action: deny\n    message: db\n");
+	expect_bash("rm -rf /", "rm=blocked: rm -rf /");
+	expect_bash("rm -r -f ~", "rm=blocked: rm -r -f ~");
+	expect_bash("rm --recursive --force \"$HOME\"",
+	    "rm=blocked: rm --recursive --force $HOME");
+	expect_bash("sudo /bin/rm -fr /*", "rm=blocked: sudo /bin/rm -fr /*");
+	expect_bash("cd / && rm -rf .", "rm=blocked: rm -rf .");
+	expect_bash("bash -c 'r\"m\" -rf ~/'", "rm=blocked: rm -rf ~/");
+	expect_bash("rm -rf ./build /tmp/x", "");
+	expect_bash("cd /tmp && rm -rf .", "");
+	expect_bash("echo rm -rf /", "");
+	expect_bash("git commit -m 'rm -rf /'", "");
+	expect_bash("git push -f origin main", "push=force: git push -f "
+	    "origin main");
+	expect_bash("git -C repo push origin +main",
+	    "push=force: git -C repo push origin +main");
+	expect_bash("git push --force-with-lease", "");
+	expect_bash("git pull -f", "");
+	expect_bash("mkfs.ext4 /dev/sda1", "mkfs=m");
+	expect_bash("sudo mke2fs /dev/sdb", "mkfs=m");
+	expect_bash("cat img > /dev/sda", "dev=dev");
+	expect_bash("psql -c 'DROP DATABASE prod'", "psql=db");
+	expect_bash("psql <<EOF\ndrop database prod;\nEOF", "psql=db");
+	expect_bash("psql --dry-run -c 'DROP DATABASE prod'", "");
+	expect_bash("psql -c 'SELECT 1'", "");
+	expect("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+	    "\"tool_input\":{}}", "", "no command: no match");
+}
+
+static void
+test_literal_kinds(void)
+{
+	use("version: 1\nrules:\n"
+	    "  - id: sw\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {starts_with: ['/deploy']}\n"
+	    "    action: context\n    message: sw\n"
+	    "  - id: ew\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {ends_with: ['?'], ignore_case: true}\n"
+	    "    action: context\n    message: ew\n"
+	    "  - id: line\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {equals: pass, line: true}\n"
+	    "    action: context\n    message: line\n"
+	    "  - id: heading\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {starts_with: ['## A', '## B'], line: true}\n"
+	    "    action: context\n    message: heading\n");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"/deploy now\"}", "sw=sw", "starts_with");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"x /deploy\"}", "", "starts_with anchors at the start");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"why?\"}", "ew=ew", "ends_with");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"a\\npass\\r\\nb\"}", "line=line", "a line equals, CR dropped");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"bypass\"}", "", "line equals is the whole line");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"x\\n## B two\"}", "heading=heading", "a line starts with");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"x ## B\"}", "", "line starts_with is at a line start");
+}
+
+static void
+test_required(void)
+{
+	use("version: 1\nrules:\n"
+	    "  - id: sheet\n    on: PreToolUse\n    tools: [Write]\n"
+	    "    when:\n      path: '*_sheet_*'\n"
+	    "      content:\n        starts_with: ['## 0. Baseline', "
+	    "'### 0.1', '### 0.2']\n        line: true\n"
+	    "        required: true\n"
+	    "    action: deny\n    message: 'missing: {{missing}}'\n"
+	    "  - id: words\n    on: UserPromptSubmit\n"
+	    "    when:\n      prompt: {keywords: [alpha, beta], "
+	    "required: true}\n    unless:\n      prompt: {contains: [skip], "
+	    "required: true}\n"
+	    "    action: context\n    message: '{{missing}}'\n");
+	expect("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+	    "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+	    "\"a_sheet_1.md\",\"content\":\"# T\\n### 0.2 x\\n\"}}",
+	    "sheet=missing: ## 0. Baseline, ### 0.1",
+	    "required lists every missing item");
+	expect("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+	    "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+	    "\"a_sheet_1.md\",\"content\":\"## 0. Baseline\\n### 0.1\\n"
+	    "### 0.2\\n\"}}", "", "nothing missing: no fire");
+	expect("{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+	    "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+	    "\"a_sheet_1.md\"}}", "", "no content: nothing to check");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"ALPHA only, skip\"}", "words=beta",
+	    "unless does not add to {{missing}}");
+	expect("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+	    "\"alpha beta\"}", "", "all keywords present");
+}
+
+static void
+test_json(void)
+{
+	use("version: 1\nrules:\n"
+	    "  - id: map\n    on: PreToolUse\n    tools: [Write]\n"
+	    "    when:\n      path: '*_map.json'\n"
+	    "      content:\n        json:\n"
+	    "          keys: [sheet_version, created_at, mappings]\n"
+	    "          types: {mappings: object}\n"
+	    "        required: true\n"
+	    "    action: deny\n    message: 'bad: {{missing}}'\n"
+	    "  - id: report\n    on: PostToolUse\n    tools: [Task]\n"
+	    "    when:\n      response:\n        json:\n          find: true\n"
+	    "          where: {$schema: harness-agent-report-v1}\n"
+	    "          keys: [task_summary, findings]\n"
+	    "          types: {findings: array}\n"
+	    "        required: true\n"
+	    "    action: context\n    message: 'report: {{missing}}'\n"
+	    "  - id: failed\n    on: PostToolUse\n    tools: [Task]\n"
+	    "    when:\n      response:\n        json:\n          find: true\n"
+	    "          where: {$schema: harness-agent-report-v1}\n"
+	    "          equals: {verification.result: fail, n: 2, ok: false}\n"
+	    "    action: context\n    message: failed\n");
+#define MAPEV(content) "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\"," \
+	"\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"x_map.json\"," \
+	"\"content\":" content "}}"
+	expect(MAPEV("\"{}\""), "map=bad: sheet_version, created_at, mappings",
+	    "json keys missing");
+	expect(MAPEV("\"{not json\""), "map=bad: not valid JSON",
+	    "invalid JSON fails a required json");
+	expect(MAPEV("\"{\\\"sheet_version\\\":1,\\\"created_at\\\":\\\"d\\\","
+	    "\\\"mappings\\\":[]}\""), "map=bad: mappings (must be an object)",
+	    "json type check");
+	expect(MAPEV("\" {\\\"sheet_version\\\":1,\\\"created_at\\\":\\\"d\\\","
+	    "\\\"mappings\\\":{}}\\n\""), "", "a good document passes");
+	expect(MAPEV("\"{\\\"sheet_version\\\":1,\\\"created_at\\\":\\\"d\\\","
+	    "\\\"mappings\\\":{}} trailing\""), "map=bad: not valid JSON",
+	    "trailing text is not JSON");
+#define TASKEV(text) "{\"hook_event_name\":\"PostToolUse\",\"cwd\":\"/p\"," \
+	"\"tool_name\":\"Agent\",\"tool_input\":{\"prompt\":\"x\"}," \
+	"\"tool_response\":{\"content\":[{\"type\":\"text\",\"text\":" text "}]}}"
+	expect(TASKEV("\"Done.\\n```json\\n{\\\"$schema\\\":"
+	    "\\\"harness-agent-report-v1\\\",\\\"findings\\\":{}}\\n```\""),
+	    "report=report: task_summary, findings (must be an array)",
+	    "an embedded report is found and checked");
+	expect(TASKEV("\"no report here {\\\"a\\\":1}\""), "",
+	    "without the schema marker nothing is checked");
+	expect(TASKEV("\"{\\\"x\\\":1} then {\\\"$schema\\\":"
+	    "\\\"harness-agent-report-v1\\\",\\\"task_summary\\\":\\\"t\\\","
+	    "\\\"findings\\\":[],\\\"verification\\\":{\\\"result\\\":"
+	    "\\\"fail\\\"},\\\"n\\\":2,\\\"ok\\\":false}\""), "failed=failed",
+	    "where skips documents; equals on a dotted path, number, bool");
+}
+
+static void
+test_files(void)
+{
+	char	*ev;
+
+	use("version: 1\nrules:\n"
+	    "  - id: after\n    on: PreToolUse\n    tools: [Write, Edit, "
+	    "MultiEdit]\n    when:\n"
+	    "      file_after: {starts_with: ['## 0.'], line: true, "
+	    "required: true}\n"
+	    "    action: deny\n    message: 'missing {{missing}}'\n"
+	    "  - id: before\n    on: PreToolUse\n    tools: [Edit]\n"
+	    "    when:\n      file_before: 'LOCKED'\n"
+	    "    action: deny\n    message: locked\n");
+	write_file("s.md", "# Sheet\n## 0. Base\nold line\n");
+	ev = file_event("Edit", "s.md", ",\"old_string\":\"old\","
+	    "\"new_string\":\"new\"");
+	expect(ev, "", "Edit keeps the heading: the file after passes");
+	free(ev);
+	ev = file_event("Edit", "s.md", ",\"old_string\":\"## 0. Base\","
+	    "\"new_string\":\"## Base\"");
+	expect(ev, "after=missing ## 0.", "Edit that drops the heading");
+	free(ev);
+	ev = file_event("Edit", "s.md", ",\"old_string\":\"absent\","
+	    "\"new_string\":\"x\"");
+	expect(ev, "", "Edit whose old_string is missing: unknown, no fire");
+	free(ev);
+	write_file("d.md", "## 0. A\nx\nx\n");
+	ev = file_event("Edit", "d.md", ",\"old_string\":\"## 0. A\\nx\","
+	    "\"new_string\":\"y\"");
+	expect(ev, "after=missing ## 0.", "Edit applied once");
+	free(ev);
+	ev = file_event("Edit", "d.md", ",\"old_string\":\"x\","
+	    "\"new_string\":\"y\"");
+	expect(ev, "", "ambiguous old_string: the edit would fail");
+	free(ev);
+	ev = file_event("MultiEdit", "d.md", ",\"edits\":[{\"old_string\":"
+	    "\"x\",\"new_string\":\"y\",\"replace_all\":true},{\"old_string\":"
+	    "\"## 0. A\",\"new_string\":\"z\"}]");
+	expect(ev, "after=missing ## 0.", "MultiEdit in order");
+	free(ev);
+	ev = file_event("Write", "new.md", ",\"content\":\"## 0. x\"");
+	expect(ev, "", "Write: the content is the file after");
+	free(ev);
+	write_file("l.txt", "LOCKED\n");
+	ev = file_event("Edit", "l.txt", ",\"old_string\":\"LOCKED\","
+	    "\"new_string\":\"open\"");
+	expect(ev, "after=missing ## 0. | before=locked",
+	    "file_before is the file on disk");
+	free(ev);
+}
+
+static void
+test_sections(void)
+{
+	char	*ev, *sub;
+
+	sub = xasprintf("%s/notes", tmp);
+	mkdir(sub, 0700);
+	free(sub);
+	use("version: 1\nrules:\n"
+	    "  - id: caution\n    on: PostToolUse\n"
+	    "    tools: ['mcp__postgres_*']\n    when:\n"
+	    "      sections:\n        file: notes/c.md\n        keywords:\n"
+	    "          mcp_postgres: true\n"
+	    "          join: {input.sql: '(?i)\\bjoin\\b'}\n"
+	    "          null: {input.sql: '(?i)\\bis\\s+null\\b'}\n"
+	    "          limit: {not: {input.sql: '(?i)\\blimit\\b'}}\n"
+	    "    action: context\n"
+	    "    message: \"[Caution] ({{keywords}}):\\n{{sections}}\"\n");
+	write_file("notes/c.md", "# Cautions\n\n<!-- keywords: join, null -->"
+	    "\n## Pattern 1: JOIN drops rows\ntext\n\n"
+	    "<!-- Keywords: STATE , enum -->\n## Pattern 5: enum state\n\n"
+	    "```\n<!-- keywords: join -->\n## not a section\n```\n"
+	    "<!-- keywords: limit -->\nno heading here\n"
+	    "<!-- keywords: mcp_postgres -->\n\n### Pattern 9: always\n");
+	ev = xasprintf("{\"hook_event_name\":\"PostToolUse\",\"cwd\":\"%s\","
+	    "\"tool_name\":\"mcp__postgres_a__query\",\"tool_input\":"
+	    "{\"sql\":\"SELECT * FROM a JOIN b ON x LIMIT 1\"},"
+	    "\"tool_response\":{}}", tmp);
+	expect(ev, "caution=[Caution] (join, mcp_postgres):\n"
+	    "  - Pattern 1: JOIN drops rows\n  - Pattern 9: always",
+	    "tagged sections of the active keywords, sorted keywords");
+	/* Edited file: read again, no restart. */
+	write_file("notes/c.md", "<!-- keywords: join -->\n# New title\n");
+	expect(ev, "caution=[Caution] (join, mcp_postgres):\n  - New title",
+	    "an edited file is read afresh");
+	write_file("notes/c.md", "<!-- keywords: state -->\n# S\n");
+	expect(ev, "", "no section for the keywords: no fire");
+	free(ev);
+	ev = xasprintf("{\"hook_event_name\":\"PostToolUse\",\"cwd\":\"%s/x\","
+	    "\"tool_name\":\"mcp__postgres_a__query\",\"tool_input\":"
+	    "{\"sql\":\"SELECT 1\"}}", tmp);
+	/* The project dir given to event_parse is tmp, not the cwd. */
+	write_file("notes/c.md", "<!-- keywords: limit -->\n# L\n");
+	expect(ev, "caution=[Caution] (limit, mcp_postgres):\n  - L",
+	    "the file is found relative to the project");
+	free(ev);
+}
+
+int
+main(void)
+{
+	char	*p;
+
+	diag_list_init(&dl);
+	ruleset_init(&rs);
+	if (mkdtemp(tmp) == NULL) {
+		printf("Bail out! mkdtemp\n");
+		return 1;
+	}
+	test_shell();
+	test_literal_kinds();
+	test_required();
+	test_json();
+	test_files();
+	test_sections();
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	p = xasprintf("rm -rf '%s'", tmp);
+	if (system(p) != 0)
+		printf("# could not remove %s\n", tmp);
+	free(p);
+	return done_testing();
+}

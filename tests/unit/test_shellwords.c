@@ -1,0 +1,257 @@
+/*
+ * The shell tokenizer: every rewording of a command that a rule must still
+ * see as that command, and the mentions it must not mistake for one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellwords.h"
+#include "tap.h"
+
+/*
+ * The parse as text: simple commands separated by " ; ", each as its argv
+ * joined by ' ', prefixed with "d<depth>:" when nested, with "@dir" when a
+ * cd is known, "<input>" and ">target" for redirections.
+ */
+static char *
+parse(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (i)
+			buf_adds(&b, " ; ");
+		if (c->depth)
+			buf_printf(&b, "d%d:", c->depth);
+		if (c->dir)
+			buf_printf(&b, "@%s:", c->dir);
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+		for (k = 0; k < c->nredirects; k++)
+			buf_printf(&b, " >%s", c->redirects[k]);
+		if (c->input)
+			buf_printf(&b, " <<%s>>", c->input);
+	}
+	if (sc.truncated)
+		buf_adds(&b, " [truncated]");
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+/* A TAP description on one line: newlines and tabs escaped. */
+static const char *
+oneline(const char *s)
+{
+	static char	out[256];
+	size_t		i = 0;
+
+	for (; *s && i < sizeof(out) - 3; s++) {
+		if (*s == '\n' || *s == '\t') {
+			out[i++] = '\\';
+			out[i++] = *s == '\n' ? 'n' : 't';
+		} else
+			out[i++] = *s;
+	}
+	out[i] = '\0';
+	return out;
+}
+
+#define is_parse(cmd, want) do {					\
+	char *got_ = parse(cmd);					\
+	is_str(got_, want, "%s", oneline(cmd));				\
+	free(got_);							\
+} while (0)
+
+static void
+test_program(const char *cmd, const char *prog, const char *sub)
+{
+	struct sh_script	sc;
+	const char		*s;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	ok(sc.n >= 1 && strcmp(sc.cmds[0].program, prog) == 0,
+	    "program of '%s' is %s", cmd, prog);
+	s = sc.n ? sh_subcommand(&sc.cmds[0]) : NULL;
+	if (sub == NULL)
+		ok(s == NULL, "'%s' has no subcommand", cmd);
+	else
+		is_str(s, sub, "subcommand of '%s'", cmd);
+	sh_release(&sc);
+}
+
+static void
+test_flag(const char *cmd, const char *flag, bool want)
+{
+	struct sh_script	sc;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	ok(sc.n >= 1 && sh_has_flag(&sc.cmds[0], flag) == want,
+	    "'%s' %s %s", cmd, want ? "has" : "has no", flag);
+	sh_release(&sc);
+}
+
+int
+main(void)
+{
+	struct buf	big;
+	char		*s;
+	int		 i;
+
+	/* Splitting into simple commands. */
+	is_parse("ls -la", "ls -la");
+	is_parse("a; b && c || d | e |& f & g", "a ; b ; c ; d ; e ; f ; g");
+	is_parse("a\nb\n\nc", "a ; b ; c");
+	is_parse("(cd /tmp; rm x) && ls", "cd /tmp ; @/tmp:rm x ; ls");
+	is_parse("echo $(rm -rf /) `id`",
+	    "d1:rm -rf / ; d1:id ; echo $(rm -rf /) `id`");
+	is_parse("diff <(ls a) <(ls b)",
+	    "d1:ls a ; d1:ls b ; diff <(ls a) <(ls b)");
+	is_parse("echo $((1 + (2)))", "echo $((1 + (2)))");
+	is_parse("ls # rm -rf /", "ls");
+	is_parse("echo a#b", "echo a#b");
+	is_parse("ls \\\n -la", "ls -la");
+
+	/* Quotes and escapes. */
+	is_parse("r''m -rf /", "rm -rf /");
+	is_parse("\"rm\" -rf /", "rm -rf /");
+	is_parse("\\rm -rf /", "rm -rf /");
+	is_parse("r\\m -r\"f\" '/'", "rm -rf /");
+	is_parse("$'\\x72\\155' -rf /", "rm -rf /");
+	is_parse("echo \"a \\\"b\\\" $HOME\"", "echo a \"b\" $HOME");
+	is_parse("echo 'unterminated", "echo unterminated");
+	is_parse("rm -rf \"${HOME}\"", "rm -rf $HOME");
+
+	/* Variables: literal assignments earlier in the line. */
+	is_parse("x=rm; $x -rf /", "rm -rf /");
+	is_parse("x=\"rm -rf\"; $x /", "rm -rf /");
+	is_parse("x=\"rm -rf\"; \"$x\" /", "rm -rf /");
+	is_parse("FOO=1 rm -rf /", "rm -rf /");
+	is_parse("FOO=1 BAR=2", "");
+	is_parse("export p=/; rm -rf $p", "export p=/ ; rm -rf /");
+	is_parse("rm -rf $UNKNOWN/", "rm -rf $UNKNOWN/");
+
+	/* Brace groups. */
+	is_parse("{rm,-rf,/}", "rm -rf /");
+	is_parse("cp f{,.bak}", "cp f f.bak");
+	is_parse("echo '{a,b}'", "echo {a,b}");
+	is_parse("{ rm -rf /; }", "rm -rf /");
+
+	/* Wrappers. */
+	is_parse("sudo rm -rf /", "rm -rf /");
+	is_parse("sudo -u root -E rm -rf /", "rm -rf /");
+	is_parse("sudo -- rm -rf /", "rm -rf /");
+	is_parse("/bin/rm -rf /", "/bin/rm -rf /");
+	is_parse("env -i FOO=1 nice -n 5 nohup rm -rf /", "rm -rf /");
+	is_parse("timeout -s KILL 10 rm -rf /", "rm -rf /");
+	is_parse("command rm x; exec rm y; time rm z", "rm x ; rm y ; rm z");
+	is_parse("find / | xargs -0 -I{} rm -rf {}", "find / ; rm -rf {}");
+	is_parse("busybox rm -rf /", "rm -rf /");
+	is_parse("if true; then rm -rf /; fi", "true ; rm -rf /");
+	is_parse("! rm x", "rm x");
+	is_parse("sudo", "sudo");
+	/* Fuzz: an option that takes a value as the last word. */
+	is_parse("env -u", "");
+	is_parse("sudo -u", "sudo -u");
+	is_parse("timeout --signal", "timeout --signal");
+	is_parse("env -\036\377kubenv -\036\377ku", "");
+
+	/* Nested scripts. */
+	is_parse("bash -c 'rm -rf /'", "bash -c rm -rf / ; d1:rm -rf /");
+	is_parse("sh -lc \"cd / && rm -rf .\"",
+	    "sh -lc cd / && rm -rf . ; d1:cd / ; d1:@/:rm -rf .");
+	is_parse("sudo sh -c 'rm -rf ~'", "sh -c rm -rf ~ ; d1:rm -rf ~");
+	is_parse("eval 'rm -rf /'", "eval rm -rf / ; d1:rm -rf /");
+	is_parse("eval rm -rf /", "eval rm -rf / ; d1:rm -rf /");
+	is_parse("su -c 'rm -rf /' root", "su -c rm -rf / root ; d1:rm -rf /");
+	is_parse("env -S 'rm -rf /'", "d1:rm -rf /");
+	is_parse("find / -name x -exec rm -rf {} \\;",
+	    "find / -name x -exec rm -rf {} ; ; d1:rm -rf {}");
+	is_parse("bash -c 'bash -c \"rm -rf /\"'",
+	    "bash -c bash -c \"rm -rf /\" ; d1:bash -c rm -rf / ; d2:rm -rf /");
+
+	/* Redirections and here-documents. */
+	is_parse("ls 2>/dev/null >out.txt", "ls >/dev/null >out.txt");
+	is_parse("ls 2>&1 | cat", "ls ; cat");
+	is_parse("cat x > /dev/sda", "cat x >/dev/sda");
+	is_parse("cat <<EOF\nrm -rf /\nEOF\nls", "cat <<rm -rf /\n>> ; ls");
+	is_parse("cat <<-'E'\n\trm -rf /\n\tE\n", "cat <<rm -rf /\n>>");
+	is_parse("bash <<EOF\nrm -rf /\nEOF",
+	    "bash <<rm -rf /\n>> ; d1:rm -rf /");
+	is_parse("psql <<< 'DROP DATABASE x'", "psql <<DROP DATABASE x>>");
+	is_parse("sh <<< 'rm -rf /'", "sh <<rm -rf />> ; d1:rm -rf /");
+
+	/* cd is remembered for the rest of the list. */
+	is_parse("cd / && rm -rf .", "cd / ; @/:rm -rf .");
+	is_parse("cd ~; rm -rf *", "cd ~ ; @~:rm -rf *");
+	is_parse("cd /tmp/a; cd ..; cd b; ls", "cd /tmp/a ; @/tmp/a:cd .. ; "
+	    "@/tmp:cd b ; @/tmp/b:ls");
+	is_parse("cd; ls", "cd ; @~:ls");
+	is_parse("cd x; ls", "cd x ; ls");
+	is_parse("cd ~/..; ls", "cd ~/.. ; ls");
+	is_parse("cd /; cd -; ls", "cd / ; @/:cd - ; ls");
+
+	/* Subcommands and flags. */
+	test_program("git push -f", "git", "push");
+	test_program("git -C /repo -c a=b push origin +main", "git", "push");
+	test_program("/usr/bin/git --no-pager log", "git", "log");
+	test_program("rm -rf", "rm", NULL);
+	test_program("docker -H tcp://x run img", "docker", "run");
+	test_flag("rm -rf /", "-r", true);
+	test_flag("rm -fr /", "-r", true);
+	test_flag("rm -R -f /", "-r", false);
+	test_flag("rm --recursive /", "--recursive", true);
+	test_flag("git push --force-with-lease", "--force", false);
+	test_flag("git push --force=yes", "--force", true);
+	test_flag("rm -- -r", "-r", false);
+	test_flag("find / -delete", "-delete", true);
+	test_flag("find / -name -deleted", "-delete", false);
+
+	/* Hostile input stays bounded and never crashes. */
+	buf_init(&big);
+	for (i = 0; i < 100000; i++)
+		buf_adds(&big, "$(");
+	s = parse(big.data);
+	ok(strstr(s, "[truncated]") != NULL, "100000 nested $( is truncated");
+	free(s);
+	buf_reset(&big);
+	for (i = 0; i < 100000; i++)
+		buf_adds(&big, "(");
+	s = parse(big.data);
+	ok(strstr(s, "[truncated]") != NULL, "100000 nested ( is truncated");
+	free(s);
+	buf_reset(&big);
+	for (i = 0; i < 20; i++)
+		buf_adds(&big, "eval ");
+	buf_adds(&big, "rm -rf /");
+	s = parse(big.data);
+	ok(strstr(s, "d8:rm -rf /") == NULL && strstr(s, "d8:eval") != NULL &&
+	    strstr(s, "[truncated]") != NULL, "20 levels of eval are cut at 8");
+	free(s);
+	buf_reset(&big);
+	for (i = 0; i < 20000; i++)
+		buf_adds(&big, "a;");
+	s = parse(big.data);
+	ok(strstr(s, "[truncated]") != NULL, "20000 commands are cut");
+	free(s);
+	buf_reset(&big);
+	buf_adds(&big, "x=\"a a a a a a a a\"; y=\"$x $x $x $x\"; echo $y");
+	s = parse(big.data);
+	ok(strstr(s, "echo a a a") != NULL, "variables of variables split");
+	free(s);
+	buf_release(&big);
+	is_parse("\xff\xfe rm -rf /", "\xff\xfe rm -rf /");
+	{
+		/* A NUL byte in the middle is an ordinary byte. */
+		struct sh_script sc;
+		sh_parse(&sc, "rm\0-rf /", 8);
+		ok(sc.n == 1 && sc.cmds[0].argc == 2, "embedded NUL");
+		sh_release(&sc);
+	}
+	return done_testing();
+}
