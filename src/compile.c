@@ -86,8 +86,23 @@ ruleset_release(struct ruleset *rs)
 	free(rs->rules);
 	free(rs->id_index);
 	free(rs->files);
+	if (rs->pf_owned)
+		free((void *)rs->pf);
+	if (rs->lazy != NULL)
+		rs->lazy->free(rs->lazy);
 	arena_release(&rs->arena);
 	memset(rs, 0, sizeof(*rs));
+}
+
+struct rule *
+ruleset_rule(const struct ruleset *rs, size_t i)
+{
+	if (i >= rs->n)
+		return NULL;
+	/* The array is not const: decoding fills it in. */
+	if (rs->rules[i] == NULL && rs->lazy != NULL)
+		rs->rules[i] = rs->lazy->rule(rs->lazy, i);
+	return rs->rules[i];
 }
 
 #define GROW(arr, n, cap) do {						\

@@ -3,6 +3,7 @@
 
 #include "event.h"
 #include "hook.h"
+#include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
 
@@ -67,6 +68,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	ruleset_init(&rs);
 	diag_list_init(&diags);
 	sources_load(&rs, &opts->sources, opts->home, ev.project_dir, &diags);
+	ruleset_index(&rs);
 	diag_sort(&diags);
 	for (i = 0; i < diags.n; i++) {
 		char *line = diag_format_short(&diags.items[i]);

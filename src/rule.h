@@ -20,6 +20,7 @@
 struct cJSON;
 struct rr_regex;
 struct rr_glob;
+struct manifest;
 
 enum rr_action {
 	ACT_DENY,
@@ -146,6 +147,20 @@ struct ruleset {
 	/* Files that contributed rules, for messages and the cache. */
 	const char	**files;
 	size_t		 nfiles, files_cap;
+	/* Prefilter index (prefilter.h), or NULL; freed if pf_owned. */
+	const unsigned char *pf;
+	size_t		 pflen;
+	bool		 pf_owned;
+	/* Rules decoded on demand (cache.c): rules[i] may be NULL. */
+	struct ruleset_lazy *lazy;
+	/* While compiling for the cache: every source read is logged. */
+	struct manifest	*manifest;
+};
+
+/* A supplier of rules decoded on demand; ruleset_release() calls free. */
+struct ruleset_lazy {
+	struct rule	*(*rule)(struct ruleset_lazy *, size_t i);
+	void		 (*free)(struct ruleset_lazy *);
 };
 
 extern const char *const action_names[ACT__COUNT];
@@ -153,6 +168,11 @@ extern const char *const priority_names[PRI__COUNT];
 
 void	 ruleset_init(struct ruleset *);
 void	 ruleset_release(struct ruleset *);
+/*
+ * Rule i (i < rs->n), decoding it first when the set comes from the
+ * cache; NULL when it cannot be decoded (a corrupt cache).
+ */
+struct rule *ruleset_rule(const struct ruleset *, size_t i);
 
 /*
  * Compiles one YAML rule file.  Every problem goes to diags; a rule with an

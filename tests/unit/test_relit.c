@@ -12,6 +12,7 @@
 #include "litscan.h"
 #include "match_re.h"
 #include "relit.h"
+#include "randpat.h"
 #include "tap.h"
 
 /* "lit" or "lit/ci" per alternative, '|'-separated; "-" for none. */
@@ -53,81 +54,6 @@ gl(const char *glob, const char *want)
 	relit_release(&r);
 }
 
-static unsigned long rng = 12345;
-
-static unsigned
-rnd(unsigned n)
-{
-	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-	return (unsigned)((rng >> 33) % n);
-}
-
-/* Pieces the random patterns and subjects are built from. */
-static const char *const chars[] = {
-	"a", "b", "k", "K", "s", "S", "\xc5\xbf" /* long s */,
-	"\xe2\x84\xaa" /* Kelvin */, "\xc3\xa9", "\xc3\x89", "-", ".", " "
-};
-#define NCHARS (sizeof(chars) / sizeof(chars[0]))
-
-static void gen_seq(struct buf *, int depth);
-
-static void
-gen_atom(struct buf *b, int depth)
-{
-	static const char *const quant[] = {
-		"?", "*", "+", "{0,2}", "{1,2}", "{2}", "??", "*+", "+?", "{1,}"
-	};
-	const char	*c;
-
-	switch (rnd(depth < 3 ? 14 : 10)) {
-	case 0: case 1: case 2: case 3: case 4:
-		c = chars[rnd(NCHARS)];
-		if (strcmp(c, ".") == 0 || strcmp(c, "-") == 0)
-			buf_addc(b, '\\');
-		buf_adds(b, c);
-		break;
-	case 5:
-		buf_adds(b, (const char *[]){ "[ab]", "[^a]", "[a-k]", ".",
-		    "\\w", "\\s", "[]a]", "[[:alpha:]]" }[rnd(8)]);
-		break;
-	case 6:
-		buf_adds(b, (const char *[]){ "^", "$", "\\b", "(?i)",
-		    "(?-i)", "\\E", "(?#x)", "\\K" }[rnd(8)]);
-		return;
-	case 7:
-		buf_adds(b, "\\Q");
-		buf_adds(b, chars[rnd(NCHARS)]);
-		buf_adds(b, chars[rnd(NCHARS)]);
-		buf_adds(b, "\\E");
-		break;
-	case 8: case 9:
-		c = chars[rnd(3)];
-		buf_adds(b, c);
-		break;
-	default:
-		buf_adds(b, (const char *[]){ "(", "(?:", "(?i:", "(?-i:",
-		    "(?=", "(?!", "(?>", "(?<n>" }[rnd(8)]);
-		gen_seq(b, depth + 1);
-		if (rnd(3) == 0) {
-			buf_addc(b, '|');
-			gen_seq(b, depth + 1);
-		}
-		buf_addc(b, ')');
-		break;
-	}
-	if (rnd(4) == 0)
-		buf_adds(b, quant[rnd(10)]);
-}
-
-static void
-gen_seq(struct buf *b, int depth)
-{
-	unsigned	n = 1 + rnd(5), i;
-
-	for (i = 0; i < n; i++)
-		gen_atom(b, depth);
-}
-
 static void
 fuzz_soundness(void)
 {
@@ -143,11 +69,7 @@ fuzz_soundness(void)
 	buf_init(&subj);
 	for (iter = 0; iter < 4000; iter++) {
 		buf_reset(&pat);
-		gen_seq(&pat, 0);
-		if (rnd(4) == 0) {
-			buf_addc(&pat, '|');
-			gen_seq(&pat, 0);
-		}
+		rp_pattern(&pat);
 		ci = rnd(2);
 		rx = rr_regex_compile(pat.data, pat.len, ci ? RR_RE_IGNORE_CASE :
 		    0, &off, err, sizeof(err));
@@ -160,8 +82,7 @@ fuzz_soundness(void)
 		checked++;
 		for (s = 0; s < 60; s++) {
 			buf_reset(&subj);
-			for (i = rnd(10); i > 0; i--)
-				buf_adds(&subj, chars[rnd(NCHARS)]);
+			rp_text(&subj, 10);
 			if (rr_regex_match(rx, subj.data, subj.len, NULL, NULL) !=
 			    RR_MATCH_YES)
 				continue;
