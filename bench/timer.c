@@ -73,7 +73,7 @@ main(int argc, char **argv)
 {
 	char	**cmd[2];
 	double	*t[2];
-	long	 rss[2] = { 0, 0 };
+	long	 rss[2] = { 0, 0 }, warm = 0;
 	int	 n, i, k, split = 0;
 
 	if (argc < 6 || strcmp(argv[3], "--") != 0) {
@@ -96,9 +96,9 @@ main(int argc, char **argv)
 	t[1] = calloc((size_t)n, sizeof(double));
 	if (t[0] == NULL || t[1] == NULL)
 		return 2;
-	/* One warm-up each, then alternate. */
-	run(cmd[0], argv[2], &rss[0]);
-	run(cmd[1], argv[2], &rss[1]);
+	/* One warm-up each (not counted), then alternate. */
+	run(cmd[0], argv[2], &warm);
+	run(cmd[1], argv[2], &warm);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < 2; k++)
 			t[k][i] = run(cmd[k], argv[2], &rss[k]);

@@ -1,9 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "event.h"
 #include "hook.h"
-#include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
 
@@ -36,6 +36,33 @@ hook_load_errors_message(const struct diag_list *diags)
 	return buf_detach(&b, NULL);
 }
 
+/* Loads the rules for ev (from the cache when it is valid). */
+static void
+load_rules(const struct hook_opts *opts, const struct rr_event *ev,
+    bool rebuild, struct ruleset *rs, struct diag_list *diags,
+    struct hook_reply *reply)
+{
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
+	char			*line;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &opts->sources;
+	rq.home = opts->home;
+	rq.project = ev->project_dir;
+	rq.rebuild = rebuild;
+	rules_load(rs, diags, &rq, &how);
+	if (cache_trace_enabled()) {
+		line = rules_loaded_trace(&how, rs);
+		buf_printf(&reply->err, "%s\n", line);
+		free(line);
+	} else if (how.status == CACHE_UNSAVED)
+		buf_printf(&reply->err, "reflexion-rules: the rule cache "
+		    "cannot be saved (%s); rules are compiled on every call\n",
+		    how.why);
+	rules_loaded_release(&how);
+}
+
 void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
@@ -65,23 +92,26 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
 		    ev.event_name);
-	ruleset_init(&rs);
-	diag_list_init(&diags);
-	sources_load(&rs, &opts->sources, opts->home, ev.project_dir, &diags);
-	ruleset_index(&rs);
-	diag_sort(&diags);
+	load_rules(opts, &ev, false, &rs, &diags, reply);
+	state_dir = xasprintf("%s/state", opts->home);
+	memset(&eo, 0, sizeof(eo));
+	eo.state_dir = state_dir;
+	eval_outcome_init(&out);
+	if (eval_event(&rs, &ev, &eo, &out) < 0) {
+		/* A rule in the cache would not decode: compile, and redo. */
+		eval_outcome_release(&out);
+		diag_list_release(&diags);
+		ruleset_release(&rs);
+		load_rules(opts, &ev, true, &rs, &diags, reply);
+		eval_outcome_init(&out);
+		eval_event(&rs, &ev, &eo, &out);
+	}
 	for (i = 0; i < diags.n; i++) {
 		char *line = diag_format_short(&diags.items[i]);
 		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
 		free(line);
 	}
 	sysmsg = hook_load_errors_message(&diags);
-
-	state_dir = xasprintf("%s/state", opts->home);
-	memset(&eo, 0, sizeof(eo));
-	eo.state_dir = state_dir;
-	eval_outcome_init(&out);
-	eval_event(&rs, &ev, &eo, &out);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
 
