@@ -532,12 +532,15 @@ cache_write(const char *path, const char *key,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 	    0600);
 	if (fd < 0)
-		*err = xasprintf("cannot create '%s': %s", tmp, strerror(errno));
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
 	else if (fd_write_all(fd, f.data, f.len) < 0) {
-		*err = xasprintf("cannot write '%s': %s", tmp, strerror(errno));
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
 		close(fd);
 	} else if (close(fd) < 0)
-		*err = xasprintf("cannot write '%s': %s", tmp, strerror(errno));
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
 	else if (rename(tmp, path) < 0)
 		*err = xasprintf("cannot replace '%s': %s", path,
 		    strerror(errno));
@@ -895,11 +898,12 @@ rules_loaded_trace(const struct rules_loaded *how, const struct ruleset *rs)
 {
 	switch (how->status) {
 	case CACHE_HIT:
-		return xasprintf("reflexion-rules: cache: hit %s (%zu rules)",
-		    how->path, rs->n);
+		return xasprintf("reflexion-rules: cache: hit %s (%zu rule%s)",
+		    how->path, rs->n, rs->n == 1 ? "" : "s");
 	case CACHE_BUILT:
-		return xasprintf("reflexion-rules: cache: built %s (%zu rules; "
-		    "%s)", how->path, rs->n, how->why ? how->why : "");
+		return xasprintf("reflexion-rules: cache: built %s (%zu rule%s; "
+		    "%s)", how->path, rs->n, rs->n == 1 ? "" : "s",
+		    how->why ? how->why : "");
 	case CACHE_UNSAVED:
 		return xasprintf("reflexion-rules: cache: not saved (%s)",
 		    how->why ? how->why : "");
