@@ -623,7 +623,8 @@ new_cond(struct cctx *cx, enum cond_kind kind, const struct ynode *n,
 	struct cond	*c = arena_alloc(&cx->rs->arena, sizeof(*c));
 
 	c->kind = kind;
-	c->label = label;
+	/* A key's text lives in the YAML document, which goes away. */
+	c->label = arena_strdup(&cx->rs->arena, label);
 	c->line = n->line;
 	c->col = n->col;
 	return c;
@@ -729,7 +730,7 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		    "'kb' conditions are not supported by this version");
 		return NULL;
 	}
-	c = new_cond(cx, C_TEXT, key, arena_strdup(&cx->rs->arena, name));
+	c = new_cond(cx, C_TEXT, key, name);
 	if (strncmp(name, "input.", 6) == 0 && name[6] != '\0') {
 		c->field = F_INPUT;
 		c->input_key = c->label + 6;

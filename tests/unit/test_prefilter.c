@@ -2,10 +2,13 @@
  * The prefilter property: for seeded random rule sets and events, the
  * rules that fire and their rendered messages are the same with every
  * prefilter on (index by event and tool, literal clauses, cheap
- * conditions first) as with them off.
+ * conditions first) as with them off, and the same again when the rule
+ * set comes back from the compiled cache.
  */
 #include <stdio.h>
+#include <unistd.h>
 
+#include "cache.h"
 #include "helpers.h"
 #include "jsonw.h"
 #include "prefilter.h"
@@ -330,20 +333,46 @@ outcome(const struct ruleset *rs, const char *json, bool no_prefilter)
 	return buf_detach(&b, NULL);
 }
 
+/* rs through the cache file path, decoded lazily; -1 if refused. */
+static int
+round_trip(const struct ruleset *rs, const struct diag_list *dl,
+    const char *path, struct ruleset *rc, struct diag_list *dc)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct manifest	 mf;
+	char		*err = NULL;
+	int		 rc_;
+
+	manifest_init(&mf);
+	rc_ = cache_write(path, "k", id, rs, dl, &mf, &err);
+	manifest_release(&mf);
+	if (rc_ == 0)
+		rc_ = cache_open(rc, dc, path, "k", id, &err);
+	if (rc_ < 0)
+		printf("# cache: %s\n", err);
+	free(err);
+	return rc_;
+}
+
 int
 main(void)
 {
-	struct ruleset		rs;
-	struct diag_list	dl;
+	struct ruleset		rs, rc;
+	struct diag_list	dl, dc;
 	struct buf		yaml, ev;
-	char			*on, *off;
+	char			*on, *off, *cached, dir[] = "/tmp/rr-pf.XXXXXX";
+	char			*path;
 	size_t			sets, evs = 0, fired = 0, rules = 0, diff = 0;
+	size_t			cdiff = 0, refused = 0;
 
 	setenv("RR_PF_SET", "1", 1);
 	unsetenv("RR_PF_UNSET");
 	unsetenv("REFLEXION_NO_PREFILTER");
 	buf_init(&yaml);
 	buf_init(&ev);
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	path = xasprintf("%s/c.rrc", dir);
 	rp_seed(2026);
 	for (sets = 0; sets < RULESETS; sets++) {
 		buf_reset(&yaml);
@@ -351,24 +380,40 @@ main(void)
 		compile_text(&rs, &dl, yaml.data);
 		ruleset_index(&rs);
 		rules += rs.n;
+		if (round_trip(&rs, &dl, path, &rc, &dc) < 0)
+			refused++;
 		for (size_t e = 0; e < EVENTS; e++, evs++) {
 			buf_reset(&ev);
 			gen_event(&ev);
 			on = outcome(&rs, ev.data, false);
 			off = outcome(&rs, ev.data, true);
+			cached = outcome(&rc, ev.data, false);
 			if (strcmp(on, off) != 0 && diff++ < 3)
 				printf("# differs on %s\n# rules:\n%s# with: %s"
 				    "# without: %s", ev.data, yaml.data, on, off);
+			if (strcmp(cached, off) != 0 && cdiff++ < 3)
+				printf("# cache differs on %s\n# rules:\n%s"
+				    "# cached: %s# fresh: %s", ev.data, yaml.data,
+				    cached, off);
 			fired += strchr(off, ':') != NULL;
 			free(on);
 			free(off);
+			free(cached);
 		}
+		diag_list_release(&dc);
+		ruleset_release(&rc);
 		diag_list_release(&dl);
 		ruleset_release(&rs);
 	}
+	unlink(path);
+	rmdir(dir);
+	free(path);
 	ok(rules > 2000, "compiled %zu random rules", rules);
 	ok(fired > evs / 4, "%zu of %zu events fired a rule", fired, evs);
 	is_int(diff, 0, "prefilters on and off agree on %zu events", evs);
+	is_int(refused, 0, "every random rule set went through the cache");
+	is_int(cdiff, 0, "the cache agrees with a fresh compile on %zu events",
+	    evs);
 	buf_release(&yaml);
 	buf_release(&ev);
 	return done_testing();
