@@ -397,6 +397,110 @@ corruption(void)
 		free(p[off]);
 }
 
+static void
+cleanup_dir(const char *dir)
+{
+	struct dirent	*de;
+	DIR		*d = opendir(dir);
+	char		*p;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+static enum manifest_state
+check(struct manifest *m, int64_t now, char **why)
+{
+	struct buf		b;
+	enum manifest_state	st;
+
+	buf_init(&b);
+	manifest_encode(m, &b);
+	st = manifest_check((const unsigned char *)b.data, b.len, now, why);
+	buf_release(&b);
+	return st;
+}
+
+/*
+ * Racily clean sources: a stat that matches proves nothing when the file
+ * changed within the same timestamp as the compile; the content decides.
+ */
+static void
+racy(void)
+{
+	struct manifest		 m;
+	struct stat		 st;
+	enum manifest_state	 r;
+	char			*d = xasprintf("%s/d", tmpdir);
+	char			*f = xasprintf("%s/d/r.yaml", tmpdir), *why = NULL;
+	char			*names[1] = { (char *)"r.yaml" }, *other[1] = {
+	    (char *)"s.yaml" };
+	int64_t			 mt;
+
+	mkdir(d, 0700);
+	spit(f, "new!", 4);
+	stat(f, &st);
+	mt = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_file(&m, f, &st, "new!", 4);
+	r = check(&m, mt + 1000000000LL, &why);
+	ok(r == MANIFEST_FRESH, "racily clean, same content: fresh");
+	free(why);
+	r = check(&m, mt + 3000000000LL, &why);
+	ok(r == MANIFEST_STALE && strstr(why, "refreshing") != NULL,
+	    "racily clean and settled: refreshed once (%s)", why);
+	free(why);
+	manifest_release(&m);
+
+	/* We compiled "old!", the file now says "new!", stat is identical. */
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_file(&m, f, &st, "old!", 4);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_STALE, "racily clean, other content with the same "
+	    "stat: stale (%s)", why);
+	free(why);
+	m.start_ns = mt + 10000000000LL;
+	r = check(&m, m.start_ns, &why);
+	ok(r == MANIFEST_FRESH,
+	    "the same entry compiled long after the change: stat decides");
+	free(why);
+	manifest_release(&m);
+
+	/* A directory listed with other names than it has. */
+	stat(d, &st);
+	mt = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_dir(&m, d, &st, other, 1);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_STALE,
+	    "racily clean directory with another listing: stale (%s)", why);
+	free(why);
+	manifest_release(&m);
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_dir(&m, d, &st, names, 1);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_FRESH,
+	    "racily clean directory with the same listing: fresh");
+	free(why);
+	manifest_release(&m);
+	unlink(f);
+	rmdir(d);
+	free(f);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -411,7 +515,8 @@ main(void)
 	repository_rules();
 	identity();
 	corruption();
-	rmdir(tmpdir);
+	racy();
+	cleanup_dir(tmpdir);
 	while (nevents > 0)
 		free(events[--nevents]);
 	free(events);
