@@ -502,6 +502,25 @@ remove_old_files(const char *dir)
 	closedir(d);
 }
 
+/*
+ * Writes in page-sized pieces.  Linux caches a file in folios as large as
+ * the writes that created it, and maps a whole folio on a fault: one big
+ * write() made every hook that read a few pages of a 10,000-rule cache
+ * map 2 MB of it.
+ */
+static int
+write_pages(int fd, const char *p, size_t n)
+{
+	size_t	k;
+
+	for (; n > 0; p += k, n -= k) {
+		k = n < 4096 ? n : 4096;
+		if (fd_write_all(fd, p, k) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 cache_write(const char *path, const char *key,
     const struct cache_identity *id, const struct ruleset *rs,
@@ -534,7 +553,7 @@ cache_write(const char *path, const char *key,
 	if (fd < 0)
 		*err = xasprintf("cannot write in '%s': %s", dir,
 		    strerror(errno));
-	else if (fd_write_all(fd, f.data, f.len) < 0) {
+	else if (write_pages(fd, f.data, f.len) < 0) {
 		*err = xasprintf("cannot write in '%s': %s", dir,
 		    strerror(errno));
 		close(fd);
@@ -690,6 +709,12 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 		    strerror(errno));
 	close(fd);
 	fd = -1;
+	/*
+	 * A call reads a few scattered pages: no read-ahead, and no mapping
+	 * of whole large page-cache folios around them (which made a
+	 * 10,000-rule cache cost 2 MB of RSS to read its header).
+	 */
+	madvise(map, (size_t)st.st_size, MADV_RANDOM);
 	v = xcalloc(1, sizeof(*v));
 	v->map = map;
 	v->size = (size_t)st.st_size;

@@ -235,35 +235,171 @@ run_window(struct litscan *ls, const unsigned char *t, size_t len,
 	return remaining;
 }
 
+/*
+ * Literals sharing their first WINDOW bytes (and case folding) form a
+ * group, searched once: a hundred rules' "forbidden_call_N" cost one
+ * memmem() of "forb", then a comparison per literal where it occurs.
+ */
+struct group {
+	size_t		 first;		/* head of the chain through next */
+	const char	*key;		/* the first literal's first bytes */
+	size_t		 keylen;
+	bool		 ci;
+};
+
+static bool
+same_key(const struct group *g, const struct lit *l, size_t kl)
+{
+	if (g->ci != l->ci || g->keylen != kl)
+		return false;
+	return g->ci ? ci_equal((const unsigned char *)g->key,
+	    (const unsigned char *)l->s, kl) : memcmp(g->key, l->s, kl) == 0;
+}
+
+static size_t
+key_hash(const struct lit *l, size_t kl)
+{
+	const unsigned char	*low = lower_table();
+	unsigned char		 k[WINDOW];
+	size_t			 i;
+
+	for (i = 0; i < kl; i++)
+		k[i] = l->ci ? low[(unsigned char)l->s[i]] :
+		    (unsigned char)l->s[i];
+	return (size_t)rr_checksum(k, kl) ^ l->ci;
+}
+
+/* Groups the literals not found yet; a hash table finds each one's group. */
+static size_t
+make_groups(struct litscan *ls, const unsigned char *found,
+    struct group **out)
+{
+	struct group	*g;
+	size_t		*slot, cap = 16, mask, n = 0, i, h, kl;
+
+	while (cap < 2 * ls->n)
+		cap *= 2;
+	mask = cap - 1;
+	slot = xcalloc(cap, sizeof(*slot));
+	g = xcalloc(ls->n ? ls->n : 1, sizeof(*g));
+	for (i = 0; i < ls->n; i++) {
+		if (found[i])
+			continue;
+		kl = ls->lits[i].len < WINDOW ? ls->lits[i].len : WINDOW;
+		for (h = key_hash(&ls->lits[i], kl) & mask; slot[h] != 0 &&
+		    !same_key(&g[slot[h] - 1], &ls->lits[i], kl);
+		    h = (h + 1) & mask)
+			;
+		if (slot[h] == 0) {
+			g[n].first = 0;
+			g[n].key = ls->lits[i].s;
+			g[n].keylen = kl;
+			g[n].ci = ls->lits[i].ci;
+			slot[h] = ++n;
+		}
+		ls->lits[i].next = g[slot[h] - 1].first;
+		g[slot[h] - 1].first = i + 1;
+	}
+	free(slot);
+	*out = g;
+	return n;
+}
+
+/* Where the key of g next occurs in t[from..len), or NULL. */
+static const unsigned char *
+next_hit(const unsigned char *t, size_t len, size_t from, const struct group *g)
+{
+	const unsigned char	*low = lower_table(), *k;
+	const unsigned char	*p, *q, *r, *end;
+	unsigned char		 a, b;
+
+	if (from + g->keylen > len)
+		return NULL;
+	if (!g->ci)
+		return memmem(t + from, len - from, g->key, g->keylen);
+	k = (const unsigned char *)g->key;
+	a = low[k[0]];
+	b = (unsigned char)(a >= 'a' && a <= 'z' ? a - 32 : a);
+	end = t + len - g->keylen + 1;
+	for (p = t + from; p < end; p = q + 1) {
+		q = memchr(p, a, (size_t)(end - p));
+		if (a != b && (r = memchr(p, b, q ? (size_t)(q - p) :
+		    (size_t)(end - p))) != NULL)
+			q = r;
+		if (q == NULL)
+			return NULL;
+		if (ci_equal(q + 1, k + 1, g->keylen - 1))
+			return q;
+	}
+	return NULL;
+}
+
+static size_t
+run_each(struct litscan *ls, const unsigned char *t, size_t len,
+    struct group *g, size_t ngroups, unsigned char *found, size_t remaining)
+{
+	const unsigned char	*hit;
+	const struct lit	*l;
+	size_t			 i, id, pos, left;
+
+	for (i = 0; i < ngroups && remaining > 0; i++) {
+		for (left = 0, id = g[i].first; id != 0; id = ls->lits[id - 1].next)
+			left++;
+		for (pos = 0; left > 0 &&
+		    (hit = next_hit(t, len, pos, &g[i])) != NULL;
+		    pos = (size_t)(hit - t) + 1) {
+			for (id = g[i].first; id != 0;
+			    id = ls->lits[id - 1].next) {
+				l = &ls->lits[id - 1];
+				if (found[id - 1] || l->len > len - (size_t)(hit - t))
+					continue;
+				if (l->ci ? ci_equal(hit, (const unsigned char *)
+				    l->s, l->len) : memcmp(hit, l->s, l->len) == 0) {
+					found[id - 1] = 1;
+					remaining--;
+					left--;
+				}
+			}
+		}
+	}
+	return remaining;
+}
+
 void
 litscan_run(struct litscan *ls, const char *text, size_t len,
     unsigned char *found)
 {
 	enum litscan_strategy	 s = ls->force;
+	const unsigned char	*t = (const unsigned char *)text;
+	struct group		*g = NULL;
 	size_t			 i, remaining = ls->n, cost_each, cost_window;
+	size_t			 ngroups;
 
 	for (i = 0; i < ls->n; i++)
 		if (found[i])
 			remaining--;
 	if (remaining == 0)
 		return;
+	ngroups = make_groups(ls, found, &g);
 	if (s == LITSCAN_AUTO) {
 		/* Rough nanoseconds: memmem streams; the window costs per byte. */
-		cost_each = ls->n * (20 + len / 16);
+		cost_each = ngroups * (20 + len / 16);
 		cost_window = ls->n * 10 + len * 2 + 20000;
 		s = cost_window < cost_each ? LITSCAN_WINDOW : LITSCAN_EACH;
 	}
-	if (s == LITSCAN_WINDOW)
-		remaining = run_window(ls, (const unsigned char *)text, len,
-		    found, remaining);
-	for (i = 0; i < ls->n && remaining > 0; i++) {
-		if (found[i] || (s == LITSCAN_WINDOW &&
-		    ls->lits[i].len >= WINDOW))
-			continue;
-		if (lit_occurs(text, len, ls->lits[i].s, ls->lits[i].len,
-		    ls->lits[i].ci)) {
-			found[i] = 1;
-			remaining--;
+	if (s == LITSCAN_WINDOW) {
+		remaining = run_window(ls, t, len, found, remaining);
+		/* Shorter literals than the window: each on its own. */
+		for (i = 0; i < ls->n && remaining > 0; i++) {
+			if (found[i] || ls->lits[i].len >= WINDOW)
+				continue;
+			if (lit_occurs(text, len, ls->lits[i].s,
+			    ls->lits[i].len, ls->lits[i].ci)) {
+				found[i] = 1;
+				remaining--;
+			}
 		}
-	}
+	} else
+		run_each(ls, t, len, g, ngroups, found, remaining);
+	free(g);
 }

@@ -5,7 +5,8 @@
  * lit_occurs(), which every strategy must reproduce).
  *
  * Two strategies, chosen per text by an estimate of their cost: memmem()
- * per literal (few literals, or a short text), or one pass over the text
+ * per group of literals sharing their first four bytes (few groups, or a
+ * short text), or one pass over the text
  * that hashes every 4-byte window (lowercased) into a table of the
  * literals' first four bytes behind a 64K-bit filter, then checks the
  * candidates (many literals on a long text: the cost no longer grows
@@ -23,7 +24,7 @@ struct litscan;
 
 enum litscan_strategy {
 	LITSCAN_AUTO,
-	LITSCAN_EACH,		/* memmem per literal */
+	LITSCAN_EACH,		/* memmem per group of literals */
 	LITSCAN_WINDOW		/* one hashed pass */
 };
 
