@@ -504,10 +504,17 @@ read_rule_file(const char *path, char **text, size_t *len,
 
 	memset(&loc, 0, sizeof(loc));
 	loc.file = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named *.yaml must not hang the hook. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot open: %s",
 		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+		    "not a regular file; skipped");
+		close(fd);
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && st.st_size > (off_t)RULE_FILE_MAX) {

@@ -74,6 +74,19 @@ else
 	not_ok "symlink loop in a rule directory"; diag <out; diag <err
 fi
 
+# A FIFO named like a rule file is reported and skipped, never opened to
+# wait for a writer.
+mkdir -p fd
+cp r.yaml fd/a.yaml
+mkfifo fd/pipe.yaml
+bash_ev s4 | timeout 10 "$RR" hook --rules fd >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q deny out && grep -q 'pipe.yaml: error: not a regular file' err; then
+	ok "a FIFO in a rule directory: reported, the rest loads, no hang"
+else
+	not_ok "a FIFO in a rule directory (status $status)"; diag <err
+fi
+
 # A 10 MB rule file of 20,000 rules loads (and lints) in bounded time.
 {
 	echo 'version: 1'; echo 'rules:'
