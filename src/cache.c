@@ -701,6 +701,14 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 		    "no cache yet" : "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return open_fail(NULL, fd, why, "not a regular file");
+	/*
+	 * Checksums catch accidents, not a crafted file, and PCRE2 trusts
+	 * what it deserializes: only a file of ours that nobody else can
+	 * write is used (REFLEXION_HOME may fall back to /tmp).
+	 */
+	if (st.st_uid != geteuid() || (st.st_mode & 022) != 0)
+		return open_fail(NULL, fd, why, "not owned by this user, or "
+		    "writable by others");
 	if (st.st_size < HEADER_LEN || (uint64_t)st.st_size > CACHE_MAX)
 		return open_fail(NULL, fd, why, "truncated or not a cache file");
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

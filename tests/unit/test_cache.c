@@ -50,6 +50,7 @@ spit(const char *path, const char *data, size_t len)
 
 	fwrite(data, 1, len, fp);
 	fclose(fp);
+	chmod(path, 0600);	/* whatever the umask: a cache is private */
 }
 
 /* The events every rule set is evaluated against. */
@@ -301,6 +302,26 @@ identity(void)
 	free(path);
 }
 
+/* path is refused as a cache, with a reason that says `because`. */
+static void
+refuses(const char *path, const char *because, const char *what)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rc;
+	struct diag_list	 dc;
+	char			*why = NULL;
+	int			 rc_;
+
+	rc_ = open_all(path, "key", id, &rc, &dc, &why);
+	if (rc_ == 0) {
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	ok(rc_ < 0 && why != NULL && strstr(why, because) != NULL,
+	    "%s: refused (%s)", what, why ? why : "accepted");
+	free(why);
+}
+
 /* Bit flips at every offset, and truncations: refused or identical. */
 static void
 corruption(void)
@@ -370,19 +391,23 @@ corruption(void)
 			free(why);
 	}
 	is_int(differ, 0, "every truncation is refused");
+	spit(bad, data, len);
+	chmod(bad, 0622);
+	refuses(bad, "writable by others", "a cache others can write");
+	chmod(bad, 0600);
+	if (chown(bad, geteuid() + 1, (gid_t)-1) == 0)
+		refuses(bad, "not owned", "another user's cache");
+	else
+		ok(1, "# SKIP another user's cache: cannot chown");
+	unlink(bad);
 	spit(bad, "version: 1\nrules: []\n", 21);
-	ok(open_all(bad, "key", id, &rc, &dc, &why) < 0, "another format: %s",
-	    why);
-	free(why);
+	refuses(bad, "not a cache", "another format");
 	unlink(bad);
 	mkdir(bad, 0700);
-	ok(open_all(bad, "key", id, &rc, &dc, &why) < 0, "a directory: %s",
-	    why);
-	free(why);
+	refuses(bad, "not a regular file", "a directory");
 	rmdir(bad);
 	symlink(path, bad);
-	ok(open_all(bad, "key", id, &rc, &dc, &why) < 0, "a symlink: %s", why);
-	free(why);
+	refuses(bad, "symbolic links", "a symlink");
 	unlink(bad);
 	unlink(path);
 	free(data);
