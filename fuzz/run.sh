@@ -13,9 +13,10 @@ pass=0
 fail=0
 
 
-mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules"
+mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" "$W/cache"
 cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
 cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
+cp "$S"/rules/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/cache/"
 printf 'database/src/**/*.ts\0database/src/a/b.ts' >"$W/glob/1"
 printf '*.{ts,tsx}\0x/y.tsx' >"$W/glob/2"
 printf '[!a-z]{1..3}?\0b2x' >"$W/glob/3"
@@ -26,7 +27,7 @@ cp "$S"/tests/lint/bad-skill-rules.json "$W/skillrules/2"
 [ -f "$S/../shared/compat/diet103-skill-rules.json" ] &&
     cp "$S/../shared/compat/diet103-skill-rules.json" "$W/skillrules/3"
 
-for t in event rules glob template skillrules; do
+for t in event rules glob template skillrules cache; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.
