@@ -68,7 +68,7 @@ encode_pattern(struct buf *b, enum matcher_kind kind, const struct pattern *p,
 		wr_u32(b, rr_regex_flags(p->re));
 		return 0;
 	case M_GLOB:
-		/* The translated regex, for when serialized code is unusable. */
+		/* The translated regex, for when serialized code is not. */
 		buf_init(&rx);
 		if (glob_to_regex(p->src, p->len, &rx, &base, &err, &off) < 0) {
 			buf_release(&rx);
@@ -110,7 +110,8 @@ encode_cond(struct buf *b, const struct cond *c, struct cache_regexes *res,
 		wr_u8(b, c->m.word);
 		wr_u32(b, (uint32_t)c->m.npats);
 		for (i = 0; i < c->m.npats; i++)
-			if (encode_pattern(b, c->m.kind, &c->m.pats[i], res) < 0)
+			if (encode_pattern(b, c->m.kind, &c->m.pats[i],
+			    res) < 0)
 				return -1;
 		return 0;
 	case C_FILE_CONTAINS:

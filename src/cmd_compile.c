@@ -68,8 +68,8 @@ cmd_compile_exec(int argc, char **argv)
 		    rs.n == 1 ? "" : "s", rs.nfiles, rs.nfiles == 1 ? "" : "s",
 		    how.path);
 		if (diags.errors)
-			printf("%zu error%s: the broken rules are left out, and "
-			    "the hook reports them\n", diags.errors,
+			printf("%zu error%s: the broken rules are left out, "
+			    "and the hook reports them\n", diags.errors,
 			    diags.errors == 1 ? "" : "s");
 		status = diags.errors ? RR_EXIT_COMPILE : RR_EXIT_OK;
 	} else {

@@ -34,7 +34,8 @@ lower_table(void)
 
 	if (!init) {
 		for (c = 0; c < 256; c++)
-			t[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+			t[c] = (unsigned char)(c >= 'A' && c <= 'Z' ?
+			    c + 32 : c);
 		init = true;
 	}
 	return t;
@@ -146,17 +147,14 @@ ci_occurs(const unsigned char *t, size_t len, const unsigned char *s,
 {
 	const unsigned char	*low = lower_table();
 	unsigned char		 a = low[s[0]], b;
-	const unsigned char	*p, *q, *end = t + len - n + 1;
+	const unsigned char	*p, *q, *r, *end = t + len - n + 1;
 
 	b = (unsigned char)(a >= 'a' && a <= 'z' ? a - 32 : a);
 	for (p = t; p < end; p = q + 1) {
 		q = memchr(p, a, (size_t)(end - p));
-		if (a != b) {
-			const unsigned char *r = memchr(p, b, (q ? (size_t)(q - p) :
-			    (size_t)(end - p)));
-			if (r != NULL)
-				q = r;
-		}
+		if (a != b && (r = memchr(p, b, q ? (size_t)(q - p) :
+		    (size_t)(end - p))) != NULL)
+			q = r;
 		if (q == NULL)
 			return false;
 		if (ci_equal(q + 1, s + 1, n - 1))
@@ -176,6 +174,14 @@ lit_occurs(const char *text, size_t len, const char *s, size_t n, bool ci)
 		return memmem(text, len, s, n) != NULL;
 	return ci_occurs((const unsigned char *)text, len,
 	    (const unsigned char *)s, n);
+}
+
+/* Does literal l start at p (the text has room for it)? */
+static bool
+matches_at(const struct lit *l, const unsigned char *p)
+{
+	return l->ci ? ci_equal(p, (const unsigned char *)l->s, l->len) :
+	    memcmp(p, l->s, l->len) == 0;
 }
 
 static inline uint32_t
@@ -219,12 +225,13 @@ run_window(struct litscan *ls, const unsigned char *t, size_t len,
 		if (!(filter[h >> 3] & (1u << (h & 7))))
 			continue;
 		start = i + 1 - WINDOW;
-		for (id = heads[h >> (FILTER_BITS - bits)]; id != 0; id = ls->lits[id - 1].next) {
+		for (id = heads[h >> (FILTER_BITS - bits)]; id != 0;
+		    id = ls->lits[id - 1].next) {
 			l = &ls->lits[id - 1];
-			if (found[id - 1] || l->key != w || l->len > len - start)
+			if (found[id - 1] || l->key != w ||
+			    l->len > len - start)
 				continue;
-			if (l->ci ? ci_equal(t + start, (const unsigned char *)
-			    l->s, l->len) : memcmp(t + start, l->s, l->len) == 0) {
+			if (matches_at(l, t + start)) {
 				found[id - 1] = 1;
 				remaining--;
 			}
@@ -343,7 +350,8 @@ run_each(struct litscan *ls, const unsigned char *t, size_t len,
 	size_t			 i, id, pos, left;
 
 	for (i = 0; i < ngroups && remaining > 0; i++) {
-		for (left = 0, id = g[i].first; id != 0; id = ls->lits[id - 1].next)
+		for (left = 0, id = g[i].first; id != 0;
+		    id = ls->lits[id - 1].next)
 			left++;
 		for (pos = 0; left > 0 &&
 		    (hit = next_hit(t, len, pos, &g[i])) != NULL;
@@ -351,10 +359,10 @@ run_each(struct litscan *ls, const unsigned char *t, size_t len,
 			for (id = g[i].first; id != 0;
 			    id = ls->lits[id - 1].next) {
 				l = &ls->lits[id - 1];
-				if (found[id - 1] || l->len > len - (size_t)(hit - t))
+				if (found[id - 1] ||
+				    l->len > len - (size_t)(hit - t))
 					continue;
-				if (l->ci ? ci_equal(hit, (const unsigned char *)
-				    l->s, l->len) : memcmp(hit, l->s, l->len) == 0) {
+				if (matches_at(l, hit)) {
 					found[id - 1] = 1;
 					remaining--;
 					left--;
@@ -382,7 +390,7 @@ litscan_run(struct litscan *ls, const char *text, size_t len,
 		return;
 	ngroups = make_groups(ls, found, &g);
 	if (s == LITSCAN_AUTO) {
-		/* Rough nanoseconds: memmem streams; the window costs per byte. */
+		/* Rough nanoseconds: memmem streams, the window costs. */
 		cost_each = ngroups * (20 + len / 16);
 		cost_window = ls->n * 10 + len * 2 + 20000;
 		s = cost_window < cost_each ? LITSCAN_WINDOW : LITSCAN_EACH;

@@ -180,7 +180,8 @@ content_hash(const struct manifest_entry *e, uint64_t *h)
 				continue;
 			if (n == cap) {
 				cap = cap ? cap * 2 : 16;
-				names = xreallocarray(names, cap, sizeof(*names));
+				names = xreallocarray(names, cap,
+				    sizeof(*names));
 			}
 			names[n++] = xstrdup(de->d_name);
 		}
@@ -283,7 +284,8 @@ manifest_check(const unsigned char *p, size_t len, int64_t now_ns,
 	if (r.p != r.end)
 		return MANIFEST_CORRUPT;
 	/* Settled since: rebuild once so later calls need only stat(). */
-	if (newest_racy != INT64_MIN && now_ns - MANIFEST_RACY_NS > newest_racy) {
+	if (newest_racy != INT64_MIN &&
+	    now_ns - MANIFEST_RACY_NS > newest_racy) {
 		*why = xstrdup("sources were changed just before the cache "
 		    "was built; refreshing it");
 		return MANIFEST_STALE;

@@ -128,7 +128,7 @@ quantifier(struct rp *rp, unsigned long *min)
 			}
 			q++;
 		} else {
-			/* "{" that is not {n...}: literal unless it looks close. */
+			/* Not {n...}: a literal '{', unless it looks close. */
 			for (q = start; q < rp->end && *q != '}'; q++)
 				if (!((*q >= '0' && *q <= '9') || *q == ',' ||
 				    *q == ' '))
@@ -448,9 +448,9 @@ parse_branch(struct rp *rp, bool *ci, struct lit *best)
 			if (rp->bad)
 				break;
 			if (gk == G_OPTIONS || gk == G_COMMENT) {
-				/* (?i) lasts to the end of the enclosing group. */
+				/* (?i) lasts to the end of the group. */
 				r.ci = *ci;
-				r.any = false;	/* nothing for a quantifier here */
+				r.any = false;	/* nothing to repeat here */
 				continue;
 			}
 			if (++rp->depth > RELIT_MAX_DEPTH) {
