@@ -35,6 +35,7 @@
 #include "rule.h"
 #include "sources.h"
 
+/* Bump whenever the encoding of cache.c or cache_rule.c changes. */
 #define CACHE_FORMAT	1
 #define CACHE_CHUNK	32
 

@@ -5,6 +5,11 @@
  * its arena; compiled regexes, globs and the JSON of rule tests are owned
  * through the ruleset's resource lists and freed by ruleset_release().
  * Nothing in a ruleset points into the YAML it was compiled from.
+ *
+ * The compiled cache stores this model: a new field of struct rule,
+ * struct cond, struct matcher or struct pattern must be encoded and
+ * decoded in cache_rule.c too (a new enum value will not build until it
+ * is), and CACHE_FORMAT in cache.h bumped.
  */
 #ifndef RR_RULE_H
 #define RR_RULE_H
