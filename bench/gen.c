@@ -1,14 +1,30 @@
 /*
  * Benchmark inputs.
  *   gen rules N          N rules mixing the kinds of SPEC.md §3: path
- *                        guards, content regexes, command guards, prompt
- *                        keywords and intent patterns
+ *                        guards, content regexes under a path, command
+ *                        guards, prompt keywords (half of them common
+ *                        words, so real prompts fire some) and intent
+ *                        patterns, and PostToolUse error reminders
  *   gen content-rules N  N content-regex rules on Write
  *   gen write-event MB   a PreToolUse Write of MB megabytes of source text
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char *const words[] = {
+	"backend", "frontend", "api", "database", "schema", "migration",
+	"deploy", "test", "tests", "script", "flag", "docker", "kubernetes",
+	"auth", "login", "cache", "queue", "redis", "postgres", "prisma",
+	"react", "component", "route", "controller", "service", "model",
+	"config", "logging", "metrics", "error", "bug", "fix", "refactor",
+	"performance", "security", "token", "secret", "env", "build",
+	"release", "pipeline", "lint", "format", "types", "typescript",
+	"python", "rust", "docs", "readme", "changelog", "version",
+	"dependency", "upgrade", "style", "css", "layout", "modal", "form",
+	"validation", "email", "payment", "search", "upload", "webhook"
+};
+#define NWORDS (sizeof(words) / sizeof(words[0]))
 
 static void
 rule(int i)
@@ -36,10 +52,18 @@ rule(int i)
 		    i, i);
 		break;
 	case 3:
-		printf("    on: UserPromptSubmit\n    skill: skill-%d\n"
-		    "    priority: high\n    when:\n      prompt: {keywords: "
-		    "[topic%d, 'area %d'], word: true}\n    action: suggest\n",
-		    i, i, i);
+		/* Every other keyword rule uses words real prompts contain. */
+		if (i % 12 == 3)
+			printf("    on: UserPromptSubmit\n    skill: skill-%d\n"
+			    "    priority: high\n    when:\n      prompt: {keywords: "
+			    "[%s, '%s %s'], word: true}\n    action: suggest\n", i,
+			    words[(i / 12) % NWORDS], words[(i / 7) % NWORDS],
+			    words[(i / 5) % NWORDS]);
+		else
+			printf("    on: UserPromptSubmit\n    skill: skill-%d\n"
+			    "    priority: high\n    when:\n      prompt: {keywords: "
+			    "[topic%d, 'area %d'], word: true}\n"
+			    "    action: suggest\n", i, i, i);
 		break;
 	case 4:
 		printf("    on: UserPromptSubmit\n    skill: skill-%d\n"

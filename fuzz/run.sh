@@ -14,9 +14,10 @@ fail=0
 
 
 mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" \
-    "$W/shellwords" "$W/import"
+    "$W/shellwords" "$W/import" "$W/cache"
 cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
 cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
+cp "$S"/rules/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/cache/"
 printf 'database/src/**/*.ts\0database/src/a/b.ts' >"$W/glob/1"
 printf '*.{ts,tsx}\0x/y.tsx' >"$W/glob/2"
 printf '[!a-z]{1..3}?\0b2x' >"$W/glob/3"
@@ -38,7 +39,7 @@ for f in "$S"/tests/fixtures/hookify/*.md; do
 	{ printf '\001'; cat "$f"; } >"$W/import/h-$(basename "$f")"
 done
 
-for t in event rules glob template skillrules shellwords import; do
+for t in event rules glob template skillrules shellwords import cache; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.

@@ -27,6 +27,7 @@ extern const struct cmd_entry cmd_explain_entry;
 extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_kb_entry;
 extern const struct cmd_entry cmd_import_entry;
+extern const struct cmd_entry cmd_compile_entry;
 
 /* Prints "usage: reflexion-rules NAME USAGE" to stderr; returns RR_EXIT_USAGE. */
 int	cmd_usage(const struct cmd_entry *);

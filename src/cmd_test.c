@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include <string.h>
+
+#include "cache.h"
 #include "cmd_common.h"
 #include "ruletest.h"
 
@@ -25,7 +29,10 @@ cmd_test_exec(int argc, char **argv)
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct ruletest_counts	 n;
-	char			*home;
+	struct rule_sources	 src;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
+	char			*home, *line;
 	size_t			 i, failed = 0;
 	int			 status;
 
@@ -39,20 +46,26 @@ cmd_test_exec(int argc, char **argv)
 		common_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	ruleset_init(&rs);
-	diag_list_init(&diags);
-	if (a.nrest > 0)
-		for (i = 0; i < (size_t)a.nrest; i++)
-			ruleset_add_path(&rs, a.rest[i], LAYER_CLI, &diags);
-	else {
-		home = reflexion_home();
-		sources_load(&rs, NULL, home, project_dir(NULL), &diags);
-		free(home);
+	/* PATH arguments are read like --rules PATH: the same cache. */
+	src.paths = (const char **)a.rest;
+	src.npaths = (size_t)a.nrest;
+	home = reflexion_home();
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &src;
+	rq.home = home;
+	rq.project = project_dir(NULL);
+	rq.all = true;
+	rules_load(&rs, &diags, &rq, &how);
+	if (cache_trace_enabled()) {
+		line = rules_loaded_trace(&how, &rs);
+		fprintf(stderr, "%s\n", line);
+		free(line);
 	}
-	diag_sort(&diags);
+	rules_loaded_release(&how);
+	free(home);
 	for (i = 0; i < diags.n; i++) {
 		if (a.tap) {
-			char *line = diag_format_short(&diags.items[i]);
+			line = diag_format_short(&diags.items[i]);
 			printf("not ok %zu - %s\n", ++failed, line);
 			free(line);
 		} else

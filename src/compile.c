@@ -90,8 +90,23 @@ ruleset_release(struct ruleset *rs)
 	free(rs->id_index);
 	free(rs->files);
 	free(rs->fc_files);
+	if (rs->pf_owned)
+		free((void *)rs->pf);
+	if (rs->lazy != NULL)
+		rs->lazy->free(rs->lazy);
 	arena_release(&rs->arena);
 	memset(rs, 0, sizeof(*rs));
+}
+
+struct rule *
+ruleset_rule(const struct ruleset *rs, size_t i)
+{
+	if (i >= rs->n)
+		return NULL;
+	/* The array is not const: decoding fills it in. */
+	if (rs->rules[i] == NULL && rs->lazy != NULL)
+		rs->rules[i] = rs->lazy->rule(rs->lazy, i);
+	return rs->rules[i];
 }
 
 #define GROW(arr, n, cap) do {						\
@@ -667,7 +682,8 @@ new_cond(struct cctx *cx, enum cond_kind kind, const struct ynode *n,
 	struct cond	*c = arena_alloc(&cx->rs->arena, sizeof(*c));
 
 	c->kind = kind;
-	c->label = label;
+	/* A key's text lives in the YAML document, which goes away. */
+	c->label = arena_strdup(&cx->rs->arena, label);
 	c->line = n->line;
 	c->col = n->col;
 	return c;
@@ -776,7 +792,7 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		return compile_sections(cx, key, v);
 	if (strcmp(name, "kb") == 0)
 		return compile_kb_cond(cx, key, v);
-	c = new_cond(cx, C_TEXT, key, arena_strdup(&cx->rs->arena, name));
+	c = new_cond(cx, C_TEXT, key, name);
 	if (strncmp(name, "input.", 6) == 0 && name[6] != '\0') {
 		c->field = F_INPUT;
 		c->input_key = c->label + 6;

@@ -153,6 +153,10 @@ redact_opt(struct cctx *cx, const struct ynode *v, struct record_opts *o)
 		return;
 	o->redact = arena_alloc(&cx->rs->arena, (l.n ? l.n : 1) *
 	    sizeof(*o->redact));
+	o->redact_src = arena_alloc(&cx->rs->arena, (l.n ? l.n : 1) *
+	    sizeof(*o->redact_src));
+	o->redact_len = arena_alloc(&cx->rs->arena, (l.n ? l.n : 1) *
+	    sizeof(*o->redact_len));
 	for (i = 0; i < l.n; i++) {
 		re = rr_regex_compile(l.items[i].s, l.items[i].len, 0, &off,
 		    errbuf, sizeof(errbuf));
@@ -172,6 +176,8 @@ redact_opt(struct cctx *cx, const struct ynode *v, struct record_opts *o)
 			continue;
 		}
 		ruleset_own_regex(cx->rs, re);
+		o->redact_src[o->nredact] = l.items[i].s;
+		o->redact_len[o->nredact] = l.items[i].len;
 		o->redact[o->nredact++] = re;
 	}
 }

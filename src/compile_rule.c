@@ -15,6 +15,7 @@
 #include "event.h"
 #include "fileio.h"
 #include "glob.h"
+#include "manifest.h"
 #include "xmalloc.h"
 
 #define RULE_FILE_MAX	(32u * 1024 * 1024)
@@ -657,10 +658,17 @@ read_rule_file(const char *path, char **text, size_t *len,
 
 	memset(&loc, 0, sizeof(loc));
 	loc.file = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named *.yaml must not hang the hook. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot open: %s",
 		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
+		    "not a regular file; skipped");
+		close(fd);
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && st.st_size > (off_t)RULE_FILE_MAX) {
@@ -703,8 +711,8 @@ static size_t add_path_rec(struct ruleset *, const char *, int,
 	    struct diag_list *, struct visited *, bool top);
 
 static size_t
-add_dir(struct ruleset *rs, const char *path, int layer,
-    struct diag_list *diags, struct visited *vis)
+add_dir(struct ruleset *rs, const char *path, const struct stat *st,
+    int layer, struct diag_list *diags, struct visited *vis)
 {
 	struct diag_loc	 loc;
 	struct dirent	*de;
@@ -731,6 +739,7 @@ add_dir(struct ruleset *rs, const char *path, int layer,
 	closedir(d);
 	if (n > 1)
 		qsort(names, n, sizeof(*names), name_cmp);
+	manifest_dir(rs->manifest, path, st, names, n);
 	for (i = 0; i < n; i++) {
 		full = xasprintf("%s%s%s", path,
 		    str_has_suffix(path, "/") ? "" : "/", names[i]);
@@ -755,6 +764,7 @@ add_path_rec(struct ruleset *rs, const char *path, int layer,
 	memset(&loc, 0, sizeof(loc));
 	loc.file = path;
 	if (stat(path, &st) < 0) {
+		manifest_absent(rs->manifest, path, errno);
 		/* A dangling symlink inside a directory is skipped, loudly. */
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot read: %s",
 		    strerror(errno));
@@ -777,23 +787,28 @@ add_path_rec(struct ruleset *rs, const char *path, int layer,
 		vis->dev[vis->n] = st.st_dev;
 		vis->ino[vis->n] = st.st_ino;
 		vis->n++;
-		errs = add_dir(rs, path, layer, diags, vis);
+		errs = add_dir(rs, path, &st, layer, diags, vis);
 		vis->n--;
 		return errs;
 	}
 	/* In a directory only YAML files are rules; a named file always is. */
 	if (!top && !str_has_suffix(path, ".yaml") && !str_has_suffix(path, ".yml"))
 		return 0;
+	/*
+	 * The cache's manifest gets the stat from before the read: a change
+	 * in between shows as a newer mtime, and the cache is rebuilt.
+	 */
+	if (read_rule_file(path, &text, &len, diags) < 0) {
+		manifest_file(rs->manifest, path, &st, NULL, 0);
+		return 1;
+	}
+	manifest_file(rs->manifest, path, &st, text, len);
 	if (str_has_suffix(path, "skill-rules.json")) {
-		if (read_rule_file(path, &text, &len, diags) < 0)
-			return 1;
 		errs = ruleset_add_skill_rules(rs, path, text, len, layer,
 		    diags);
 		free(text);
 		return errs;
 	}
-	if (read_rule_file(path, &text, &len, diags) < 0)
-		return 1;
 	errs = ruleset_add_yaml(rs, path, text, len, layer, diags);
 	free(text);
 	return errs;

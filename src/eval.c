@@ -11,6 +11,7 @@
 #include "jsonw.h"
 #include "kb.h"
 #include "match_re.h"
+#include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
 
@@ -617,6 +618,66 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tpl_render(r->message, &tc, b);
 }
 
+/* Conditions that cost next to nothing, whatever the event's size. */
+static bool
+is_cheap(const struct cond *c)
+{
+	switch (c->kind) {
+	case C_TEXT:
+		/* Required patterns list what is missing: evaluated in order. */
+		if (c->m.required || c->field == F_FILE_BEFORE ||
+		    c->field == F_FILE_AFTER)
+			return false;
+		switch (c->m.kind) {
+		case M_GLOB:
+		case M_KEYWORDS:
+		case M_CONTAINS:
+		case M_EQUALS:
+		case M_STARTS_WITH:
+		case M_ENDS_WITH:
+			return c->field != F_CONTENT && c->field !=
+			    F_OLD_CONTENT && c->field != F_RESPONSE;
+		case M_REGEX:
+		case M_JSON:
+			return false;
+		}
+		return false;
+	case C_ENV:
+		return true;
+	case C_ALL:
+	case C_ANY:
+	case C_NOT:
+	case C_FILE_CONTAINS:
+	case C_KB:
+	case C_SHELL:
+	case C_SH_TEXT:
+	case C_SH_FLAGS:
+	case C_SECTIONS:
+		return false;
+	}
+	return false;
+}
+
+/*
+ * With prefilters on, the cheap conditions of a `when` that must all
+ * hold are tried first, quietly: if one fails the rule cannot fire and
+ * its regexes never run.  Otherwise the rule is evaluated as usual, in
+ * order, so that {{match}} and the notes are what they always were.
+ */
+static bool
+cheap_when_fails(struct ectx *cx, const struct cond *when)
+{
+	size_t	i;
+
+	if (when->kind != C_ALL || when->nkids < 2)
+		return false;
+	for (i = 0; i < when->nkids; i++)
+		if (is_cheap(when->kids[i]) &&
+		    !eval_cond(cx, when->kids[i], false))
+			return true;
+	return false;
+}
+
 /* Decides one rule; on fire, appends it (rendered) to the outcome. */
 static void
 eval_rule(struct ectx *cx, const struct rule *r)
@@ -652,6 +713,8 @@ eval_rule(struct ectx *cx, const struct rule *r)
 		    "is already continuing because of a Stop hook)\n");
 		return;
 	}
+	if (cx->fast && r->when != NULL && cheap_when_fails(cx, r->when))
+		return;
 	if (r->when != NULL) {
 		explain(cx, "when:\n");
 		cx->depth = 1;
@@ -749,23 +812,70 @@ apply_once(struct ectx *cx)
 	free(first);
 }
 
+static bool
+prefilter_disabled(void)
+{
+	static int	off = -1;
+	const char	*v;
+
+	if (off < 0) {
+		v = getenv("REFLEXION_NO_PREFILTER");
+		off = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+	}
+	return off;
+}
+
+/*
+ * The rules to evaluate, in rule order: the index's candidates, or all.
+ * Every one is decoded before any is evaluated, so that a corrupt cache
+ * is found before anything happens.
+ */
+static int
+select_rules(const struct ruleset *rs, struct rr_event *ev, bool fast,
+    struct pf_candidates *c)
+{
+	size_t	i;
+
+	if (fast && rs->pf != NULL) {
+		if (pf_select(rs->pf, rs->pflen, ev, c) < 0)
+			return -1;
+	} else {
+		c->rules = xcalloc(rs->n ? rs->n : 1, sizeof(*c->rules));
+		for (c->n = 0; c->n < rs->n; c->n++)
+			c->rules[c->n] = c->n;
+	}
+	for (i = 0; i < c->n; i++)
+		if (ruleset_rule(rs, c->rules[i]) == NULL) {
+			pf_candidates_release(c);
+			return -1;
+		}
+	return 0;
+}
+
 int
 eval_event(const struct ruleset *rs, struct rr_event *ev,
     const struct eval_opts *opts, struct eval_outcome *out)
 {
-	struct ectx	cx;
-	size_t		i;
+	struct ectx		cx;
+	struct pf_candidates	cands;
+	size_t			i;
 
 	memset(&cx, 0, sizeof(cx));
 	cx.ev = ev;
 	cx.opts = opts;
 	cx.out = out;
 	buf_init(&cx.missing);
+	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
+	    !prefilter_disabled();
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
-	else
-		for (i = 0; i < rs->n; i++)
-			eval_rule(&cx, rs->rules[i]);
+	else {
+		if (select_rules(rs, ev, cx.fast, &cands) < 0)
+			return -1;
+		for (i = 0; i < cands.n; i++)
+			eval_rule(&cx, rs->rules[cands.rules[i]]);
+		pf_candidates_release(&cands);
+	}
 	free(cx.file_text);
 	kb_rows_release(&cx.rows);
 	eval_ext_release(&cx);

@@ -23,6 +23,7 @@ struct eval_opts {
 	const struct rule *only;	/* evaluate just this rule (tests) */
 	struct buf	*explain;	/* non-NULL: append a trace */
 	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
+	bool		 no_prefilter;	/* evaluate every rule in full */
 };
 
 struct fired_rule {
@@ -42,7 +43,16 @@ struct eval_outcome {
 void	 eval_outcome_init(struct eval_outcome *);
 void	 eval_outcome_release(struct eval_outcome *);
 
-/* Returns 0; problems that do not stop evaluation go to out->notes. */
+/*
+ * Returns 0; problems that do not stop evaluation go to out->notes.
+ * Returns -1 when a rule of a cached set cannot be decoded (a corrupt
+ * cache): nothing has been claimed, and the outcome must be discarded.
+ *
+ * Prefilters (prefilter.h, and cheap conditions of a rule tried before
+ * its regexes) leave out rules that cannot fire; they are off with
+ * opts->no_prefilter, under explain (which shows every rule), and when
+ * REFLEXION_NO_PREFILTER is set to anything but "" or "0".
+ */
 int	 eval_event(const struct ruleset *, struct rr_event *,
 	     const struct eval_opts *, struct eval_outcome *);
 

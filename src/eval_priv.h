@@ -34,6 +34,7 @@ struct ectx {
 	char			*file_text;
 	size_t			 file_len;
 	int			 depth;		/* of explain indentation */
+	bool			 fast;		/* prefilters on */
 	/* Rows the rule's kb conditions found, for its message. */
 	struct kb_rows		 rows;
 	bool			 kb_failed;	/* reported once per event */

@@ -83,29 +83,41 @@ u_escape(const char *p, size_t avail)
 	return v;
 }
 
+/*
+ * Strings are crossed with memchr(), not byte by byte: a 10 MB Write is
+ * mostly one long string.  The position of the closing quote is kept
+ * until the scan passes it, so many escapes in one string cost no
+ * rescans.
+ */
 void
 json_fix_escapes(char *s, size_t len)
 {
-	size_t	i = 0;
-	int	in_string = 0;
-	long	v, lo;
+	char	*q, *b;
+	size_t	 i = 0, quote = 0;
+	int	 in_string = 0, have_quote = 0;
+	long	 v, lo;
 
 	while (i < len) {
 		if (!in_string) {
-			if (s[i] == '"')
-				in_string = 1;
-			i++;
+			if ((q = memchr(s + i, '"', len - i)) == NULL)
+				break;
+			i = (size_t)(q - s) + 1;
+			in_string = 1;
 			continue;
 		}
-		if (s[i] == '"') {
+		if (!have_quote || quote < i) {
+			q = memchr(s + i, '"', len - i);
+			quote = q != NULL ? (size_t)(q - s) : len;
+			have_quote = 1;
+		}
+		if ((b = memchr(s + i, '\\', quote - i)) == NULL) {
+			if (quote >= len)
+				break;
 			in_string = 0;
-			i++;
+			i = quote + 1;
 			continue;
 		}
-		if (s[i] != '\\') {
-			i++;
-			continue;
-		}
+		i = (size_t)(b - s);
 		if (i + 1 >= len)
 			break;
 		if (s[i + 1] != 'u') {

@@ -359,6 +359,28 @@ rr_glob_match(const struct rr_glob *gl, const char *path, size_t len)
 	return rr_regex_match(gl->re, path, len, NULL, NULL) == RR_MATCH_YES;
 }
 
+struct rr_glob *
+rr_glob_wrap(struct rr_regex *re, bool basename_only)
+{
+	struct rr_glob	*gl = xcalloc(1, sizeof(*gl));
+
+	gl->re = re;
+	gl->basename_only = basename_only;
+	return gl;
+}
+
+const struct rr_regex *
+rr_glob_regex(const struct rr_glob *gl)
+{
+	return gl->re;
+}
+
+bool
+rr_glob_basename_only(const struct rr_glob *gl)
+{
+	return gl->basename_only;
+}
+
 void
 rr_glob_free(struct rr_glob *gl)
 {

@@ -39,4 +39,10 @@ struct rr_glob *rr_glob_compile(const char *glob, size_t len,
 bool	 rr_glob_match(const struct rr_glob *, const char *path, size_t len);
 void	 rr_glob_free(struct rr_glob *);
 
+struct rr_regex;
+/* A glob around an already translated regex (consumed): the cache's. */
+struct rr_glob *rr_glob_wrap(struct rr_regex *, bool basename_only);
+const struct rr_regex *rr_glob_regex(const struct rr_glob *);
+bool	 rr_glob_basename_only(const struct rr_glob *);
+
 #endif

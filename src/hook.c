@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "db.h"
 #include "event.h"
 #include "hook.h"
@@ -36,6 +37,47 @@ hook_load_errors_message(const struct diag_list *diags)
 	if (diags->errors > shown)
 		buf_printf(&b, "\n... and %zu more", diags->errors - shown);
 	return buf_detach(&b, NULL);
+}
+
+/* Loads the rules for a project (from the cache when it is valid). */
+static void
+load_rules(const struct hook_opts *opts, const char *project,
+    bool rebuild, struct ruleset *rs, struct diag_list *diags,
+    struct hook_reply *reply)
+{
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
+	char			*line;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &opts->sources;
+	rq.home = opts->home;
+	rq.project = project;
+	rq.rebuild = rebuild;
+	rules_load(rs, diags, &rq, &how);
+	if (cache_trace_enabled()) {
+		line = rules_loaded_trace(&how, rs);
+		buf_printf(&reply->err, "%s\n", line);
+		free(line);
+	} else if (how.status == CACHE_UNSAVED)
+		buf_printf(&reply->err, "reflexion-rules: the rule cache "
+		    "cannot be saved (%s); rules are compiled on every call\n",
+		    how.why);
+	rules_loaded_release(&how);
+}
+
+/* Every load diagnostic, one line each on stderr. */
+static void
+report_diags(const struct diag_list *diags, struct hook_reply *reply)
+{
+	size_t	 i;
+	char	*line;
+
+	for (i = 0; i < diags->n; i++) {
+		line = diag_format_short(&diags->items[i]);
+		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
+		free(line);
+	}
 }
 
 /* The stand-in rule behind a deny that an error, not a rule, decided. */
@@ -113,26 +155,6 @@ set_deadline_answer(const struct ruleset *rs, struct rr_event *ev,
 	eval_outcome_release(&out);
 }
 
-/* Loads the rule sources, reporting every load error on stderr. */
-static void
-load_rules(struct ruleset *rs, struct diag_list *diags,
-    const struct hook_opts *opts, const char *project,
-    struct hook_reply *reply)
-{
-	size_t	i;
-	char	*line;
-
-	ruleset_init(rs);
-	diag_list_init(diags);
-	sources_load(rs, &opts->sources, opts->home, project, diags);
-	diag_sort(diags);
-	for (i = 0; i < diags->n; i++) {
-		line = diag_format_short(&diags->items[i]);
-		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
-		free(line);
-	}
-}
-
 /*
  * An event that cannot be read has no known kind, so the only answer that
  * blocks every event is the legacy one: the reason on stderr, exit 2.
@@ -146,7 +168,8 @@ bad_event(const char *err, const struct hook_opts *opts,
 	struct diag_list	diags;
 	size_t			i;
 
-	load_rules(&rs, &diags, opts, project_dir(NULL), reply);
+	load_rules(opts, project_dir(NULL), false, &rs, &diags, reply);
+	report_diags(&diags, reply);
 	for (i = 0; i < rs.nfc_files; i++)
 		if (rs.fc_files[i].events != 0)
 			break;
@@ -214,10 +237,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
 		    ev.event_name);
-	load_rules(&rs, &diags, opts, ev.project_dir, reply);
-	sysmsg = hook_load_errors_message(&diags);
+	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
 	set_deadline_answer(&rs, &ev, opts);
-
 	state_dir = xasprintf("%s/state", opts->home);
 	/* Opened only if a kb condition or a record rule needs it. */
 	db_path = db_default_path(opts->home);
@@ -227,7 +248,18 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	eo.state_dir = state_dir;
 	eo.db = db;
 	eval_outcome_init(&out);
-	eval_event(&rs, &ev, &eo, &out);
+	if (eval_event(&rs, &ev, &eo, &out) < 0) {
+		/* A rule in the cache would not decode: compile, and redo. */
+		eval_outcome_release(&out);
+		diag_list_release(&diags);
+		ruleset_release(&rs);
+		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
+		set_deadline_answer(&rs, &ev, opts);
+		eval_outcome_init(&out);
+		eval_event(&rs, &ev, &eo, &out);
+	}
+	report_diags(&diags, reply);
+	sysmsg = hook_load_errors_message(&diags);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
 	if ((fc = guarding_file(&rs, &ev, true)) != NULL) {
 		why = xasprintf("reflexion-rules: %s has errors and declares "

@@ -21,6 +21,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_lint_entry,
 	&cmd_test_entry,
 	&cmd_explain_entry,
+	&cmd_compile_entry,
 	&cmd_init_entry,
 	&cmd_kb_entry,
 	&cmd_import_entry,

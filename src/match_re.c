@@ -4,6 +4,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,15 @@
 #define RE_JIT_STACK_MAX	(8U * 1024U * 1024U)
 
 struct rr_regex {
-	pcre2_code	*code;
-	bool		 jit;
+	pcre2_code	*code;		/* NULL until a lazy regex is used */
+	bool		 jit_tried;
+	bool		 failed;	/* a lazy regex that would not compile */
+	unsigned	 flags;
+	/* Lazy: the pattern (borrowed) and where serialized code may be. */
+	const char	*pattern;
+	size_t		 len;
+	struct rr_regex_source *src;
+	size_t		 slot;
 };
 
 static pcre2_match_data		*re_md;
@@ -51,13 +59,20 @@ re_init(void)
 	pcre2_set_match_limit(re_mctx, (uint32_t)re_match_limit);
 	pcre2_set_depth_limit(re_mctx, RE_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re_mctx, RE_HEAP_LIMIT_KB);
+}
+
 #ifdef HAVE_PCRE2_JIT
-	/* The default 32 KB JIT stack fails on long subjects; grow to 8 MB. */
+/* The default 32 KB JIT stack fails on long subjects; grow to 8 MB. */
+static void
+re_jit_init(void)
+{
+	if (re_jit_stack != NULL)
+		return;
 	re_jit_stack = pcre2_jit_stack_create(32 * 1024, RE_JIT_STACK_MAX, NULL);
 	if (re_jit_stack != NULL)
 		pcre2_jit_stack_assign(re_mctx, NULL, re_jit_stack);
-#endif
 }
+#endif
 
 #ifdef HAVE_PCRE2_JIT
 static bool
@@ -82,21 +97,29 @@ rr_regex_set_match_limit(unsigned long limit)
 		pcre2_set_match_limit(re_mctx, (uint32_t)limit);
 }
 
+static pcre2_code *
+compile_code(const char *pattern, size_t len, unsigned flags, int *err,
+    PCRE2_SIZE *off)
+{
+	uint32_t	opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+
+	if (flags & RR_RE_IGNORE_CASE)
+		opts |= PCRE2_CASELESS;
+	if (flags & RR_RE_ANCHORED_FULL)
+		opts |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
+	return pcre2_compile((PCRE2_SPTR)pattern, len, opts, err, off, NULL);
+}
+
 struct rr_regex *
 rr_regex_compile(const char *pattern, size_t len, unsigned flags,
     size_t *erroff, char *errbuf, size_t errlen)
 {
 	struct rr_regex	*re;
 	pcre2_code	*code;
-	uint32_t	 opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
 	int		 err;
 	PCRE2_SIZE	 off;
 
-	if (flags & RR_RE_IGNORE_CASE)
-		opts |= PCRE2_CASELESS;
-	if (flags & RR_RE_ANCHORED_FULL)
-		opts |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
-	code = pcre2_compile((PCRE2_SPTR)pattern, len, opts, &err, &off, NULL);
+	code = compile_code(pattern, len, flags, &err, &off);
 	if (code == NULL) {
 		if (erroff)
 			*erroff = off;
@@ -108,16 +131,50 @@ rr_regex_compile(const char *pattern, size_t len, unsigned flags,
 	}
 	re = xcalloc(1, sizeof(*re));
 	re->code = code;
-#ifdef HAVE_PCRE2_JIT
-	/*
-	 * JIT is an optimisation: the interpreter gives the same answers.
-	 * REFLEXION_NO_JIT turns it off for memory checkers, which cannot
-	 * follow JIT code that reads whole words past a subject's end.
-	 */
-	if (!jit_disabled())
-		re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
-#endif
+	re->flags = flags;
 	return re;
+}
+
+struct rr_regex *
+rr_regex_lazy(const char *pattern, size_t len, unsigned flags,
+    struct rr_regex_source *src, size_t slot)
+{
+	struct rr_regex	*re = xcalloc(1, sizeof(*re));
+
+	re->flags = flags;
+	re->pattern = pattern;
+	re->len = len;
+	re->src = src;
+	re->slot = slot;
+	return re;
+}
+
+unsigned
+rr_regex_flags(const struct rr_regex *re)
+{
+	return re->flags;
+}
+
+/*
+ * The code of a lazy regex: serialized code if its source has it, else
+ * compiled from the pattern.  The regex is logically const; its code is
+ * a cache filled in on first use.
+ */
+static pcre2_code *
+resolve(struct rr_regex *re)
+{
+	int		err;
+	PCRE2_SIZE	off;
+
+	if (re->code != NULL || re->failed)
+		return re->code;
+	if (re->src != NULL)
+		re->code = re->src->take(re->src, re->slot);
+	if (re->code == NULL && re->pattern != NULL)
+		re->code = compile_code(re->pattern, re->len, re->flags, &err,
+		    &off);
+	re->failed = re->code == NULL;
+	return re->code;
 }
 
 enum rr_match_result
@@ -128,14 +185,30 @@ rr_regex_match(const struct rr_regex *re, const char *subject, size_t len,
 }
 
 enum rr_match_result
-rr_regex_match_from(const struct rr_regex *re, const char *subject,
+rr_regex_match_from(const struct rr_regex *cre, const char *subject,
     size_t len, size_t from, size_t *start, size_t *end)
 {
+	struct rr_regex	*re = (struct rr_regex *)cre;
 	PCRE2_SIZE	*ov;
+	pcre2_code	*code;
 	int		 rc;
 
 	re_init();
-	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, from, 0, re_md,
+	if ((code = resolve(re)) == NULL)
+		return RR_MATCH_LIMIT;
+#ifdef HAVE_PCRE2_JIT
+	/*
+	 * JIT is an optimisation: the interpreter gives the same answers.
+	 * REFLEXION_NO_JIT turns it off for memory checkers, which cannot
+	 * follow JIT code that reads whole words past a subject's end.
+	 */
+	if (!re->jit_tried && len >= RR_RE_JIT_MIN && !jit_disabled()) {
+		re->jit_tried = true;
+		re_jit_init();
+		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	}
+#endif
+	rc = pcre2_match(code, (PCRE2_SPTR)subject, len, from, 0, re_md,
 	    re_mctx);
 	if (rc >= 0) {
 		ov = pcre2_get_ovector_pointer(re_md);
@@ -199,6 +272,63 @@ rr_regex_free(struct rr_regex *re)
 		return;
 	pcre2_code_free(re->code);
 	free(re);
+}
+
+int
+rr_regex_encode(struct rr_regex *const *res, size_t n, struct buf *out)
+{
+	const pcre2_code	**codes;
+	uint8_t			 *bytes;
+	PCRE2_SIZE		  blen;
+	size_t			  i;
+	int32_t			  rc;
+
+	if (n == 0)
+		return -1;
+	codes = xcalloc(n, sizeof(*codes));
+	for (i = 0; i < n; i++)
+		if ((codes[i] = resolve(res[i])) == NULL) {
+			free(codes);
+			return -1;
+		}
+	rc = pcre2_serialize_encode(codes, (int32_t)n, &bytes, &blen, NULL);
+	free(codes);
+	if (rc < 0)
+		return -1;
+	buf_add(out, bytes, blen);
+	pcre2_serialize_free(bytes);
+	return 0;
+}
+
+int
+rr_regex_decode(const void *bytes, size_t len, size_t n, void **out)
+{
+	pcre2_code	**codes;
+	int32_t		  rc;
+	size_t		  i;
+
+	/* The serialized header alone is larger than this. */
+	if (len < 64 || n == 0 || n > INT32_MAX ||
+	    pcre2_serialize_get_number_of_codes(bytes) != (int32_t)n)
+		return -1;
+	codes = xcalloc(n, sizeof(*codes));
+	rc = pcre2_serialize_decode(codes, (int32_t)n, bytes, NULL);
+	if (rc != (int32_t)n) {
+		for (i = 0; rc > 0 && i < (size_t)rc; i++)
+			pcre2_code_free(codes[i]);
+		free(codes);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = codes[i];
+	free(codes);
+	return 0;
+}
+
+void
+rr_regex_code_free(void *code)
+{
+	pcre2_code_free(code);
 }
 
 const char *

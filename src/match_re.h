@@ -6,6 +6,17 @@
  *
  * A struct rr_regex owns its pcre2_code; rr_regex_free() releases it.
  * Match data and the match context are process-wide and reused.
+ *
+ * JIT compilation is lazy: a pattern is JIT-compiled the first time it
+ * meets a subject of RR_RE_JIT_MIN bytes or more, where it pays for its
+ * ~10 us; shorter subjects use the interpreter.  Both give the same
+ * answers; only the point where a pathological pattern hits its match
+ * limit differs, and the choice depends on the subject alone, never on
+ * where the pattern came from.
+ *
+ * A regex may also be created lazy (rr_regex_lazy): its code comes from
+ * an rr_regex_source (the compiled cache's serialized patterns) or, if
+ * that fails, from compiling its source, the first time it is matched.
  */
 #ifndef RR_MATCH_RE_H
 #define RR_MATCH_RE_H
@@ -16,6 +27,8 @@
 #include "buf.h"
 
 struct rr_regex;
+
+#define RR_RE_JIT_MIN	(16u * 1024)
 
 enum rr_regex_flags {
 	RR_RE_IGNORE_CASE = 1 << 0,
@@ -57,5 +70,33 @@ void	 rr_regex_free(struct rr_regex *);
 void	 rr_regex_set_match_limit(unsigned long);
 /* "10.42 2022-12-11": part of the compiled cache's identity. */
 const char *rr_regex_version(void);
+
+/* Where a lazy regex gets its code (implemented by the cache). */
+struct rr_regex_source {
+	/* The compiled code of slot, now owned by the caller; or NULL. */
+	void	*(*take)(struct rr_regex_source *, size_t slot);
+};
+
+/*
+ * A regex compiled on first use.  pattern (borrowed: it must outlive
+ * the regex) and flags are what rr_regex_compile() was given; src/slot
+ * say where serialized code may be found (src may be NULL).
+ */
+struct rr_regex *rr_regex_lazy(const char *pattern, size_t len,
+	     unsigned flags, struct rr_regex_source *src, size_t slot);
+unsigned rr_regex_flags(const struct rr_regex *);
+
+/*
+ * Appends the PCRE2 serialization of n regexes (one set) to out.
+ * Returns 0, or -1 if a regex has no code or PCRE2 refuses.
+ */
+int	 rr_regex_encode(struct rr_regex *const *, size_t n, struct buf *out);
+/*
+ * Decodes a set written by rr_regex_encode() into codes[0..n), each
+ * owned by the caller (rr_regex_code_free).  The bytes must be trusted
+ * (checksummed): PCRE2 does not validate them.  Returns 0 or -1.
+ */
+int	 rr_regex_decode(const void *bytes, size_t len, size_t n, void **codes);
+void	 rr_regex_code_free(void *);
 
 #endif

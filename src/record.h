@@ -43,6 +43,8 @@ struct record_opts {
 	size_t		 head_lines, tail_lines;
 	bool		 redact_defaults;
 	struct rr_regex	**redact;		/* owned by the ruleset */
+	const char	**redact_src;		/* their patterns (the cache) */
+	size_t		 *redact_len;
 	size_t		 nredact;
 	bool		 detect_errors;
 	bool		 collapse_reads;

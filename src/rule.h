@@ -5,6 +5,11 @@
  * its arena; compiled regexes, globs and the JSON of rule tests are owned
  * through the ruleset's resource lists and freed by ruleset_release().
  * Nothing in a ruleset points into the YAML it was compiled from.
+ *
+ * The compiled cache stores this model: a new field of struct rule,
+ * struct cond, struct matcher or struct pattern must be encoded and
+ * decoded in cache_rule.c too (a new enum value will not build until it
+ * is), and CACHE_FORMAT in cache.h bumped.
  */
 #ifndef RR_RULE_H
 #define RR_RULE_H
@@ -22,6 +27,7 @@ struct rr_regex;
 struct rr_glob;
 struct record_opts;
 struct json_spec;
+struct manifest;
 
 enum rr_action {
 	ACT_DENY,
@@ -208,6 +214,14 @@ struct ruleset {
 	/* Files that declare on_error: deny, in load order. */
 	struct fail_closed_file *fc_files;
 	size_t		 nfc_files, fc_files_cap;
+	/* Prefilter index (prefilter.h), or NULL; freed if pf_owned. */
+	const unsigned char *pf;
+	size_t		 pflen;
+	bool		 pf_owned;
+	/* Rules decoded on demand (cache.c): rules[i] may be NULL. */
+	struct ruleset_lazy *lazy;
+	/* While compiling for the cache: every source read is logged. */
+	struct manifest	*manifest;
 };
 
 /*
@@ -221,11 +235,22 @@ struct fail_closed_file {
 	size_t		 errors;	/* compile errors in this file */
 };
 
+/* A supplier of rules decoded on demand; ruleset_release() calls free. */
+struct ruleset_lazy {
+	struct rule	*(*rule)(struct ruleset_lazy *, size_t i);
+	void		 (*free)(struct ruleset_lazy *);
+};
+
 extern const char *const action_names[ACT__COUNT];
 extern const char *const priority_names[PRI__COUNT];
 
 void	 ruleset_init(struct ruleset *);
 void	 ruleset_release(struct ruleset *);
+/*
+ * Rule i (i < rs->n), decoding it first when the set comes from the
+ * cache; NULL when it cannot be decoded (a corrupt cache).
+ */
+struct rule *ruleset_rule(const struct ruleset *, size_t i);
 
 /*
  * Compiles one YAML rule file.  Every problem goes to diags; a rule with an

@@ -1,8 +1,10 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "userconf.h"
+#include "manifest.h"
 #include "sources.h"
 #include "xmalloc.h"
 
@@ -29,20 +31,17 @@ project_dir(const char *event_cwd)
 	return event_cwd ? event_cwd : "";
 }
 
-static int
-exists(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == 0;
-}
-
+/* An absent source is logged too: creating it invalidates the cache. */
 static size_t
 load_if_present(struct ruleset *rs, const char *path, int layer,
     struct diag_list *diags)
 {
-	if (!exists(path))
+	struct stat	st;
+
+	if (stat(path, &st) < 0) {
+		manifest_absent(rs->manifest, path, errno);
 		return 0;
+	}
 	ruleset_add_path(rs, path, layer, diags);
 	return 1;
 }

@@ -1,6 +1,6 @@
 /*
  * Where rules come from (SPEC.md §2): the installed packs named in
- * $REFLEXION_HOME/config.yaml (config.h), $REFLEXION_HOME/rules/, then
+ * $REFLEXION_HOME/config.yaml (userconf.h), $REFLEXION_HOME/rules/, then
  * the project's .reflexion/rules/, then the project's diet103
  * .claude/skills/skill-rules.json; later layers override earlier rules by
  * id.  Any --rules PATH replaces all of them.  sources_list() enumerates

@@ -74,6 +74,19 @@ else
 	not_ok "symlink loop in a rule directory"; diag <out; diag <err
 fi
 
+# A FIFO named like a rule file is reported and skipped, never opened to
+# wait for a writer.
+mkdir -p fd
+cp r.yaml fd/a.yaml
+mkfifo fd/pipe.yaml
+bash_ev s4 | timeout 10 "$RR" hook --rules fd >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q deny out && grep -q 'pipe.yaml: error: not a regular file' err; then
+	ok "a FIFO in a rule directory: reported, the rest loads, no hang"
+else
+	not_ok "a FIFO in a rule directory (status $status)"; diag <err
+fi
+
 # A 10 MB rule file of 20,000 rules loads (and lints) in bounded time.
 {
 	echo 'version: 1'; echo 'rules:'
@@ -151,7 +164,7 @@ for id in 'a\u0000/../../nul' '\u0000' 'x/\u0000/..'; do
 	printf '{"session_id":"%s","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' "$id" |
 	    REFLEXION_HOME=$TMPROOT/nulhome "$RR" hook --rules r.yaml >>out.nul 2>>err.nul
 done
-outside=$(cd "$TMPROOT/nulhome" && find . -type f ! -path './state/*' | wc -l)
+outside=$(cd "$TMPROOT/nulhome" && find . -type f ! -path './state/*' ! -path './cache/*' | wc -l)
 inside=$(ls "$TMPROOT/nulhome/state" | grep -c '\.json$')
 if [ "$(grep -c deny out.nul)" = 3 ] && [ "$outside" = 0 ] && [ "$inside" = 3 ]; then
 	ok "session ids with NUL and ../: three sessions, all inside state/"

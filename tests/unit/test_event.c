@@ -26,6 +26,107 @@ field(enum rr_field f)
 	return ev.f[f].s ? ev.f[f].s : "(absent)";
 }
 
+/* The byte-at-a-time json_fix_escapes() that memchr() replaced. */
+static long
+ref_u_escape(const char *p, size_t avail)
+{
+	long	v = 0;
+	int	i, h;
+
+	if (avail < 6 || p[0] != '\\' || p[1] != 'u')
+		return -1;
+	for (i = 2; i < 6; i++) {
+		h = p[i] >= '0' && p[i] <= '9' ? p[i] - '0' :
+		    p[i] >= 'a' && p[i] <= 'f' ? p[i] - 'a' + 10 :
+		    p[i] >= 'A' && p[i] <= 'F' ? p[i] - 'A' + 10 : -1;
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+static void
+ref_fix_escapes(char *s, size_t len)
+{
+	size_t	i = 0;
+	int	in_string = 0;
+	long	v, lo;
+
+	while (i < len) {
+		if (!in_string) {
+			if (s[i] == '"')
+				in_string = 1;
+			i++;
+			continue;
+		}
+		if (s[i] == '"') {
+			in_string = 0;
+			i++;
+			continue;
+		}
+		if (s[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		if (s[i + 1] != 'u') {
+			i += 2;
+			continue;
+		}
+		v = ref_u_escape(s + i, len - i);
+		if (v < 0) {
+			i += 2;
+			continue;
+		}
+		if (v == 0)
+			memcpy(s + i + 2, "2400", 4);
+		else if (v >= 0xd800 && v <= 0xdbff) {
+			lo = ref_u_escape(s + i + 6, len - i - 6);
+			if (lo >= 0xdc00 && lo <= 0xdfff) {
+				i += 12;
+				continue;
+			}
+			memcpy(s + i + 2, "fffd", 4);
+		} else if (v >= 0xdc00 && v <= 0xdfff)
+			memcpy(s + i + 2, "fffd", 4);
+		i += 6;
+	}
+}
+
+/* Random texts of quotes, backslashes and \u escapes: same rewrite. */
+static void
+fix_escapes_like_reference(void)
+{
+	static const char *const parts[] = {
+		"\"", "\\", "\\u0000", "\\ud800", "\\udc00", "\\ud83d\\ude00",
+		"\\u12", "\\\"", "a", "{", ":", "\\u00zz", "\\\\", "x y"
+	};
+	unsigned long	 seed = 7;
+	char		 a[256], b[256];
+	size_t		 n, t, k, bad = 0;
+
+	for (t = 0; t < 20000; t++) {
+		n = 0;
+		for (k = 0; k < 12; k++) {
+			seed = seed * 6364136223846793005UL + 1;
+			const char *p = parts[(seed >> 33) % 14];
+			if (n + strlen(p) >= sizeof(a))
+				break;
+			memcpy(a + n, p, strlen(p));
+			n += strlen(p);
+		}
+		memcpy(b, a, n);
+		json_fix_escapes(a, n);
+		ref_fix_escapes(b, n);
+		if (memcmp(a, b, n) != 0)
+			bad++;
+	}
+	is_int(bad, 0, "json_fix_escapes() rewrites 20,000 random texts as "
+	    "the byte-at-a-time version did");
+}
+
 int
 main(void)
 {
@@ -121,6 +222,8 @@ main(void)
 	strcpy(buf, "{\"k\":\"\\\\u0000\"}");
 	json_fix_escapes(buf, strlen(buf));
 	is_str(buf, "{\"k\":\"\\\\u0000\"}", "an escaped backslash is not an escape");
+
+	fix_escapes_like_reference();
 
 	/* read_all_fd reads to EOF and enforces its cap after draining. */
 	if (pipe(fds) == 0) {

@@ -10,8 +10,8 @@
  * line and column, like rule files; a pack that does not exist is one.
  * struct rr_config owns every string in it.
  */
-#ifndef RR_CONFIG_H
-#define RR_CONFIG_H
+#ifndef RR_USERCONF_H
+#define RR_USERCONF_H
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "userconf.h"
 #include "fileio.h"
 #include "xmalloc.h"
 #include "yamlload.h"

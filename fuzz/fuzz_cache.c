@@ -1,0 +1,113 @@
+/*
+ * libFuzzer, differential: a fuzzed rule file is compiled, indexed,
+ * written to the compiled cache and read back; for a set of events the
+ * rules that fire and their messages must be the same from the cache as
+ * fresh, and the same with prefilters on as off.  Any difference aborts.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "eval.h"
+#include "prefilter.h"
+#include "rule.h"
+#include "xmalloc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static const char *const events[] = {
+	"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\",\"tool_name\":"
+	"\"Bash\",\"tool_input\":{\"command\":\"rm -rf / && git push --force\"}}",
+	"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\",\"tool_name\":"
+	"\"Write\",\"tool_input\":{\"file_path\":\"src/db/schema.prisma\","
+	"\"content\":\"prisma.user.findMany() API_KEY=abc TODO\"}}",
+	"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\",\"tool_name\":"
+	"\"mcp__github__create_issue\",\"tool_input\":{\"title\":\"x\"}}",
+	"{\"hook_event_name\":\"UserPromptSubmit\",\"cwd\":\"/p\",\"prompt\":"
+	"\"Add a backend controller and an API route; deploy the database\"}",
+	"{\"hook_event_name\":\"Stop\",\"cwd\":\"/p\",\"last_assistant_message\":"
+	"\"Done. TODO: DROP TABLE users\"}",
+	"{\"hook_event_name\":\"PostToolUseFailure\",\"cwd\":\"/p\",\"tool_name\":"
+	"\"Bash\",\"error\":\"Traceback: HTTP 500 E0042\"}",
+};
+
+static char *
+outcome(const struct ruleset *rs, const char *json, bool no_prefilter)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+	size_t			i;
+
+	buf_init(&b);
+	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0) {
+		free(err);
+		event_release(&ev);
+		return buf_detach(&b, NULL);
+	}
+	memset(&eo, 0, sizeof(eo));
+	eo.no_prefilter = no_prefilter;
+	eval_outcome_init(&out);
+	if (eval_event(rs, &ev, &eo, &out) < 0)
+		buf_adds(&b, "(corrupt)");
+	for (i = 0; i < out.nfired; i++)
+		buf_printf(&b, "%s %.*s\n", out.fired[i].rule->id,
+		    (int)out.fired[i].len, out.fired[i].text ?
+		    out.fired[i].text : "");
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char		 path[64];
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rs, rc;
+	struct diag_list	 dl, dc;
+	struct manifest		 mf;
+	char			*err = NULL, *a, *b, *c;
+	size_t			 i;
+
+	if (path[0] == '\0')
+		snprintf(path, sizeof(path), "/tmp/rr-fuzz-cache.%ld.rrc",
+		    (long)getpid());
+	ruleset_init(&rs);
+	diag_list_init(&dl);
+	ruleset_add_yaml(&rs, "fuzz.yaml", (const char *)data, size, 1, &dl);
+	diag_sort(&dl);
+	ruleset_index(&rs);
+	manifest_init(&mf);
+	if (cache_write(path, "k", id, &rs, &dl, &mf, &err) == 0 &&
+	    cache_open(&rc, &dc, path, "k", id, &err) == 0) {
+		if (dc.n != dl.n)
+			abort();
+		for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+			a = outcome(&rs, events[i], true);
+			b = outcome(&rs, events[i], false);
+			c = outcome(&rc, events[i], false);
+			if (strcmp(a, b) != 0 || strcmp(a, c) != 0) {
+				fprintf(stderr, "fresh, no prefilter:\n%s\n"
+				    "fresh:\n%s\ncached:\n%s\n", a, b, c);
+				abort();
+			}
+			free(a);
+			free(b);
+			free(c);
+		}
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	free(err);
+	unlink(path);
+	manifest_release(&mf);
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	return 0;
+}

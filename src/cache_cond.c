@@ -1,0 +1,556 @@
+/*
+ * The compiled cache's encoding of conditions, matchers, JSON checks,
+ * tagged-section specs and message templates (see cache_rule.h).  Every
+ * switch over the model's enums is exhaustive and has no default: a new
+ * kind does not build until it is encoded here.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_rule_priv.h"
+#include "glob.h"
+#include "jsoncheck.h"
+#include "xmalloc.h"
+
+#define COND_MAX_DEPTH	256
+#define TPL_MAX_DEPTH	64
+
+/* ---- writing ------------------------------------------------------------ */
+
+static int
+encode_pattern(struct buf *b, enum matcher_kind kind, const struct pattern *p,
+    struct cache_regexes *res)
+{
+	struct buf	 rx;
+	const char	*err;
+	size_t		 off;
+	bool		 base;
+
+	cr_wr_mem(b, p->src, p->len);
+	cr_wr_i32(b, p->line);
+	cr_wr_i32(b, p->col);
+	switch (kind) {
+	case M_REGEX:
+		wr_u32(b, cr_add_regex(res, p->re));
+		wr_u32(b, rr_regex_flags(p->re));
+		return 0;
+	case M_GLOB:
+		/* The translated regex, for when serialized code is not. */
+		buf_init(&rx);
+		if (glob_to_regex(p->src, p->len, &rx, &base, &err, &off) < 0) {
+			buf_release(&rx);
+			return -1;
+		}
+		wr_u32(b, cr_add_regex(res,
+		    (struct rr_regex *)rr_glob_regex(p->glob)));
+		wr_u32(b, rr_regex_flags(rr_glob_regex(p->glob)));
+		wr_u8(b, rr_glob_basename_only(p->glob));
+		cr_wr_mem(b, rx.data, rx.len);
+		buf_release(&rx);
+		return 0;
+	case M_KEYWORDS:
+	case M_CONTAINS:
+	case M_EQUALS:
+	case M_STARTS_WITH:
+	case M_ENDS_WITH:
+	case M_JSON:
+		return 0;
+	}
+	return -1;
+}
+
+static int
+encode_checks(struct buf *b, const struct json_check *v, size_t n)
+{
+	size_t	i;
+
+	wr_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		switch (v[i].kind) {
+		case JC_KEY:
+		case JC_TYPE:
+		case JC_EQUALS:
+			break;
+		}
+		wr_u8(b, (uint8_t)v[i].kind);
+		cr_wr_str(b, v[i].path);
+		wr_u32(b, v[i].types);
+		if (cr_wr_json(b, v[i].value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+encode_matcher(struct buf *b, const struct matcher *m,
+    struct cache_regexes *res)
+{
+	size_t	i;
+
+	wr_u8(b, (uint8_t)m->kind);
+	wr_u8(b, m->ignore_case);
+	wr_u8(b, m->word);
+	wr_u8(b, m->line);
+	wr_u8(b, m->required);
+	wr_u32(b, (uint32_t)m->npats);
+	for (i = 0; i < m->npats; i++)
+		if (encode_pattern(b, m->kind, &m->pats[i], res) < 0)
+			return -1;
+	wr_u8(b, m->json != NULL);
+	if (m->json != NULL) {
+		wr_u8(b, m->json->find);
+		if (encode_checks(b, m->json->where, m->json->nwhere) < 0 ||
+		    encode_checks(b, m->json->checks, m->json->nchecks) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+encode_strs(struct buf *b, const char *const *strs, size_t n)
+{
+	size_t	i;
+
+	wr_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++)
+		cr_wr_str(b, strs[i]);
+	return 0;
+}
+
+int
+cr_encode_cond(struct buf *b, const struct cond *c, struct cache_regexes *res,
+    int depth)
+{
+	const struct sections_spec *s;
+	size_t	i;
+
+	if (depth > COND_MAX_DEPTH)
+		return -1;
+	wr_u8(b, (uint8_t)c->kind);
+	cr_wr_str(b, c->label);
+	cr_wr_i32(b, c->line);
+	cr_wr_i32(b, c->col);
+	wr_u8(b, (uint8_t)c->field);
+	cr_wr_str(b, c->input_key);
+	switch (c->kind) {
+	case C_TEXT:
+		return encode_matcher(b, &c->m, res);
+	case C_SH_TEXT:
+		wr_u8(b, (uint8_t)c->sh_part);
+		return encode_matcher(b, &c->m, res);
+	case C_FILE_CONTAINS:
+	case C_ENV:
+	case C_SH_FLAGS:
+		return encode_strs(b, c->strs, c->nstrs);
+	case C_ALL:
+	case C_ANY:
+	case C_NOT:
+	case C_SHELL:
+		wr_u32(b, (uint32_t)c->nkids);
+		for (i = 0; i < c->nkids; i++)
+			if (cr_encode_cond(b, c->kids[i], res, depth + 1) < 0)
+				return -1;
+		return 0;
+	case C_KB:
+		switch (c->kb_query) {
+		case KBQ_FILE_ERRORS:
+		case KBQ_SESSION_ERROR:
+			break;
+		}
+		wr_u8(b, (uint8_t)c->kb_query);
+		wr_u32(b, (uint32_t)c->kb_limit);
+		return 0;
+	case C_SECTIONS:
+		s = c->sections;
+		cr_wr_str(b, s->file);
+		wr_u32(b, (uint32_t)s->ntags);
+		for (i = 0; i < s->ntags; i++) {
+			cr_wr_str(b, s->tags[i].name);
+			wr_u8(b, s->tags[i].when != NULL);
+			if (s->tags[i].when != NULL && cr_encode_cond(b,
+			    s->tags[i].when, res, depth + 1) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+int
+cr_encode_template(struct buf *b, const struct template *t, int depth)
+{
+	const struct tpl_seg	*s;
+	size_t			 i;
+
+	if (depth > TPL_MAX_DEPTH)
+		return -1;
+	wr_u32(b, (uint32_t)t->n);
+	for (i = 0; i < t->n; i++) {
+		s = &t->segs[i];
+		switch (s->kind) {
+		case TPL_LITERAL:
+		case TPL_VAR:
+		case TPL_ROW:
+		case TPL_SECTION:
+			break;
+		}
+		wr_u8(b, (uint8_t)s->kind);
+		cr_wr_mem(b, s->text, s->len);
+		wr_u32(b, (uint32_t)s->len);
+		wr_u32(b, (uint32_t)s->var);
+		wr_u8(b, (uint8_t)s->field);
+		wr_u8(b, (uint8_t)s->section);
+		wr_u8(b, s->inverted);
+		cr_wr_mem(b, s->sep, s->seplen);
+		wr_u8(b, s->body != NULL);
+		if (s->body != NULL &&
+		    cr_encode_template(b, s->body, depth + 1) < 0)
+			return -1;
+	}
+	cr_wr_str(b, t->src);
+	wr_u8(b, t->uses_kb);
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static void
+decode_pattern(struct dec *d, enum matcher_kind kind, struct pattern *p)
+{
+	struct rr_regex	*re;
+	const char	*rx;
+	size_t		 rxlen;
+	uint32_t	 slot, flags;
+	bool		 base;
+
+	p->src = cr_rd_mem(d, &p->len, NULL);
+	if (p->src == NULL)
+		d->r.bad = true;
+	p->line = cr_rd_int(d);
+	p->col = cr_rd_int(d);
+	switch (kind) {
+	case M_REGEX:
+		if ((re = cr_rd_regex(d, p->src, p->len)) == NULL)
+			break;
+		ruleset_own_regex(d->cx->owner, re);
+		p->re = re;
+		return;
+	case M_GLOB:
+		slot = rd_u32(&d->r);
+		flags = rd_u32(&d->r);
+		base = rd_u8(&d->r) != 0;
+		rx = cr_rd_mem(d, &rxlen, NULL);
+		if (d->r.bad || rx == NULL || slot >= d->cx->nslots)
+			break;
+		re = rr_regex_lazy(rx, rxlen, flags, d->cx->regex_src, slot);
+		p->glob = rr_glob_wrap(re, base);
+		ruleset_own_glob(d->cx->owner, p->glob);
+		return;
+	case M_KEYWORDS:
+	case M_CONTAINS:
+	case M_EQUALS:
+	case M_STARTS_WITH:
+	case M_ENDS_WITH:
+	case M_JSON:
+		return;
+	}
+	d->r.bad = true;
+}
+
+static bool
+valid_field(uint8_t f)
+{
+	return f <= F_INPUT;
+}
+
+static bool
+valid_matcher(uint8_t k)
+{
+	switch ((enum matcher_kind)k) {
+	case M_REGEX:
+	case M_KEYWORDS:
+	case M_CONTAINS:
+	case M_EQUALS:
+	case M_GLOB:
+	case M_STARTS_WITH:
+	case M_ENDS_WITH:
+	case M_JSON:
+		return true;
+	}
+	return false;
+}
+
+static bool
+valid_check(uint8_t k)
+{
+	switch ((enum json_check_kind)k) {
+	case JC_KEY:
+	case JC_TYPE:
+	case JC_EQUALS:
+		return true;
+	}
+	return false;
+}
+
+static struct json_check *
+decode_checks(struct dec *d, size_t *np)
+{
+	struct json_check	*v;
+	size_t			 i, n = cr_rd_count(d, 14);
+	uint8_t			 k;
+
+	v = arena_alloc(d->a, (n ? n : 1) * sizeof(*v));
+	for (i = 0; i < n && !d->r.bad; i++) {
+		k = rd_u8(&d->r);
+		if (!valid_check(k)) {
+			d->r.bad = true;
+			break;
+		}
+		v[i].kind = (enum json_check_kind)k;
+		v[i].path = cr_rd_str_nn(d);
+		v[i].types = rd_u32(&d->r);
+		v[i].value = cr_rd_json(d);
+		if (v[i].kind == JC_EQUALS && v[i].value == NULL)
+			d->r.bad = true;
+	}
+	*np = n;
+	return v;
+}
+
+static void
+decode_matcher(struct dec *d, struct matcher *m)
+{
+	struct json_spec	*js;
+	size_t			 i;
+	uint8_t			 mk = rd_u8(&d->r);
+
+	if (!valid_matcher(mk)) {
+		d->r.bad = true;
+		return;
+	}
+	m->kind = (enum matcher_kind)mk;
+	m->ignore_case = rd_u8(&d->r) != 0;
+	m->word = rd_u8(&d->r) != 0;
+	m->line = rd_u8(&d->r) != 0;
+	m->required = rd_u8(&d->r) != 0;
+	m->npats = cr_rd_count(d, 12);
+	m->pats = arena_alloc(d->a, (m->npats ? m->npats : 1) *
+	    sizeof(*m->pats));
+	for (i = 0; i < m->npats && !d->r.bad; i++)
+		decode_pattern(d, m->kind, &m->pats[i]);
+	if (rd_u8(&d->r) == 0) {
+		if (m->kind == M_JSON)
+			d->r.bad = true;
+		return;
+	}
+	js = arena_alloc(d->a, sizeof(*js));
+	js->find = rd_u8(&d->r) != 0;
+	js->where = decode_checks(d, &js->nwhere);
+	js->checks = decode_checks(d, &js->nchecks);
+	m->json = js;
+}
+
+static void
+decode_strs(struct dec *d, struct cond *c)
+{
+	size_t	i;
+
+	c->nstrs = cr_rd_count(d, 5);
+	c->strs = arena_alloc(d->a, (c->nstrs ? c->nstrs : 1) *
+	    sizeof(*c->strs));
+	for (i = 0; i < c->nstrs; i++)
+		c->strs[i] = cr_rd_str_nn(d);
+}
+
+static void
+decode_sections(struct dec *d, struct cond *c, int depth)
+{
+	struct sections_spec	*s = arena_alloc(d->a, sizeof(*s));
+	size_t			 i;
+
+	s->file = cr_rd_str_nn(d);
+	s->ntags = cr_rd_count(d, 5);
+	s->tags = arena_alloc(d->a, (s->ntags ? s->ntags : 1) *
+	    sizeof(*s->tags));
+	for (i = 0; i < s->ntags && !d->r.bad; i++) {
+		s->tags[i].name = cr_rd_str_nn(d);
+		if (rd_u8(&d->r) != 0 &&
+		    (s->tags[i].when = cr_decode_cond(d, depth + 1)) == NULL)
+			d->r.bad = true;
+	}
+	c->sections = s;
+}
+
+struct cond *
+cr_decode_cond(struct dec *d, int depth)
+{
+	struct cond	*c;
+	uint8_t		 k, f;
+	size_t		 i;
+
+	if (depth > COND_MAX_DEPTH) {
+		d->r.bad = true;
+		return NULL;
+	}
+	c = arena_alloc(d->a, sizeof(*c));
+	k = rd_u8(&d->r);
+	c->label = cr_rd_str(d);
+	c->line = cr_rd_int(d);
+	c->col = cr_rd_int(d);
+	f = rd_u8(&d->r);
+	if (!valid_field(f)) {
+		d->r.bad = true;
+		return NULL;
+	}
+	c->field = (enum rr_field)f;
+	c->input_key = cr_rd_str(d);
+	switch ((enum cond_kind)k) {
+	case C_TEXT:
+		c->kind = C_TEXT;
+		if (c->field == F_INPUT && c->input_key == NULL)
+			break;
+		decode_matcher(d, &c->m);
+		return d->r.bad ? NULL : c;
+	case C_SH_TEXT:
+		c->kind = C_SH_TEXT;
+		f = rd_u8(&d->r);
+		if (f >= SH__COUNT)
+			break;
+		c->sh_part = (enum sh_part)f;
+		decode_matcher(d, &c->m);
+		return d->r.bad ? NULL : c;
+	case C_FILE_CONTAINS:
+	case C_ENV:
+	case C_SH_FLAGS:
+		c->kind = (enum cond_kind)k;
+		decode_strs(d, c);
+		return d->r.bad ? NULL : c;
+	case C_ALL:
+	case C_ANY:
+	case C_NOT:
+	case C_SHELL:
+		c->kind = (enum cond_kind)k;
+		c->nkids = cr_rd_count(d, 13);
+		if ((c->kind == C_NOT || c->kind == C_SHELL) && c->nkids != 1)
+			break;
+		c->kids = arena_alloc(d->a, (c->nkids ? c->nkids : 1) *
+		    sizeof(*c->kids));
+		for (i = 0; i < c->nkids && !d->r.bad; i++)
+			c->kids[i] = cr_decode_cond(d, depth + 1);
+		return d->r.bad ? NULL : c;
+	case C_KB:
+		c->kind = C_KB;
+		f = rd_u8(&d->r);
+		switch ((enum kb_query)f) {
+		case KBQ_FILE_ERRORS:
+		case KBQ_SESSION_ERROR:
+			c->kb_query = (enum kb_query)f;
+			c->kb_limit = rd_u32(&d->r);
+			return d->r.bad ? NULL : c;
+		}
+		break;
+	case C_SECTIONS:
+		c->kind = C_SECTIONS;
+		decode_sections(d, c, depth);
+		return d->r.bad ? NULL : c;
+	}
+	d->r.bad = true;
+	return NULL;
+}
+
+static bool
+valid_seg(uint8_t k)
+{
+	switch ((enum tpl_seg_kind)k) {
+	case TPL_LITERAL:
+	case TPL_VAR:
+	case TPL_ROW:
+	case TPL_SECTION:
+		return true;
+	}
+	return false;
+}
+
+static bool
+valid_section(uint8_t k)
+{
+	switch ((enum tpl_section_kind)k) {
+	case SEC_VAR:
+	case SEC_KB:
+	case SEC_ROW:
+		return true;
+	}
+	return false;
+}
+
+/* What a segment of its kind must have to render without surprises. */
+static bool
+seg_ok(const struct tpl_seg *s, uint32_t var, size_t textlen)
+{
+	if ((s->text != NULL && s->len != textlen) || var > V__COUNT ||
+	    s->field > TF__COUNT)
+		return false;
+	switch (s->kind) {
+	case TPL_LITERAL:
+		return s->text != NULL;
+	case TPL_VAR:
+		return var != V__COUNT && !((var == V_INPUT || var == V_ENV) &&
+		    s->text == NULL);
+	case TPL_ROW:
+		return s->field != TF__COUNT &&
+		    (s->field != TF_RESOLUTION_PATH || s->text != NULL);
+	case TPL_SECTION:
+		return s->body != NULL;
+	}
+	return false;
+}
+
+struct template *
+cr_decode_template(struct dec *d, int depth)
+{
+	struct template	*t;
+	struct tpl_seg	*s;
+	size_t		 i, len;
+	uint8_t		 k, f, sec;
+	uint32_t	 var;
+
+	if (depth > TPL_MAX_DEPTH) {
+		d->r.bad = true;
+		return NULL;
+	}
+	t = arena_alloc(d->a, sizeof(*t));
+	t->n = cr_rd_count(d, 22);
+	t->segs = arena_alloc(d->a, (t->n ? t->n : 1) * sizeof(*t->segs));
+	for (i = 0; i < t->n && !d->r.bad; i++) {
+		s = &t->segs[i];
+		k = rd_u8(&d->r);
+		if (!valid_seg(k)) {
+			d->r.bad = true;
+			return NULL;
+		}
+		s->kind = (enum tpl_seg_kind)k;
+		s->text = cr_rd_mem(d, &len, NULL);
+		s->len = rd_u32(&d->r);
+		var = rd_u32(&d->r);
+		f = rd_u8(&d->r);
+		sec = rd_u8(&d->r);
+		s->inverted = rd_u8(&d->r) != 0;
+		s->sep = cr_rd_mem(d, &s->seplen, NULL);
+		if (!valid_section(sec)) {
+			d->r.bad = true;
+			return NULL;
+		}
+		s->var = (enum tpl_var)(var < V__COUNT ? var : V__COUNT);
+		s->field = (enum tpl_row_field)(f < TF__COUNT ? f : TF__COUNT);
+		s->section = (enum tpl_section_kind)sec;
+		if (rd_u8(&d->r) != 0 &&
+		    (s->body = cr_decode_template(d, depth + 1)) == NULL)
+			d->r.bad = true;
+		if (!d->r.bad && !seg_ok(s, var, len))
+			d->r.bad = true;
+	}
+	t->src = cr_rd_str(d);
+	t->uses_kb = rd_u8(&d->r) != 0;
+	return d->r.bad ? NULL : t;
+}

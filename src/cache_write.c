@@ -1,0 +1,339 @@
+/*
+ * Writing the compiled cache (the layout is described in cache.c): the
+ * whole file is built in memory, then written to a temporary file in the
+ * cache directory and renamed over the old one.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "cache.h"
+#include "cache_priv.h"
+#include "cache_rule.h"
+#include "checksum.h"
+#include "fileio.h"
+#include "match_re.h"
+#include "xmalloc.h"
+
+static void
+wr_cstr(struct buf *b, const char *s)
+{
+	size_t	len = s ? strlen(s) : 0;
+
+	wr_u32(b, s ? (uint32_t)len : 0xffffffffu);
+	if (s != NULL) {
+		buf_add(b, s, len);
+		wr_u8(b, 0);
+	}
+}
+
+static void
+encode_diags(struct buf *b, const struct diag_list *dl)
+{
+	const struct diag	*d;
+	size_t			 i;
+
+	wr_u32(b, (uint32_t)dl->n);
+	for (i = 0; i < dl->n; i++) {
+		d = &dl->items[i];
+		wr_u32(b, (uint32_t)d->code);
+		wr_u8(b, (uint8_t)d->severity);
+		wr_cstr(b, d->file);
+		wr_u32(b, (uint32_t)d->line);
+		wr_u32(b, (uint32_t)d->col);
+		wr_u32(b, (uint32_t)d->end_line);
+		wr_u32(b, (uint32_t)d->end_col);
+		wr_cstr(b, d->message);
+		wr_cstr(b, d->hint);
+		wr_cstr(b, d->source_line);
+	}
+}
+
+static void
+section_end(struct buf *f, enum section s, size_t start, bool sum)
+{
+	size_t	len = f->len - start;
+
+	wr_u32_at(f, CACHE_SECTIONS + s * 16, (uint32_t)start);
+	wr_u32_at(f, CACHE_SECTIONS + s * 16 + 4, (uint32_t)len);
+	wr_u64_at(f, CACHE_SECTIONS + s * 16 + 8, sum ?
+	    rr_checksum(f->data + start, len) : 0);
+}
+
+static size_t
+file_index(const struct ruleset *rs, const char *file, size_t *hint)
+{
+	size_t	i;
+
+	if (*hint < rs->nfiles && rs->files[*hint] == file)
+		return *hint;
+	for (i = 0; i < rs->nfiles; i++)
+		if (rs->files[i] == file || strcmp(rs->files[i], file) == 0)
+			return *hint = i;
+	return SIZE_MAX;
+}
+
+/* Serializes everything into f; -1 with *err when it cannot. */
+static int
+serialize(struct buf *f, const char *key, const struct cache_identity *id,
+    const struct ruleset *rs, const struct diag_list *diags,
+    const struct manifest *mf, char **err)
+{
+	struct cache_regexes	 res;
+	struct buf		 bodies;
+	size_t			*body_off, i, start, hint = 0, fidx, nchunks;
+	size_t			 rules_tab, chunks_tab, off, count, cstart;
+
+	memset(&res, 0, sizeof(res));
+	buf_init(&bodies);
+	body_off = xcalloc(rs->n + 1, sizeof(*body_off));
+	for (i = 0; i < rs->n; i++) {
+		body_off[i] = bodies.len;
+		fidx = file_index(rs, rs->rules[i]->file, &hint);
+		if (fidx == SIZE_MAX || cache_rule_encode(&bodies,
+		    rs->rules[i], (uint32_t)i, (uint32_t)fidx, &res) < 0) {
+			*err = xasprintf("rule '%s' cannot be cached",
+			    rs->rules[i]->id);
+			goto fail;
+		}
+	}
+	body_off[rs->n] = bodies.len;
+	nchunks = (res.n + CACHE_CHUNK - 1) / CACHE_CHUNK;
+
+	buf_add(f, CACHE_MAGIC, 8);
+	wr_u32(f, CACHE_FORMAT);
+	wr_u32(f, CACHE_BOM);
+	wr_u32(f, (uint32_t)(sizeof(void *) | sizeof(size_t) << 8));
+	wr_u32(f, CACHE_HEADER);
+	wr_u64(f, 0);			/* file length */
+	wr_u64(f, 0);			/* header checksum */
+	wr_u32(f, (uint32_t)rs->n);
+	wr_u32(f, (uint32_t)rs->nfiles);
+	wr_u32(f, (uint32_t)res.n);
+	wr_u32(f, (uint32_t)nchunks);
+	wr_u32(f, CACHE_CHUNK);
+	while (f->len < CACHE_HEADER)
+		wr_u8(f, 0);
+
+	start = f->len;
+	wr_cstr(f, id->engine);
+	wr_cstr(f, id->pcre2);
+	wr_cstr(f, key);
+	section_end(f, S_IDENT, start, true);
+	start = f->len;
+	manifest_encode(mf, f);
+	section_end(f, S_MANIFEST, start, true);
+	start = f->len;
+	for (i = 0; i < rs->nfiles; i++)
+		wr_cstr(f, rs->files[i]);
+	/* The files that declare on_error: deny, by file number. */
+	wr_u32(f, (uint32_t)rs->nfc_files);
+	for (i = 0; i < rs->nfc_files; i++) {
+		fidx = file_index(rs, rs->fc_files[i].file, &hint);
+		if (fidx == SIZE_MAX) {
+			*err = xasprintf("'%s' cannot be cached",
+			    rs->fc_files[i].file);
+			goto fail;
+		}
+		wr_u32(f, (uint32_t)fidx);
+		wr_u32(f, rs->fc_files[i].events);
+		wr_u64(f, (uint64_t)rs->fc_files[i].errors);
+	}
+	section_end(f, S_FILES, start, true);
+	start = f->len;
+	encode_diags(f, diags);
+	section_end(f, S_DIAGS, start, true);
+	start = f->len;
+	buf_add(f, rs->pf, rs->pflen);
+	section_end(f, S_INDEX, start, false);
+
+	rules_tab = f->len;
+	for (i = 0; i < 16 * (rs->n + nchunks); i++)
+		wr_u8(f, 0);
+	chunks_tab = rules_tab + 16 * rs->n;
+	wr_u32_at(f, CACHE_SECTIONS + S_RULES * 16, (uint32_t)rules_tab);
+	wr_u32_at(f, CACHE_SECTIONS + S_RULES * 16 + 4, (uint32_t)(16 * rs->n));
+	wr_u32_at(f, CACHE_SECTIONS + S_CHUNKS * 16, (uint32_t)chunks_tab);
+	wr_u32_at(f, CACHE_SECTIONS + S_CHUNKS * 16 + 4,
+	    (uint32_t)(16 * nchunks));
+
+	start = f->len;
+	buf_add(f, bodies.data, bodies.len);
+	for (i = 0; i < rs->n; i++) {
+		off = start + body_off[i];
+		wr_u32_at(f, rules_tab + 16 * i, (uint32_t)off);
+		wr_u32_at(f, rules_tab + 16 * i + 4,
+		    (uint32_t)(body_off[i + 1] - body_off[i]));
+		wr_u64_at(f, rules_tab + 16 * i + 8, rr_checksum(f->data + off,
+		    body_off[i + 1] - body_off[i]));
+	}
+	for (i = 0; i < nchunks; i++) {
+		count = res.n - i * CACHE_CHUNK;
+		if (count > CACHE_CHUNK)
+			count = CACHE_CHUNK;
+		cstart = f->len;
+		wr_u32(f, (uint32_t)i);
+		wr_u32(f, (uint32_t)count);
+		/* Without serialized code, the patterns compile from source. */
+		if (rr_regex_encode(res.v + i * CACHE_CHUNK, count, f) < 0)
+			buf_truncate(f, cstart);
+		wr_u32_at(f, chunks_tab + 16 * i, (uint32_t)cstart);
+		wr_u32_at(f, chunks_tab + 16 * i + 4,
+		    (uint32_t)(f->len - cstart));
+		wr_u64_at(f, chunks_tab + 16 * i + 8,
+		    rr_checksum(f->data + cstart, f->len - cstart));
+	}
+	if (f->len > CACHE_MAX) {
+		*err = xasprintf("the compiled rules take %zu bytes, more than "
+		    "the cache holds", f->len);
+		goto fail;
+	}
+	wr_u64_at(f, 24, (uint64_t)f->len);
+	wr_u64_at(f, 32, rr_checksum(f->data, CACHE_HEADER));
+	free(res.v);
+	free(body_off);
+	buf_release(&bodies);
+	return 0;
+fail:
+	free(res.v);
+	free(body_off);
+	buf_release(&bodies);
+	return -1;
+}
+
+/* mkdir -p, mode 0700 for what it creates. */
+static int
+mkdirs(const char *dir, char **err)
+{
+	char	*p, *s = xstrdup(dir), c;
+
+	for (p = s + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(s, 0700) < 0 && errno != EEXIST) {
+			*err = xasprintf("cannot create directory '%s': %s", s,
+			    strerror(errno));
+			free(s);
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(s);
+	return 0;
+}
+
+/*
+ * Temporary files of writers that died before their rename(), and cache
+ * files not rebuilt for CACHE_MAX_AGE (other engines, old sources; one
+ * still in use is simply built again).
+ */
+static void
+remove_old_files(const char *dir)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		*p;
+	time_t		 now = time(NULL);
+	bool		 tmp, old;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		tmp = de->d_name[0] == '.' &&
+		    str_has_suffix(de->d_name, ".tmp");
+		old = de->d_name[0] != '.' &&
+		    str_has_suffix(de->d_name, ".rrc");
+		if (!tmp && !old)
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_mtime < now - (tmp ? CACHE_TMP_MAX_AGE :
+		    CACHE_MAX_AGE))
+			unlink(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/*
+ * Writes in page-sized pieces.  Linux caches a file in folios as large as
+ * the writes that created it, and maps a whole folio on a fault: one big
+ * write() made every hook that read a few pages of a 10,000-rule cache
+ * map 2 MB of it.
+ */
+static int
+write_pages(int fd, const char *p, size_t n)
+{
+	size_t	k;
+
+	for (; n > 0; p += k, n -= k) {
+		k = n < 4096 ? n : 4096;
+		if (fd_write_all(fd, p, k) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+cache_write(const char *path, const char *key,
+    const struct cache_identity *id, const struct ruleset *rs,
+    const struct diag_list *diags, const struct manifest *mf, char **err)
+{
+	static unsigned	 seq;
+	struct buf	 f;
+	char		*dir, *tmp, *slash;
+	int		 fd, rc = -1;
+
+	*err = NULL;
+	buf_init(&f);
+	if (serialize(&f, key, id, rs, diags, mf, err) < 0) {
+		buf_release(&f);
+		return -1;
+	}
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (mkdirs(dir, err) < 0) {
+		free(dir);
+		buf_release(&f);
+		return -1;
+	}
+	remove_old_files(dir);
+	tmp = xasprintf("%s/.%s.%ld.%u.tmp", dir, slash ? slash + 1 : path,
+	    (long)getpid(), seq++);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd < 0)
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
+	else if (write_pages(fd, f.data, f.len) < 0) {
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
+		close(fd);
+	} else if (close(fd) < 0)
+		*err = xasprintf("cannot write in '%s': %s", dir,
+		    strerror(errno));
+	else if (rename(tmp, path) < 0)
+		*err = xasprintf("cannot replace '%s': %s", path,
+		    strerror(errno));
+	else
+		rc = 0;
+	if (rc < 0 && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	free(dir);
+	buf_release(&f);
+	return rc;
+}

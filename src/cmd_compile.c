@@ -1,0 +1,86 @@
+/*
+ * reflexion-rules compile: build the compiled rule cache now, so that
+ * the first hook call of a session does not pay for it, and show what
+ * went in.  Rule-file problems are printed as lint prints them; they are
+ * stored in the cache too, so the hook reports them from there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cmd_common.h"
+#include "xmalloc.h"
+
+static int cmd_compile_exec(int, char **);
+
+const struct cmd_entry cmd_compile_entry = {
+	.name = "compile",
+	.usage = "[--rules PATH]...",
+	.summary = "Compile the rules into the cache under "
+	    "$REFLEXION_HOME/cache/ now; print where, and how many rules.",
+	.exec = cmd_compile_exec,
+};
+
+static int
+cmd_compile_exec(int argc, char **argv)
+{
+	struct common_args	 a;
+	struct ruleset		 rs;
+	struct diag_list	 diags;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
+	char			*home, cwd[4096];
+	const char		*project;
+	size_t			 i;
+	int			 status;
+
+	if (common_args_parse(&cmd_compile_entry, argc, argv, ARGS_RULES,
+	    &a) < 0) {
+		common_args_release(&a);
+		return cmd_usage(&cmd_compile_entry);
+	}
+	if (a.help) {
+		cmd_print_help(&cmd_compile_entry, stdout);
+		common_args_release(&a);
+		return RR_EXIT_OK;
+	}
+	if (cache_disabled()) {
+		fprintf(stderr, "reflexion-rules compile: the cache is off "
+		    "(REFLEXION_NO_CACHE is set)\n");
+		common_args_release(&a);
+		return RR_EXIT_USAGE;
+	}
+	/* The hook's project is the event's cwd: here, this directory. */
+	project = project_dir(getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
+	home = reflexion_home();
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &a.sources;
+	rq.home = home;
+	rq.project = project;
+	rq.rebuild = true;
+	rules_load(&rs, &diags, &rq, &how);
+	for (i = 0; i < diags.n; i++)
+		diag_print_text(stdout, &diags.items[i]);
+	if (how.status == CACHE_BUILT) {
+		printf("compiled %zu rule%s from %zu file%s into %s\n", rs.n,
+		    rs.n == 1 ? "" : "s", rs.nfiles, rs.nfiles == 1 ? "" : "s",
+		    how.path);
+		if (diags.errors)
+			printf("%zu error%s: the broken rules are left out, "
+			    "and the hook reports them\n", diags.errors,
+			    diags.errors == 1 ? "" : "s");
+		status = diags.errors ? RR_EXIT_COMPILE : RR_EXIT_OK;
+	} else {
+		fprintf(stderr, "reflexion-rules compile: %s\n",
+		    how.why ? how.why : "the cache was not written");
+		status = RR_EXIT_USAGE;
+	}
+	rules_loaded_release(&how);
+	diag_list_release(&diags);
+	ruleset_release(&rs);
+	free(home);
+	common_args_release(&a);
+	return status;
+}

@@ -1,0 +1,49 @@
+/*
+ * Prefilters that never change a decision: which rules an event can
+ * possibly fire, found without running any rule.
+ *
+ * The index is one flat, position-independent byte string (the same
+ * bytes in memory after a compile and inside the compiled cache): per
+ * event kind, a bucket of the rules that take any tool, a bucket per
+ * exact tool name (hashed), and a bucket of the rules with tool globs.
+ * Each bucket entry carries the rule's literal clauses: a rule can fire
+ * only if, for every clause, the event field the clause names contains
+ * at least one of its literals (derived from the rule's `when` by
+ * relit.h: regexes, globs, keywords, contains, equals).  The literals of
+ * all candidate rules are searched in one pass per field (litscan.h).
+ *
+ * A candidate is not a decision: eval.c still evaluates it in full.
+ * Everything here only leaves out rules that cannot fire.
+ *
+ * The bytes may come from a file: pf_select() bounds-checks every offset
+ * and checksums the directory and each bucket it reads.
+ */
+#ifndef RR_PREFILTER_H
+#define RR_PREFILTER_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "event.h"
+#include "rule.h"
+
+struct pf_candidates {
+	size_t	*rules;		/* indexes into the ruleset, ascending */
+	size_t	 n;
+};
+
+/* Appends the index of every enabled rule of rs to out. */
+void	 pf_build(const struct ruleset *, struct buf *out);
+
+/*
+ * Fills out (owned: pf_candidates_release) with the rules of the index
+ * that can fire on ev.  Returns 0, or -1 when the index is corrupt.
+ */
+int	 pf_select(const unsigned char *, size_t, struct rr_event *,
+	     struct pf_candidates *out);
+void	 pf_candidates_release(struct pf_candidates *);
+
+/* Builds rs's index in memory (rs->pf), replacing any it had. */
+void	 ruleset_index(struct ruleset *);
+
+#endif

@@ -1,0 +1,282 @@
+#!/bin/sh
+# The compiled cache seen from the command line: it is rebuilt whenever a
+# source changes (edit, touch, files added or removed, skill-rules.json,
+# a source that appears, another engine), whatever has become of the
+# file (truncated, flipped bytes, empty, another format, a directory, a
+# symlink), by many hooks at once, and not at all where it cannot be
+# written; and the answers are the same with and without it.
+. "$SRCDIR/tests/lib.sh"
+
+cd "$TMPROOT" || exit 99
+export REFLEXION_HOME=$TMPROOT/home
+P=$TMPROOT/proj
+mkdir -p "$P/.reflexion/rules" "$P/.claude/skills" "$REFLEXION_HOME/rules"
+cat >"$P/.reflexion/rules/a.yaml" <<'YAML'
+version: 1
+rules:
+  - id: no-force
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'push\s+--force'}
+    action: deny
+    message: 'no force push: {{match}}'
+YAML
+cat >"$REFLEXION_HOME/rules/u.yaml" <<'YAML'
+version: 1
+rules:
+  - id: user-ctx
+    on: UserPromptSubmit
+    when: {prompt: {keywords: [deploy]}}
+    action: context
+    message: 'user rule: read the deploy runbook'
+YAML
+cat >"$P/.claude/skills/skill-rules.json" <<'JSON'
+{"version":"1.0","skills":{"db-skill":{"type":"domain","priority":"high","promptTriggers":{"keywords":["database"]}}}}
+JSON
+export CLAUDE_PROJECT_DIR=$P
+push='{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"git push --force origin"}}'
+prompt='{"session_id":"s","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"deploy the database"}'
+
+# hook EVENT: runs the hook, leaves stdout in out, the cache trace in trace.
+hook() {
+	printf '%s' "$1" | REFLEXION_CACHE_TRACE=1 "$RR" hook >out 2>err
+	grep 'cache:' err >trace
+}
+cache_is() {
+	grep -q "cache: $1" trace
+}
+# Sources written within two seconds are re-checked by content, then
+# refreshed once: settle until the cache is used as is.
+settle() {
+	for i in 1 2 3; do
+		hook "$1"
+		cache_is hit && return 0
+	done
+	return 1
+}
+denies() {
+	grep -q '"permissionDecision":"deny"' out
+}
+cachefile() {
+	ls "$REFLEXION_HOME"/cache/*.rrc 2>/dev/null | head -n 1
+}
+
+hook "$push"
+if cache_is built && denies; then ok "cold: compiled, saved, denied"
+else not_ok "cold: compiled, saved, denied"; diag <err; fi
+if settle "$push" && denies; then ok "warm: answered from the cache"
+else not_ok "warm: answered from the cache"; diag <err; fi
+hook "$prompt"
+if cache_is hit && grep -q 'user rule' out && grep -q 'db-skill' out; then
+	ok "user, project and skill-rules.json sources in one cache"
+else
+	not_ok "all three sources in one cache"; diag <out; diag <err
+fi
+
+# Each change to a source rebuilds, and the answer follows the change.
+# (Rewritten in place: sed -i would replace the file, and its directory.)
+sed 's/push\\s+--force/push\\s+-f/' "$P/.reflexion/rules/a.yaml" >a.new
+cat a.new >"$P/.reflexion/rules/a.yaml"
+hook "$push"
+if cache_is built && grep -q 'a.yaml changed' trace && ! denies; then
+	ok "an edited rule file rebuilds the cache"
+else
+	not_ok "an edited rule file rebuilds the cache"; diag <trace; diag <out
+fi
+settle "$push" >/dev/null
+touch "$P/.reflexion/rules/a.yaml"
+hook "$push"
+if cache_is built && grep -q 'a.yaml changed' trace; then
+	ok "touch with the same size rebuilds"
+else
+	not_ok "touch with the same size rebuilds"; diag <trace
+fi
+settle "$push" >/dev/null
+cat >"$P/.reflexion/rules/b.yaml" <<'YAML'
+version: 1
+rules:
+  - id: no-force-long
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: {contains: ['--force']}}
+    action: deny
+    message: 'no --force'
+YAML
+hook "$push"
+if cache_is built && grep -q 'rules changed' trace && denies; then
+	ok "a file added to a rules directory rebuilds"
+else
+	not_ok "a file added to a rules directory rebuilds"; diag <trace; diag <out
+fi
+settle "$push" >/dev/null
+rm "$P/.reflexion/rules/b.yaml"
+hook "$push"
+if cache_is built && ! denies; then ok "a removed file rebuilds"
+else not_ok "a removed file rebuilds"; diag <trace; diag <out; fi
+settle "$prompt" >/dev/null
+sed -i 's/"database"/"deploy"/' "$P/.claude/skills/skill-rules.json"
+hook "$prompt"
+if cache_is built && grep -q 'skill-rules.json changed' trace &&
+    grep -q 'db-skill' out; then
+	ok "a changed skill-rules.json rebuilds"
+else
+	not_ok "a changed skill-rules.json rebuilds"; diag <trace; diag <out
+fi
+mv "$P/.claude/skills/skill-rules.json" skill-rules.json.aside
+settle "$prompt" >/dev/null
+mv skill-rules.json.aside "$P/.claude/skills/skill-rules.json"
+hook "$prompt"
+if cache_is built && grep -q 'db-skill' out; then
+	ok "a source that appears rebuilds"
+else
+	not_ok "a source that appears rebuilds"; diag <trace; diag <out
+fi
+
+# Another engine: a copy of the binary is another engine to the key.
+settle "$push" >/dev/null
+cp "$RR" "$TMPROOT/rr-copy"
+printf '%s' "$prompt" | REFLEXION_CACHE_TRACE=1 "$TMPROOT/rr-copy" hook \
+    >out 2>err
+if grep -q 'cache: built' err && grep -q 'no cache yet' err; then
+	ok "another engine binary gets its own cache"
+else
+	not_ok "another engine binary gets its own cache"; diag <err
+fi
+rm -f "$TMPROOT/rr-copy"
+
+# What can become of the file: always the right answer, then a valid cache.
+sed -i 's/push\\s+-f/push\\s+--force/' "$P/.reflexion/rules/a.yaml"
+rm -rf "$REFLEXION_HOME/cache"
+settle "$push" >/dev/null
+f=$(cachefile)
+cp "$f" good.rrc
+size=$(wc -c <good.rrc)
+bad=0
+for off in 0 1 8 12 40 100 191 192 300 600 1000 $((size / 2)) $((size - 100)) \
+    $((size - 1)); do
+	[ "$off" -lt "$size" ] || continue
+	head -c "$off" good.rrc >"$f"
+	hook "$push"
+	if ! denies || ! cache_is built; then
+		bad=$((bad + 1))
+		echo "truncated at $off:" | diag
+		diag <err
+	fi
+done
+[ "$bad" = 0 ] && ok "truncated at 14 offsets: denied, rebuilt" ||
+    not_ok "truncated caches ($bad wrong)"
+bad=0
+off=0
+while [ "$off" -lt "$size" ]; do
+	cp good.rrc "$f"
+	printf '\377' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	hook "$push"
+	denies || { bad=$((bad + 1)); echo "flipped at $off" | diag; diag <err; }
+	off=$((off + size / 40 + 1))
+done
+[ "$bad" = 0 ] && ok "a byte overwritten at 40 offsets: still denied" ||
+    not_ok "overwritten bytes ($bad wrong)"
+: >"$f"
+hook "$push"
+if denies && cache_is built && [ -s "$f" ]; then ok "an empty file: rebuilt"
+else not_ok "an empty file: rebuilt"; diag <err; fi
+cp "$P/.reflexion/rules/a.yaml" "$f"
+hook "$push"
+if denies && cache_is built; then ok "a file of another format: rebuilt"
+else not_ok "a file of another format: rebuilt"; diag <err; fi
+rm -f "$f"
+mkdir "$f"
+printf '%s' "$push" | "$RR" hook >out 2>err
+if denies && [ -d "$f" ] && grep -q 'cannot be saved' err &&
+    [ "$(wc -l <out)" = 1 ] && [ "$(wc -l <err)" = 1 ]; then
+	ok "a directory at the cache path: right answer, one stderr line"
+else
+	not_ok "a directory at the cache path"; diag <out; diag <err
+fi
+rmdir "$f"
+echo 'precious' >precious
+ln -s "$TMPROOT/precious" "$f"
+hook "$push"
+if denies && cache_is built && [ -f "$f" ] && [ ! -L "$f" ] &&
+    [ "$(cat precious)" = precious ]; then
+	ok "a symlink at the cache path: not followed, replaced"
+else
+	not_ok "a symlink at the cache path"; diag <err; ls -l "$f" | diag
+fi
+if settle "$push"; then ok "after all that, the cache is valid again"
+else not_ok "after all that, the cache is valid again"; diag <err; fi
+
+# Many hooks compiling at once.
+rm -rf "$REFLEXION_HOME/cache"
+i=0
+while [ "$i" -lt 40 ]; do
+	i=$((i + 1))
+	printf '%s' "$push" | "$RR" hook >"par.out.$i" 2>"par.err.$i" &
+done
+wait
+n=$(cat par.out.* | grep -c '"permissionDecision":"deny"')
+if [ "$n" = 40 ] && ! cat par.err.* | grep -q .; then
+	ok "40 hooks compiling at once: 40 denies, nothing on stderr"
+else
+	not_ok "40 hooks at once: $n denies"; cat par.err.* | sort | uniq -c | diag
+fi
+if settle "$push" && [ "$(ls -a "$REFLEXION_HOME/cache" | grep -c tmp)" = 0 ]; then
+	ok "the cache they left is valid, no temporary files"
+else
+	not_ok "the cache they left is valid"; diag <err; ls -a "$REFLEXION_HOME/cache" | diag
+fi
+
+# A read-only cache directory (root writes anyway: then nothing to test).
+rm -rf "$REFLEXION_HOME/cache"
+mkdir "$REFLEXION_HOME/cache"
+chmod 555 "$REFLEXION_HOME/cache"
+if touch "$REFLEXION_HOME/cache/probe" 2>/dev/null; then
+	rm -f "$REFLEXION_HOME/cache/probe"
+	skip "read-only directory: running as root, permissions do not bind"
+else
+	printf '%s' "$push" | "$RR" hook >out 2>err
+	if denies && [ "$(wc -l <out)" = 1 ] && grep -q 'cannot be saved' err; then
+		ok "a read-only cache directory: right answer, one stderr line"
+	else
+		not_ok "a read-only cache directory"; diag <out; diag <err
+	fi
+fi
+chmod 755 "$REFLEXION_HOME/cache"
+
+# Off.
+rm -rf "$REFLEXION_HOME/cache"
+printf '%s' "$push" | REFLEXION_NO_CACHE=1 REFLEXION_CACHE_TRACE=1 "$RR" hook \
+    >out 2>err
+if denies && grep -q 'cache: off' err && [ ! -d "$REFLEXION_HOME/cache" ]; then
+	ok "REFLEXION_NO_CACHE: compiled, nothing written"
+else
+	not_ok "REFLEXION_NO_CACHE"; diag <err
+fi
+
+# The repository's rule files: the same replies, traces and test results.
+unset CLAUDE_PROJECT_DIR
+bad=0
+for rules in "$SRCDIR/rules" "$SRCDIR/tests/rules" \
+    "$SRCDIR/tests/fixtures/protocol.yaml" "$SRCDIR/tests/lint"; do
+	for ev in "$SRCDIR"/tests/events/*.json; do
+		for cmd in hook explain; do
+			REFLEXION_NO_CACHE=1 "$RR" $cmd --rules "$rules" <"$ev" \
+			    >fresh.out 2>fresh.err
+			"$RR" $cmd --rules "$rules" <"$ev" >/dev/null 2>&1
+			"$RR" $cmd --rules "$rules" <"$ev" >cached.out 2>cached.err
+			if ! cmp -s fresh.out cached.out ||
+			    ! cmp -s fresh.err cached.err; then
+				bad=$((bad + 1))
+				echo "$cmd --rules $rules < $ev" | diag
+				diff fresh.out cached.out | diag
+			fi
+		done
+	done
+	REFLEXION_NO_CACHE=1 "$RR" test "$rules" >fresh.out 2>&1
+	"$RR" test "$rules" >/dev/null 2>&1
+	"$RR" test "$rules" >cached.out 2>&1
+	cmp -s fresh.out cached.out || { bad=$((bad + 1)); echo "test $rules" | diag; }
+done
+[ "$bad" = 0 ] && ok "hook, explain and test: identical with and without cache" ||
+    not_ok "with and without cache: $bad differences"
+done_testing

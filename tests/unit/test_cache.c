@@ -1,0 +1,549 @@
+/*
+ * The compiled cache, below the CLI: every rule file of the repository
+ * gives the same diagnostics, decisions, messages, explain traces and
+ * rule-test results from the cache as compiled fresh; a cache of another
+ * engine, PCRE2 or key is refused; and a bit flipped at every offset of
+ * a cache file, or any truncation, is refused or gives the very same
+ * answers, never a crash.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "fileio.h"
+#include "helpers.h"
+#include "prefilter.h"
+#include "ruletest.h"
+#include "tap.h"
+
+/* Where the header keeps the rule table's offset (cache.c's layout). */
+#define SECTION_RULES_OFF	(64 + 5 * 16)
+
+static const char *srcdir;
+static char	   tmpdir[] = "/tmp/rr-cache-test.XXXXXX";
+static char	 **events;
+static size_t	   nevents;
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE		*fp = fopen(path, "rb");
+	struct buf	 b;
+	char		 chunk[4096];
+	size_t		 n;
+
+	buf_init(&b);
+	if (fp == NULL)
+		return buf_detach(&b, len);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return buf_detach(&b, len);
+}
+
+static void
+spit(const char *path, const char *data, size_t len)
+{
+	FILE	*fp = fopen(path, "wb");
+
+	fwrite(data, 1, len, fp);
+	fclose(fp);
+	chmod(path, 0600);	/* whatever the umask: a cache is private */
+}
+
+/* The events every rule set is evaluated against. */
+static void
+load_events(void)
+{
+	static const char *const extra[] = {
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/project\","
+		"\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+		"\"database/src/user.ts\",\"content\":\"prisma.user.findMany()\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/project\","
+		"\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"/project/"
+		".env\",\"new_string\":\"API_KEY=1\"}}",
+		"{\"hook_event_name\":\"UserPromptSubmit\",\"cwd\":\"/project\","
+		"\"prompt\":\"add a backend controller and an API route\"}",
+		"{\"hook_event_name\":\"Stop\",\"cwd\":\"/project\","
+		"\"last_assistant_message\":\"TODO: rm -rf / later; DROP TABLE\"}",
+	};
+	char		*dir = xasprintf("%s/tests/events", srcdir), *p;
+	struct dirent	*de;
+	DIR		*d = opendir(dir);
+	size_t		 i, len;
+
+	events = xcalloc(64, sizeof(*events));
+	while (d != NULL && (de = readdir(d)) != NULL && nevents < 50) {
+		if (!str_has_suffix(de->d_name, ".json"))
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		events[nevents++] = slurp(p, &len);
+		free(p);
+	}
+	if (d != NULL)
+		closedir(d);
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		events[nevents++] = xstrdup(extra[i]);
+	free(dir);
+}
+
+/* Everything observable about rs: diagnostics, decisions, traces, tests. */
+static char *
+observe(const struct ruleset *rs, const struct diag_list *dl, int *failed)
+{
+	struct buf		 b, trace;
+	struct rr_event		 ev;
+	struct eval_outcome	 out;
+	struct eval_opts	 eo;
+	char			*err = NULL, *s, *mem = NULL;
+	size_t			 i, j, passed = 0, nfail = 0, memlen = 0;
+	FILE			*fp;
+	int			 pass;
+
+	buf_init(&b);
+	*failed = 0;
+	for (i = 0; i < dl->n; i++) {
+		s = diag_format_short(&dl->items[i]);
+		buf_printf(&b, "diag %s | %s | %s\n", s, dl->items[i].hint ?
+		    dl->items[i].hint : "", dl->items[i].source_line ?
+		    dl->items[i].source_line : "");
+		free(s);
+	}
+	buf_printf(&b, "rules %zu files %zu\n", rs->n, rs->nfiles);
+	for (i = 0; i < nevents; i++) {
+		for (pass = 0; pass < 2; pass++) {
+			if (event_parse(&ev, events[i], strlen(events[i]),
+			    "/project", &err) < 0) {
+				free(err);
+				err = NULL;
+				event_release(&ev);
+				continue;
+			}
+			buf_init(&trace);
+			memset(&eo, 0, sizeof(eo));
+			if (pass == 1)
+				eo.explain = &trace;
+			eval_outcome_init(&out);
+			if (eval_event(rs, &ev, &eo, &out) < 0)
+				*failed = 1;
+			buf_printf(&b, "event %zu/%d:\n", i, pass);
+			for (j = 0; j < out.nfired; j++)
+				buf_printf(&b, "  %s %s %.*s\n",
+				    action_names[out.fired[j].rule->action],
+				    out.fired[j].rule->id, (int)out.fired[j].len,
+				    out.fired[j].text ? out.fired[j].text : "");
+			buf_add(&b, out.notes.data, out.notes.len);
+			buf_add(&b, trace.data, trace.len);
+			buf_release(&trace);
+			eval_outcome_release(&out);
+			event_release(&ev);
+		}
+	}
+	fp = open_memstream(&mem, &memlen);
+	ruletest_run(rs, fp, true, &passed, &nfail);
+	fclose(fp);
+	buf_printf(&b, "tests %zu passed %zu failed\n%s", passed, nfail, mem);
+	free(mem);
+	return buf_detach(&b, NULL);
+}
+
+static void
+fresh(const char *const *paths, size_t n, struct ruleset *rs,
+    struct diag_list *dl)
+{
+	struct rule_sources	src = { (const char **)paths, n };
+
+	ruleset_init(rs);
+	diag_list_init(dl);
+	sources_load(rs, &src, "/nonexistent", "", dl);
+	diag_sort(dl);
+	ruleset_index(rs);
+}
+
+/* Opens path and decodes every rule; -1 if refused anywhere. */
+static int
+open_all(const char *path, const char *key,
+    const struct cache_identity *id, struct ruleset *rs,
+    struct diag_list *dl, char **why)
+{
+	size_t	i;
+
+	if (cache_open(rs, dl, path, key, id, why) < 0)
+		return -1;
+	for (i = 0; i < rs->n; i++)
+		if (ruleset_rule(rs, i) == NULL) {
+			ruleset_release(rs);
+			diag_list_release(dl);
+			*why = xstrdup("a rule would not decode");
+			return -1;
+		}
+	return 0;
+}
+
+/* Fresh and cached agree on the rule files at paths. */
+static void
+same_as_fresh(const char *what, const char *const *paths, size_t n)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rs, rc;
+	struct diag_list	 dl, dc;
+	struct manifest		 mf;
+	char			*path, *err = NULL, *a, *b;
+	int			 fa, fb;
+
+	fresh(paths, n, &rs, &dl);
+	manifest_init(&mf);
+	path = xasprintf("%s/same.rrc", tmpdir);
+	if (cache_write(path, "key", id, &rs, &dl, &mf, &err) < 0 ||
+	    open_all(path, "key", id, &rc, &dc, &err) < 0) {
+		ok(0, "%s: cache written and read (%s)", what, err);
+		free(err);
+	} else {
+		a = observe(&rs, &dl, &fa);
+		b = observe(&rc, &dc, &fb);
+		is_int(rc.n, rs.n, "%s: %zu rules from the cache", what, rs.n);
+		ok(strcmp(a, b) == 0 && !fa && !fb, "%s: diagnostics, "
+		    "decisions, messages, explain and tests as fresh", what);
+		if (strcmp(a, b) != 0)
+			printf("# fresh:\n%s# cached:\n%s", a, b);
+		free(a);
+		free(b);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	manifest_release(&mf);
+	free(path);
+	ruleset_release(&rs);
+	diag_list_release(&dl);
+}
+
+static void
+repository_rules(void)
+{
+	char		*p[8], *dir;
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 i, n = 0;
+
+	p[0] = xasprintf("%s/rules", srcdir);
+	p[1] = xasprintf("%s/tests/rules", srcdir);
+	p[2] = xasprintf("%s/tests/fixtures/protocol.yaml", srcdir);
+	p[3] = xasprintf("%s/tests/fixtures/skillproj/.claude/skills/"
+	    "skill-rules.json", srcdir);
+	same_as_fresh("shipped rules", (const char *const *)p, 1);
+	same_as_fresh("tests/rules", (const char *const *)p + 1, 1);
+	same_as_fresh("protocol fixture", (const char *const *)p + 2, 1);
+	same_as_fresh("skill-rules.json fixture", (const char *const *)p + 3,
+	    1);
+	same_as_fresh("all of them at once", (const char *const *)p, 4);
+	/* Every lint fixture, broken ones too: diagnostics are cached. */
+	dir = xasprintf("%s/tests/lint", srcdir);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (!str_has_suffix(de->d_name, ".yaml") &&
+			    !str_has_suffix(de->d_name, ".json"))
+				continue;
+			p[4] = xasprintf("%s/%s", dir, de->d_name);
+			same_as_fresh(de->d_name, (const char *const *)p + 4, 1);
+			free(p[4]);
+			n++;
+		}
+		closedir(d);
+	}
+	ok(n >= 20, "went through %zu lint fixtures", n);
+	free(dir);
+	for (i = 0; i < 4; i++)
+		free(p[i]);
+}
+
+static void
+identity(void)
+{
+	struct cache_identity	 other = *cache_identity_current();
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rs, rc;
+	struct diag_list	 dl, dc;
+	struct manifest		 mf;
+	char			*rules = xasprintf("%s/rules", srcdir);
+	const char		*paths[1] = { rules };
+	char			*path = xasprintf("%s/id.rrc", tmpdir), *why;
+	int			 rc_;
+
+	fresh(paths, 1, &rs, &dl);
+	manifest_init(&mf);
+	other.engine = "9.9.9";
+	cache_write(path, "key", &other, &rs, &dl, &mf, &why);
+	rc_ = cache_open(&rc, &dc, path, "key", id, &why);
+	ok(rc_ < 0 && strstr(why, "reflexion-rules 9.9.9") != NULL,
+	    "another engine version is refused: %s", why);
+	free(why);
+	other = *id;
+	other.pcre2 = "10.99 2099-01-01";
+	cache_write(path, "key", &other, &rs, &dl, &mf, &why);
+	rc_ = cache_open(&rc, &dc, path, "key", id, &why);
+	ok(rc_ < 0 && strstr(why, "PCRE2 10.99") != NULL,
+	    "another PCRE2 version is refused: %s", why);
+	free(why);
+	cache_write(path, "key", id, &rs, &dl, &mf, &why);
+	rc_ = cache_open(&rc, &dc, path, "other key", id, &why);
+	ok(rc_ < 0 && strstr(why, "other rule sources") != NULL,
+	    "another key is refused: %s", why);
+	free(why);
+	ok(cache_open(&rc, &dc, path, "key", id, &why) == 0 && rc.n == rs.n,
+	    "the right identity is accepted");
+	ruleset_release(&rc);
+	diag_list_release(&dc);
+	manifest_release(&mf);
+	ruleset_release(&rs);
+	diag_list_release(&dl);
+	free(rules);
+	free(path);
+}
+
+/* path is refused as a cache, with a reason that says `because`. */
+static void
+refuses(const char *path, const char *because, const char *what)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rc;
+	struct diag_list	 dc;
+	char			*why = NULL;
+	int			 rc_;
+
+	rc_ = open_all(path, "key", id, &rc, &dc, &why);
+	if (rc_ == 0) {
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	ok(rc_ < 0 && why != NULL && strstr(why, because) != NULL,
+	    "%s: refused (%s)", what, why ? why : "accepted");
+	free(why);
+}
+
+/* Bit flips at every offset, and truncations: refused or identical. */
+static void
+corruption(void)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rs, rc;
+	struct diag_list	 dl, dc;
+	struct manifest		 mf;
+	char			*p[3], *path, *bad, *data, *copy, *want, *got;
+	char			*why = NULL;
+	size_t			 len, off, refused = 0, same = 0, differ = 0;
+	uint32_t		 first_body;
+	int			 f;
+
+	p[0] = xasprintf("%s/rules", srcdir);
+	p[1] = xasprintf("%s/tests/rules", srcdir);
+	p[2] = xasprintf("%s/tests/fixtures/skillproj/.claude/skills/"
+	    "skill-rules.json", srcdir);
+	fresh((const char *const *)p, 3, &rs, &dl);
+	want = observe(&rs, &dl, &f);
+	manifest_init(&mf);
+	path = xasprintf("%s/flip.rrc", tmpdir);
+	bad = xasprintf("%s/bad.rrc", tmpdir);
+	cache_write(path, "key", id, &rs, &dl, &mf, &why);
+	data = slurp(path, &len);
+	copy = xmalloc(len);
+	/*
+	 * Every byte up to the first rule body (header, sections, tables),
+	 * then every 7th: bodies and chunks are each one checksummed run.
+	 */
+	memcpy(&first_body, data + SECTION_RULES_OFF, 4);
+	memcpy(&first_body, data + first_body, 4);
+	for (off = 0; off < len; off += off < first_body ? 1 : 7) {
+		memcpy(copy, data, len);
+		copy[off] ^= (char)(1 << (off * 7 % 8));
+		spit(bad, copy, len);
+		if (open_all(bad, "key", id, &rc, &dc, &why) < 0) {
+			free(why);
+			refused++;
+			continue;
+		}
+		got = observe(&rc, &dc, &f);
+		if (f)
+			refused++;	/* found while evaluating */
+		else if (strcmp(got, want) == 0)
+			same++;
+		else if (differ++ < 3)
+			printf("# flip at %zu changes the answers\n", off);
+		free(got);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	ok(len > 4000 && first_body > 1000 && first_body < len,
+	    "a cache file of %zu bytes, bodies from %u", len, first_body);
+	is_int(differ, 0, "a bit flipped at %zu offsets: %zu refused, %zu "
+	    "harmless, none changes an answer", refused + same + differ,
+	    refused, same);
+	ok(refused > (refused + same) / 2, "most flips are refused outright");
+
+	for (off = 0, differ = 0; off < len; off += off < 300 ? 1 : 97) {
+		spit(bad, data, off);
+		if (open_all(bad, "key", id, &rc, &dc, &why) == 0) {
+			differ++;
+			ruleset_release(&rc);
+			diag_list_release(&dc);
+		} else
+			free(why);
+	}
+	is_int(differ, 0, "every truncation is refused");
+	spit(bad, data, len);
+	chmod(bad, 0622);
+	refuses(bad, "writable by others", "a cache others can write");
+	chmod(bad, 0600);
+	if (chown(bad, geteuid() + 1, (gid_t)-1) == 0)
+		refuses(bad, "not owned", "another user's cache");
+	else
+		ok(1, "# SKIP another user's cache: cannot chown");
+	unlink(bad);
+	spit(bad, "version: 1\nrules: []\n", 21);
+	refuses(bad, "not a cache", "another format");
+	unlink(bad);
+	mkdir(bad, 0700);
+	refuses(bad, "not a regular file", "a directory");
+	rmdir(bad);
+	symlink(path, bad);
+	refuses(bad, "symbolic links", "a symlink");
+	unlink(bad);
+	unlink(path);
+	free(data);
+	free(copy);
+	free(want);
+	free(path);
+	free(bad);
+	manifest_release(&mf);
+	ruleset_release(&rs);
+	diag_list_release(&dl);
+	for (off = 0; off < 3; off++)
+		free(p[off]);
+}
+
+static void
+cleanup_dir(const char *dir)
+{
+	struct dirent	*de;
+	DIR		*d = opendir(dir);
+	char		*p;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+static enum manifest_state
+check(struct manifest *m, int64_t now, char **why)
+{
+	struct buf		b;
+	enum manifest_state	st;
+
+	buf_init(&b);
+	manifest_encode(m, &b);
+	st = manifest_check((const unsigned char *)b.data, b.len, now, why);
+	buf_release(&b);
+	return st;
+}
+
+/*
+ * Racily clean sources: a stat that matches proves nothing when the file
+ * changed within the same timestamp as the compile; the content decides.
+ */
+static void
+racy(void)
+{
+	struct manifest		 m;
+	struct stat		 st;
+	enum manifest_state	 r;
+	char			*d = xasprintf("%s/d", tmpdir);
+	char			*f = xasprintf("%s/d/r.yaml", tmpdir), *why = NULL;
+	char			*names[1] = { (char *)"r.yaml" }, *other[1] = {
+	    (char *)"s.yaml" };
+	int64_t			 mt;
+
+	mkdir(d, 0700);
+	spit(f, "new!", 4);
+	stat(f, &st);
+	mt = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_file(&m, f, &st, "new!", 4);
+	r = check(&m, mt + 1000000000LL, &why);
+	ok(r == MANIFEST_FRESH, "racily clean, same content: fresh");
+	free(why);
+	r = check(&m, mt + 3000000000LL, &why);
+	ok(r == MANIFEST_STALE && strstr(why, "refreshing") != NULL,
+	    "racily clean and settled: refreshed once (%s)", why);
+	free(why);
+	manifest_release(&m);
+
+	/* We compiled "old!", the file now says "new!", stat is identical. */
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_file(&m, f, &st, "old!", 4);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_STALE, "racily clean, other content with the same "
+	    "stat: stale (%s)", why);
+	free(why);
+	m.start_ns = mt + 10000000000LL;
+	r = check(&m, m.start_ns, &why);
+	ok(r == MANIFEST_FRESH,
+	    "the same entry compiled long after the change: stat decides");
+	free(why);
+	manifest_release(&m);
+
+	/* A directory listed with other names than it has. */
+	stat(d, &st);
+	mt = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_dir(&m, d, &st, other, 1);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_STALE,
+	    "racily clean directory with another listing: stale (%s)", why);
+	free(why);
+	manifest_release(&m);
+	manifest_init(&m);
+	m.start_ns = mt;
+	manifest_dir(&m, d, &st, names, 1);
+	r = check(&m, mt, &why);
+	ok(r == MANIFEST_FRESH,
+	    "racily clean directory with the same listing: fresh");
+	free(why);
+	manifest_release(&m);
+	unlink(f);
+	rmdir(d);
+	free(f);
+	free(d);
+}
+
+int
+main(void)
+{
+	srcdir = getenv("SRCDIR");
+	if (srcdir == NULL)
+		srcdir = ".";
+	if (mkdtemp(tmpdir) == NULL) {
+		ok(0, "mkdtemp");
+		return done_testing();
+	}
+	load_events();
+	repository_rules();
+	identity();
+	corruption();
+	racy();
+	cleanup_dir(tmpdir);
+	while (nevents > 0)
+		free(events[--nevents]);
+	free(events);
+	return done_testing();
+}

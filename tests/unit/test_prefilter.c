@@ -1,0 +1,420 @@
+/*
+ * The prefilter property: for seeded random rule sets and events, the
+ * rules that fire and their rendered messages are the same with every
+ * prefilter on (index by event and tool, literal clauses, cheap
+ * conditions first) as with them off, and the same again when the rule
+ * set comes back from the compiled cache.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "helpers.h"
+#include "jsonw.h"
+#include "prefilter.h"
+#include "randpat.h"
+#include "tap.h"
+
+#define RULESETS	300
+#define EVENTS		40
+
+static const char *const events[] = {
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+	"Stop", "SessionStart"
+};
+static const char *const tools[] = {
+	"Bash", "Write", "Edit", "Task", "Agent", "mcp__gh__issue", "Read", ""
+};
+
+/* A single-quoted YAML scalar. */
+static void
+yq(struct buf *b, const char *s, size_t len)
+{
+	size_t	i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\'')
+			buf_addc(b, '\'');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '\'');
+}
+
+static void
+yq_pattern(struct buf *b)
+{
+	struct buf	p;
+
+	buf_init(&p);
+	rp_pattern(&p);
+	yq(b, p.data, p.len);
+	buf_release(&p);
+}
+
+static void
+yq_text(struct buf *b, unsigned max)
+{
+	struct buf	p;
+
+	buf_init(&p);
+	rp_text(&p, max);
+	yq(b, p.data, p.len);
+	buf_release(&p);
+}
+
+static void
+yq_glob(struct buf *b)
+{
+	static const char *const parts[] = {
+		"*", "**/", "?", "{a,b}", "[ab]", "a", "b", "s", "k", ".",
+		"/", "\xc3\xa9", "-"
+	};
+	struct buf	p;
+	unsigned	i;
+
+	buf_init(&p);
+	for (i = 1 + rnd(5); i > 0; i--)
+		buf_adds(&p, parts[rnd(13)]);
+	yq(b, p.data, p.len);
+	buf_release(&p);
+}
+
+static void
+list(struct buf *b, void (*item)(struct buf *), unsigned max)
+{
+	unsigned	i, n = 1 + rnd(max);
+
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		item(b);
+	}
+	buf_addc(b, ']');
+}
+
+static void
+short_text(struct buf *b)
+{
+	yq_text(b, 3);
+}
+
+static void
+cond_map(struct buf *b, int depth);
+
+static void
+cond_value(struct buf *b, const char *key, int depth)
+{
+	bool	is_path = strcmp(key, "path") == 0;
+
+	if (strcmp(key, "env") == 0) {
+		buf_adds(b, rnd(2) ? "[RR_PF_SET]" : "[RR_PF_UNSET, RR_PF_SET]");
+		return;
+	}
+	if (strcmp(key, "file_contains") == 0) {
+		buf_adds(b, "[marker]");
+		return;
+	}
+	if (strcmp(key, "not") == 0) {
+		cond_map(b, depth + 1);
+		return;
+	}
+	if (strcmp(key, "any") == 0 || strcmp(key, "all") == 0) {
+		unsigned i, n = 1 + rnd(3);
+		buf_addc(b, '[');
+		for (i = 0; i < n; i++) {
+			if (i)
+				buf_adds(b, ", ");
+			cond_map(b, depth + 1);
+		}
+		buf_addc(b, ']');
+		return;
+	}
+	switch (rnd(is_path ? 7 : 6)) {
+	case 0:
+		if (is_path)
+			list(b, yq_glob, 2);
+		else
+			yq_pattern(b);
+		break;
+	case 1:
+		buf_adds(b, "{regex: ");
+		list(b, yq_pattern, 3);
+		buf_adds(b, rnd(2) ? ", ignore_case: true}" : "}");
+		break;
+	case 2:
+		buf_adds(b, "{keywords: ");
+		list(b, short_text, 3);
+		buf_adds(b, rnd(2) ? ", word: true}" : "}");
+		break;
+	case 3:
+		buf_adds(b, "{contains: ");
+		list(b, short_text, 3);
+		buf_adds(b, rnd(2) ? ", ignore_case: true}" : "}");
+		break;
+	case 4:
+		buf_adds(b, "{equals: ");
+		yq_text(b, 3);
+		buf_adds(b, rnd(2) ? ", ignore_case: true}" : "}");
+		break;
+	case 5:
+		yq_pattern(b);
+		break;
+	default:
+		buf_adds(b, "{glob: ");
+		list(b, yq_glob, 2);
+		buf_adds(b, "}");
+		break;
+	}
+}
+
+static void
+cond_map(struct buf *b, int depth)
+{
+	static const char *const keys[] = {
+		"path", "content", "command", "prompt", "message", "error",
+		"response", "tool", "input.command", "input.file_path",
+		"old_content", "env", "file_contains", "any", "all", "not"
+	};
+	unsigned	used = 0, i, k, n = 1 + rnd(3);
+
+	buf_addc(b, '{');
+	for (i = 0; i < n; i++) {
+		k = rnd(depth < 2 ? 16 : 13);
+		if (used & (1u << k))
+			continue;
+		if (used)
+			buf_adds(b, ", ");
+		used |= 1u << k;
+		buf_adds(b, keys[k]);
+		buf_adds(b, ": ");
+		cond_value(b, keys[k], depth);
+	}
+	buf_addc(b, '}');
+}
+
+static void
+gen_rules(struct buf *b, unsigned n)
+{
+	unsigned	i, ev, nev, j;
+	bool		tool_events;
+
+	buf_adds(b, "version: 1\nrules:\n");
+	for (i = 0; i < n; i++) {
+		buf_printf(b, "  - id: r%u\n    on: [", i);
+		nev = 1 + rnd(2);
+		tool_events = true;
+		for (j = 0; j < nev; j++) {
+			ev = rnd(6);
+			if (ev >= 3)
+				tool_events = false;
+			buf_printf(b, "%s%s", j ? ", " : "", events[ev]);
+		}
+		buf_adds(b, "]\n");
+		if (tool_events && rnd(3)) {
+			buf_adds(b, "    tools: [");
+			for (j = 0; j < 1 + rnd(2); j++)
+				buf_printf(b, "%s'%s'", j ? ", " : "",
+				    rnd(5) ? tools[rnd(7)] : "mcp__gh__*");
+			buf_adds(b, "]\n");
+		}
+		if (rnd(6)) {
+			buf_adds(b, "    when: ");
+			if (rnd(5) == 0) {
+				buf_addc(b, '[');
+				cond_map(b, 1);
+				buf_adds(b, ", ");
+				cond_map(b, 1);
+				buf_addc(b, ']');
+			} else
+				cond_map(b, 0);
+			buf_addc(b, '\n');
+		}
+		if (rnd(4) == 0) {
+			buf_adds(b, "    unless: ");
+			cond_map(b, 1);
+			buf_addc(b, '\n');
+		}
+		if (rnd(10) == 0)
+			buf_adds(b, "    enabled: false\n");
+		buf_printf(b, "    priority: %s\n", (const char *[]){ "critical",
+		    "high", "medium", "low" }[rnd(4)]);
+		buf_printf(b, "    action: %s\n    message: '%u {{rule}} "
+		    "[{{match}}]'\n", rnd(2) ? "context" : "warn", i);
+	}
+}
+
+static void
+json_field(struct buf *b, const char *key, bool *first)
+{
+	struct buf	t;
+
+	buf_init(&t);
+	rp_text(&t, 8);
+	buf_printf(b, "%s\"%s\":", *first ? "" : ",", key);
+	jsonw_string(b, t.data, t.len);
+	*first = false;
+	buf_release(&t);
+}
+
+static void
+gen_event(struct buf *b)
+{
+	bool	first = true;
+	int	t = (int)rnd(9);
+
+	buf_printf(b, "{\"hook_event_name\":\"%s\",\"cwd\":\"/p\","
+	    "\"session_id\":\"s\"", events[rnd(6)]);
+	if (t < 8)
+		buf_printf(b, ",\"tool_name\":\"%s\"", tools[t]);
+	buf_adds(b, ",\"tool_input\":{");
+	if (rnd(3))
+		json_field(b, "command", &first);
+	if (rnd(3)) {
+		struct buf	p;
+		buf_init(&p);
+		buf_adds(&p, rnd(2) ? "/p/" : "");
+		rp_text(&p, 6);
+		buf_printf(b, "%s\"file_path\":", first ? "" : ",");
+		jsonw_string(b, p.data, p.len);
+		first = false;
+		buf_release(&p);
+	}
+	if (rnd(2))
+		json_field(b, "content", &first);
+	if (rnd(2))
+		json_field(b, "new_string", &first);
+	if (rnd(2))
+		json_field(b, "old_string", &first);
+	buf_addc(b, '}');
+	first = false;
+	if (rnd(2))
+		json_field(b, "prompt", &first);
+	if (rnd(2))
+		json_field(b, "last_assistant_message", &first);
+	if (rnd(2))
+		json_field(b, "error", &first);
+	if (rnd(2))
+		json_field(b, "tool_response", &first);
+	buf_addc(b, '}');
+}
+
+/* "action:id:text" per fired rule, for one mode. */
+static char *
+outcome(const struct ruleset *rs, const char *json, bool no_prefilter)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+	size_t			i;
+
+	buf_init(&b);
+	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0) {
+		buf_printf(&b, "error: %s", err);
+		free(err);
+		event_release(&ev);
+		return buf_detach(&b, NULL);
+	}
+	memset(&eo, 0, sizeof(eo));
+	eo.no_prefilter = no_prefilter;
+	eval_outcome_init(&out);
+	if (eval_event(rs, &ev, &eo, &out) < 0)
+		buf_adds(&b, "eval failed");
+	for (i = 0; i < out.nfired; i++)
+		buf_printf(&b, "%s:%s:%.*s\n",
+		    action_names[out.fired[i].rule->action],
+		    out.fired[i].rule->id, (int)out.fired[i].len,
+		    out.fired[i].text ? out.fired[i].text : "");
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
+/* rs through the cache file path, decoded lazily; -1 if refused. */
+static int
+round_trip(const struct ruleset *rs, const struct diag_list *dl,
+    const char *path, struct ruleset *rc, struct diag_list *dc)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct manifest	 mf;
+	char		*err = NULL;
+	int		 rc_;
+
+	manifest_init(&mf);
+	rc_ = cache_write(path, "k", id, rs, dl, &mf, &err);
+	manifest_release(&mf);
+	if (rc_ == 0)
+		rc_ = cache_open(rc, dc, path, "k", id, &err);
+	if (rc_ < 0)
+		printf("# cache: %s\n", err);
+	free(err);
+	return rc_;
+}
+
+int
+main(void)
+{
+	struct ruleset		rs, rc;
+	struct diag_list	dl, dc;
+	struct buf		yaml, ev;
+	char			*on, *off, *cached, dir[] = "/tmp/rr-pf.XXXXXX";
+	char			*path;
+	size_t			sets, evs = 0, fired = 0, rules = 0, diff = 0;
+	size_t			cdiff = 0, refused = 0;
+
+	setenv("RR_PF_SET", "1", 1);
+	unsetenv("RR_PF_UNSET");
+	unsetenv("REFLEXION_NO_PREFILTER");
+	buf_init(&yaml);
+	buf_init(&ev);
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	path = xasprintf("%s/c.rrc", dir);
+	rp_seed(2026);
+	for (sets = 0; sets < RULESETS; sets++) {
+		buf_reset(&yaml);
+		gen_rules(&yaml, 1 + rnd(30));
+		compile_text(&rs, &dl, yaml.data);
+		ruleset_index(&rs);
+		rules += rs.n;
+		if (round_trip(&rs, &dl, path, &rc, &dc) < 0)
+			refused++;
+		for (size_t e = 0; e < EVENTS; e++, evs++) {
+			buf_reset(&ev);
+			gen_event(&ev);
+			on = outcome(&rs, ev.data, false);
+			off = outcome(&rs, ev.data, true);
+			cached = outcome(&rc, ev.data, false);
+			if (strcmp(on, off) != 0 && diff++ < 3)
+				printf("# differs on %s\n# rules:\n%s# with: %s"
+				    "# without: %s", ev.data, yaml.data, on, off);
+			if (strcmp(cached, off) != 0 && cdiff++ < 3)
+				printf("# cache differs on %s\n# rules:\n%s"
+				    "# cached: %s# fresh: %s", ev.data, yaml.data,
+				    cached, off);
+			fired += strchr(off, ':') != NULL;
+			free(on);
+			free(off);
+			free(cached);
+		}
+		diag_list_release(&dc);
+		ruleset_release(&rc);
+		diag_list_release(&dl);
+		ruleset_release(&rs);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	ok(rules > 2000, "compiled %zu random rules", rules);
+	ok(fired > evs / 4, "%zu of %zu events fired a rule", fired, evs);
+	is_int(diff, 0, "prefilters on and off agree on %zu events", evs);
+	is_int(refused, 0, "every random rule set went through the cache");
+	is_int(cdiff, 0, "the cache agrees with a fresh compile on %zu events",
+	    evs);
+	buf_release(&yaml);
+	buf_release(&ev);
+	return done_testing();
+}
