@@ -331,6 +331,16 @@ rr_regex_code_free(void *code)
 	pcre2_code_free(code);
 }
 
+bool
+rr_regex_jit_built(void)
+{
+#ifdef HAVE_PCRE2_JIT
+	return true;
+#else
+	return false;
+#endif
+}
+
 const char *
 rr_regex_version(void)
 {

@@ -70,6 +70,8 @@ void	 rr_regex_free(struct rr_regex *);
 void	 rr_regex_set_match_limit(unsigned long);
 /* "10.42 2022-12-11": part of the compiled cache's identity. */
 const char *rr_regex_version(void);
+/* Whether this build uses PCRE2's JIT (configure found one that works). */
+bool	 rr_regex_jit_built(void);
 
 /* Where a lazy regex gets its code (implemented by the cache). */
 struct rr_regex_source {

@@ -86,4 +86,12 @@ PY
 else
 	skip "python3 with jsonschema and yaml is not installed"
 fi
+# --version names the version configure.ac gives (a header named like
+# autoconf's config.h once hid it: the program said 0.0.0).
+want=$(sed -n 's/^AC_INIT(\[reflexion-rules\], \[\([^]]*\)\].*/\1/p' "$SRCDIR/configure.ac")
+got=$("$RR" --version)
+case $got in
+"reflexion-rules $want (PCRE2 "*) ok "--version says $want" ;;
+*) not_ok "--version says '$got', configure.ac $want" ;;
+esac
 done_testing

@@ -98,7 +98,8 @@ observe(const struct ruleset *rs, const struct diag_list *dl, int *failed)
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	char			*err = NULL, *s, *mem = NULL;
-	size_t			 i, j, passed = 0, nfail = 0, memlen = 0;
+	struct ruletest_counts	 counts;
+	size_t			 i, j, memlen = 0;
 	FILE			*fp;
 	int			 pass;
 
@@ -142,9 +143,11 @@ observe(const struct ruleset *rs, const struct diag_list *dl, int *failed)
 		}
 	}
 	fp = open_memstream(&mem, &memlen);
-	ruletest_run(rs, fp, true, &passed, &nfail);
+	memset(&counts, 0, sizeof(counts));
+	ruletest_run(rs, fp, true, &counts);
 	fclose(fp);
-	buf_printf(&b, "tests %zu passed %zu failed\n%s", passed, nfail, mem);
+	buf_printf(&b, "tests %zu passed %zu failed %zu gaps\n%s",
+	    counts.passed, counts.failed, counts.gaps, mem);
 	free(mem);
 	return buf_detach(&b, NULL);
 }

@@ -4,6 +4,8 @@
  * whenever PCRE2 matches a subject, the subject contains one of the
  * extracted literals.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +172,20 @@ case_folding(void)
 int
 main(void)
 {
+	pcre2_code	*code;
+	int		 err, jit;
+	PCRE2_SIZE	 off;
+
+	/*
+	 * The build uses JIT wherever PCRE2's works (configure's probe): a
+	 * header that shadowed config.h once compiled it out without a word.
+	 */
+	code = pcre2_compile((PCRE2_SPTR)"a+b", PCRE2_ZERO_TERMINATED, 0,
+	    &err, &off, NULL);
+	jit = code != NULL && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+	pcre2_code_free(code);
+	ok(rr_regex_jit_built() == jit, "JIT in this build: %d, works in "
+	    "PCRE2: %d", rr_regex_jit_built(), jit);
 	re("abc", false, "abc");
 	re("a|b", false, "a|b");
 	re("foo|", false, "-");
