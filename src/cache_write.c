@@ -208,31 +208,6 @@ fail:
 	return -1;
 }
 
-/* mkdir -p, mode 0700 for what it creates. */
-static int
-mkdirs(const char *dir, char **err)
-{
-	char	*p, *s = xstrdup(dir), c;
-
-	for (p = s + 1;; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		c = *p;
-		*p = '\0';
-		if (mkdir(s, 0700) < 0 && errno != EEXIST) {
-			*err = xasprintf("cannot create directory '%s': %s", s,
-			    strerror(errno));
-			free(s);
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	free(s);
-	return 0;
-}
-
 /*
  * Temporary files of writers that died before their rename(), and cache
  * files not rebuilt for CACHE_MAX_AGE (other engines, old sources; one
@@ -305,7 +280,7 @@ cache_write(const char *path, const char *key,
 	dir = xstrdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
-	if (mkdirs(dir, err) < 0) {
+	if (mkdir_p(dir, err) < 0) {
 		free(dir);
 		buf_release(&f);
 		return -1;

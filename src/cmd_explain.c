@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "cmd_common.h"
 #include "db.h"
 #include "eval.h"
@@ -35,10 +34,8 @@ cmd_explain_exec(int argc, char **argv)
 	struct eval_opts	 eo;
 	struct hook_reply	 reply;
 	struct buf		 trace;
-	struct rules_request	 rq;
-	struct rules_loaded	 how;
 	char			*input = NULL, *err = NULL, *home, *state_dir;
-	char			*sysmsg, *db_path, *line;
+	char			*sysmsg, *db_path;
 	size_t			 len, i;
 
 	if (common_args_parse(&cmd_explain_entry, argc, argv, ARGS_RULES,
@@ -64,18 +61,7 @@ cmd_explain_exec(int argc, char **argv)
 	}
 	free(input);
 	home = reflexion_home();
-	memset(&rq, 0, sizeof(rq));
-	rq.sources = &a.sources;
-	rq.home = home;
-	rq.project = ev.project_dir;
-	rq.all = true;
-	rules_load(&rs, &diags, &rq, &how);
-	if (cache_trace_enabled()) {
-		line = rules_loaded_trace(&how, &rs);
-		fprintf(stderr, "%s\n", line);
-		free(line);
-	}
-	rules_loaded_release(&how);
+	cmd_load_all_rules(&a.sources, home, ev.project_dir, &rs, &diags);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
 

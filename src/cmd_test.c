@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cache.h"
 #include "cmd_common.h"
 #include "ruletest.h"
 
@@ -30,8 +29,6 @@ cmd_test_exec(int argc, char **argv)
 	struct diag_list	 diags;
 	struct ruletest_counts	 n;
 	struct rule_sources	 src;
-	struct rules_request	 rq;
-	struct rules_loaded	 how;
 	char			*home, *line;
 	size_t			 i, failed = 0;
 	int			 status;
@@ -50,18 +47,7 @@ cmd_test_exec(int argc, char **argv)
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
 	home = reflexion_home();
-	memset(&rq, 0, sizeof(rq));
-	rq.sources = &src;
-	rq.home = home;
-	rq.project = project_dir(NULL);
-	rq.all = true;
-	rules_load(&rs, &diags, &rq, &how);
-	if (cache_trace_enabled()) {
-		line = rules_loaded_trace(&how, &rs);
-		fprintf(stderr, "%s\n", line);
-		free(line);
-	}
-	rules_loaded_release(&how);
+	cmd_load_all_rules(&src, home, project_dir(NULL), &rs, &diags);
 	free(home);
 	for (i = 0; i < diags.n; i++) {
 		if (a.tap) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fileio.h"
 #include "xmalloc.h"
 
 /*
@@ -191,34 +192,19 @@ is_memory(const struct rr_db *db)
 	return strcmp(db->path, ":memory:") == 0;
 }
 
-/* mkdir -p of the directory part of path, mode 0700. */
+/* mkdir -p of the directory part of path. */
 static int
 make_parent(const char *path, char **err)
 {
-	char	*dir = xstrdup(path), *p, *slash = strrchr(dir, '/');
+	char	*dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int	 rc = 0;
 
-	if (slash == NULL || slash == dir) {
-		free(dir);
-		return 0;
-	}
-	*slash = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			*err = xasprintf("cannot create directory '%s': %s",
-			    dir, strerror(errno));
-			free(dir);
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		rc = mkdir_p(dir, err);
 	}
 	free(dir);
-	return 0;
+	return rc;
 }
 
 static bool

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "buf.h"
 #include "event.h"
 #include "fileio.h"
@@ -54,18 +55,6 @@ read_all_fd(int fd, char **data, size_t *len, size_t max, char **err)
 	return 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The 16-bit value of a \uXXXX escape starting at p (p[0] == '\\'), or -1. */
 static long
 u_escape(const char *p, size_t avail)
@@ -76,7 +65,7 @@ u_escape(const char *p, size_t avail)
 	if (avail < 6 || p[0] != '\\' || p[1] != 'u')
 		return -1;
 	for (i = 2; i < 6; i++) {
-		if ((h = hexval(p[i])) < 0)
+		if ((h = ascii_hex_value(p[i])) < 0)
 			return -1;
 		v = v * 16 + h;
 	}

@@ -1,8 +1,11 @@
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
+#include "xmalloc.h"
 
 enum fd_read_result
 fd_read_all(int fd, size_t max, bool drain, struct buf *out)
@@ -55,4 +58,28 @@ str_has_suffix(const char *s, const char *suffix)
 	size_t	ls = strlen(s), lf = strlen(suffix);
 
 	return ls >= lf && strcmp(s + ls - lf, suffix) == 0;
+}
+
+int
+mkdir_p(const char *dir, char **err)
+{
+	char	*p, *s = xstrdup(dir), c;
+
+	for (p = s + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(s, 0700) < 0 && errno != EEXIST) {
+			*err = xasprintf("cannot create directory '%s': %s", s,
+			    strerror(errno));
+			free(s);
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(s);
+	return 0;
 }

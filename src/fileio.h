@@ -29,5 +29,10 @@ enum fd_read_result fd_read_all(int fd, size_t max, bool drain,
  */
 int	 fd_write_all(int fd, const void *p, size_t n);
 bool	 str_has_suffix(const char *s, const char *suffix);
+/*
+ * mkdir -p: creates dir and its missing parents, mode 0700 (the engine's
+ * data is the user's alone).  Returns 0, or -1 with *err (owned).
+ */
+int	 mkdir_p(const char *dir, char **err);
 
 #endif

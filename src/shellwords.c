@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "buf.h"
 #include "shellwords_priv.h"
 #include "xmalloc.h"
@@ -155,18 +156,6 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
 				w->split = true;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* $'...': the escapes bash decodes; p is after the opening quote. */
 static const char *
 ansi_c(struct wstate *w, const char *p, const char *end)
@@ -186,7 +175,7 @@ ansi_c(struct wstate *w, const char *p, const char *end)
 			p++;
 		} else if (*p == 'x') {
 			for (p++, v = 0, i = 0; i < 2 && p < end &&
-			    (d = hexval(*p)) >= 0; i++, p++)
+			    (d = ascii_hex_value(*p)) >= 0; i++, p++)
 				v = v * 16 + d;
 			ws_quoted(w, (char)v);
 		} else if (*p >= '0' && *p <= '7') {

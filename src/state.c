@@ -68,31 +68,6 @@ state_file_name(const char *session_id)
 	return buf_detach(&b, NULL);
 }
 
-/* mkdir -p with mode 0700 for the directories it creates. */
-static int
-mkdirs(const char *dir, char **err)
-{
-	char	*p, *s = xstrdup(dir);
-
-	for (p = s + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(s, 0700) < 0 && errno != EEXIST) {
-			*err = xasprintf("cannot create directory '%s': %s", s,
-			    strerror(errno));
-			free(s);
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	free(s);
-	return 0;
-}
-
 /*
  * Reads the state file into *fired (a cJSON array, owned).  Returns 0, 1
  * when the file was corrupt (caller sets it aside), -1 on an I/O error.
@@ -228,7 +203,7 @@ state_claim(const char *state_dir, const char *session_id,
 	path = xasprintf("%s/%s", state_dir, name);
 	lock = xasprintf("%s.lock", path);
 	free(name);
-	if (mkdirs(state_dir, &e) < 0)
+	if (mkdir_p(state_dir, &e) < 0)
 		goto out;
 	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (lfd < 0) {
