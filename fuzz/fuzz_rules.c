@@ -18,7 +18,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ruleset		 rs;
 	struct diag_list	 dl;
 	static FILE		*devnull;
-	size_t			 i, passed = 0, failed = 0;
+	struct ruletest_counts	 counts;
+	size_t			 i;
 
 	if (devnull == NULL && (devnull = fopen("/dev/null", "w")) == NULL)
 		return 0;
@@ -29,7 +30,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < dl.n; i++)
 		diag_print_text(devnull, &dl.items[i]);
 	diag_print_json(devnull, &dl);
-	ruletest_run(&rs, devnull, false, &passed, &failed);
+	memset(&counts, 0, sizeof(counts));
+	ruletest_run(&rs, devnull, false, &counts);
 	diag_list_release(&dl);
 	ruleset_release(&rs);
 	return 0;
