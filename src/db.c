@@ -145,6 +145,7 @@ db_new(const char *path)
 			db->budget_ms = ms;
 	}
 	db->migrate_limit = DB_MIGRATE_INLINE_ROWS;
+	db->bound_queries = true;
 	buf_init(&db->notes);
 	return db;
 }
@@ -184,6 +185,19 @@ busy_wait(void *arg, int count)
 		return 0;
 	sleep_ms(step < left ? step : (long)left);
 	return 1;
+}
+
+/*
+ * SQLite calls this every few hundred steps of a statement: a query that
+ * would outlast the handle's deadline (a scan of a huge table for a short
+ * file name) is interrupted, and the hook goes on without its answer.
+ */
+static int
+over_budget(void *arg)
+{
+	struct rr_db	*db = arg;
+
+	return db->deadline_ms - now_ms() <= 0;
 }
 
 static bool
@@ -337,6 +351,12 @@ db_fail(struct rr_db *db, int rc, const char *doing)
 		ret = xasprintf("cannot %s: database '%s' is locked by "
 		    "another process (waited %ld ms)", doing, db->path,
 		    db->budget_ms);
+	} else if ((rc & 0xff) == SQLITE_INTERRUPT) {
+		msg = xasprintf("database '%s' took longer than the budget of "
+		    "%ld ms", db->path, db->budget_ms);
+		mark_failed(db, msg);
+		ret = xasprintf("cannot %s: %s", doing, msg);
+		free(msg);
 	} else if ((rc & 0xff) == SQLITE_READONLY)
 		ret = xasprintf("cannot %s: database '%s' is read-only",
 		    doing, db->path);
@@ -659,6 +679,10 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 			return rc;
 	}
 	db->indexed = ver >= DB_SCHEMA_VERSION;
+	/* After the upgrade, which its row limit bounds. */
+	if (db->bound_queries)
+		sqlite3_progress_handler(db->conn, DB_PROGRESS_STEPS,
+		    over_budget, db);
 	return has_column(db->conn, "error_kb", "use_count",
 	    &db->has_use_count);
 }

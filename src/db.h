@@ -6,7 +6,9 @@
  * Every wait for a lock draws on one budget per struct rr_db (default
  * DB_BUDGET_MS_DEFAULT, REFLEXION_DB_BUDGET_MS overrides it): when the
  * budget is spent the caller gets an error and goes on without the
- * database, so a locked file never holds the agent up.
+ * database, so a locked file never holds the agent up.  The same deadline
+ * bounds the running time of queries (bound_queries, on unless a `kb`
+ * command turns it off): a scan that would outlast it is interrupted.
  *
  * The schema is versioned by PRAGMA user_version.  Migration also upgrades
  * a database made by the original reflexion tool (its events and error_kb
@@ -41,6 +43,8 @@ struct sqlite3_stmt;
 #define DB_BUDGET_MS_DEFAULT	1000
 /* Past this many rows a hook does not run the one-time upgrade. */
 #define DB_MIGRATE_INLINE_ROWS	20000
+/* Statement steps between checks of the deadline (over_budget()). */
+#define DB_PROGRESS_STEPS	1000
 
 enum db_mode {
 	DB_READ,	/* lookups: a missing file is an empty memory */
@@ -58,6 +62,7 @@ struct rr_db {
 	bool		 set_aside_done;
 	long		 budget_ms;
 	long long	 deadline_ms;	/* monotonic; 0 until first use */
+	bool		 bound_queries;	/* queries stop at the deadline too */
 	size_t		 migrate_limit;	/* rows; 0 = no limit */
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;

@@ -226,4 +226,28 @@ if [ "$got" = "1|2" ] && [ ! -s err ]; then
 else
 	not_ok "recording into the original database: $got events"; diag <err
 fi
+# ---- a query that would outlast the budget is interrupted ---------------
+# A two-letter file name cannot use the trigram index: the lookup scans.
+# 20,000 rows, the one naming "go" oldest: with a 1 ms budget the scan is
+# cut off (the hook answers without it, and says so); with the default
+# one it finds the row.
+rm -rf "$REFLEXION_HOME"
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+	printf "{\"error\":\"Error %d in module%d.ts\",\"resolution\":{\"resolvedBy\":\"Edit\"},\"last_used\":\"2026-02-%02dT00:00:00.000Z\"}\n", i, i, 2 + i % 20
+	print "{\"error\":\"cannot build go\",\"resolution\":{\"resolvedBy\":\"Bash\"},\"last_used\":\"2026-01-01T00:00:00.000Z\"}" }' |
+    "$RR" kb import - >/dev/null 2>&1
+pre_go='{"session_id":"g","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Edit","tool_input":{"file_path":"/w/go","old_string":"a","new_string":"b"}}'
+printf '%s' "$pre_go" | REFLEXION_DB_BUDGET_MS=1 "$RR" hook --rules r.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && [ ! -s out ] && grep -q 'took longer than the budget of 1 ms' err; then
+	ok "a scan past the budget: interrupted, no decision lost, said so"
+else
+	not_ok "a scan past the budget (status $status)"; diag <out; diag <err
+fi
+printf '%s' "$pre_go" | "$RR" hook --rules r.yaml >out 2>err
+if grep -q 'past: cannot build go' out && [ ! -s err ]; then
+	ok "the same scan within the budget finds the row"
+else
+	not_ok "the same scan within the budget"; diag <out; diag <err
+fi
 done_testing
