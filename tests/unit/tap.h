@@ -33,6 +33,14 @@ tap_ok(int cond, const char *file, int line, const char *fmt, ...)
 
 #define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 
+/* A test point that cannot run here, and why. */
+static inline void
+skip(const char *why)
+{
+	printf("ok %d - # SKIP %s\n", ++tap_n, why);
+	fflush(stdout);
+}
+
 /* String equality with a diagnostic showing both sides on failure. */
 #define is_str(got, want, ...) do {					\
 	const char *tap_g_ = (got), *tap_w_ = (want);			\
