@@ -117,8 +117,6 @@ open_db(void)
 	if (getenv("REFLEXION_DB_BUDGET_MS") == NULL)
 		db->budget_ms = KB_CMD_BUDGET_MS;
 	db->migrate_limit = 0;
-	/* A command may scan and prune for as long as it takes. */
-	db->bound_queries = false;
 	free(path);
 	free(home);
 	return db;

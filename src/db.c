@@ -145,7 +145,6 @@ db_new(const char *path)
 			db->budget_ms = ms;
 	}
 	db->migrate_limit = DB_MIGRATE_INLINE_ROWS;
-	db->bound_queries = true;
 	buf_init(&db->notes);
 	return db;
 }

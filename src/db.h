@@ -6,9 +6,9 @@
  * Every wait for a lock draws on one budget per struct rr_db (default
  * DB_BUDGET_MS_DEFAULT, REFLEXION_DB_BUDGET_MS overrides it): when the
  * budget is spent the caller gets an error and goes on without the
- * database, so a locked file never holds the agent up.  The same deadline
- * bounds the running time of queries (bound_queries, on unless a `kb`
- * command turns it off): a scan that would outlast it is interrupted.
+ * database, so a locked file never holds the agent up.  With
+ * bound_queries (the hook sets it) the same deadline bounds the running
+ * time of queries: a scan that would outlast it is interrupted.
  *
  * The schema is versioned by PRAGMA user_version.  Migration also upgrades
  * a database made by the original reflexion tool (its events and error_kb
@@ -63,6 +63,7 @@ struct rr_db {
 	long		 budget_ms;
 	long long	 deadline_ms;	/* monotonic; 0 until first use */
 	bool		 bound_queries;	/* queries stop at the deadline too */
+					/* (set before the first use) */
 	size_t		 migrate_limit;	/* rows; 0 = no limit */
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;

@@ -243,6 +243,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	/* Opened only if a kb condition or a record rule needs it. */
 	db_path = db_default_path(opts->home);
 	db = db_new(db_path);
+	/* One call, one budget: no query may run past it either. */
+	db->bound_queries = true;
 	free(db_path);
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
