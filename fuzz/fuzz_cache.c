@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../tests/unit/helpers.h"
 #include "cache.h"
 #include "eval.h"
 #include "prefilter.h"
@@ -33,36 +34,6 @@ static const char *const events[] = {
 	"{\"hook_event_name\":\"PostToolUseFailure\",\"cwd\":\"/p\",\"tool_name\":"
 	"\"Bash\",\"error\":\"Traceback: HTTP 500 E0042\"}",
 };
-
-static char *
-outcome(const struct ruleset *rs, const char *json, bool no_prefilter)
-{
-	struct rr_event		ev;
-	struct eval_outcome	out;
-	struct eval_opts	eo;
-	struct buf		b;
-	char			*err = NULL;
-	size_t			i;
-
-	buf_init(&b);
-	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0) {
-		free(err);
-		event_release(&ev);
-		return buf_detach(&b, NULL);
-	}
-	memset(&eo, 0, sizeof(eo));
-	eo.no_prefilter = no_prefilter;
-	eval_outcome_init(&out);
-	if (eval_event(rs, &ev, &eo, &out) < 0)
-		buf_adds(&b, "(corrupt)");
-	for (i = 0; i < out.nfired; i++)
-		buf_printf(&b, "%s %.*s\n", out.fired[i].rule->id,
-		    (int)out.fired[i].len, out.fired[i].text ?
-		    out.fired[i].text : "");
-	eval_outcome_release(&out);
-	event_release(&ev);
-	return buf_detach(&b, NULL);
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,9 +60,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (dc.n != dl.n)
 			abort();
 		for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-			a = outcome(&rs, events[i], true);
-			b = outcome(&rs, events[i], false);
-			c = outcome(&rc, events[i], false);
+			a = eval_fired_text(&rs, events[i], true);
+			b = eval_fired_text(&rs, events[i], false);
+			c = eval_fired_text(&rc, events[i], false);
 			if (strcmp(a, b) != 0 || strcmp(a, c) != 0) {
 				fprintf(stderr, "fresh, no prefilter:\n%s\n"
 				    "fresh:\n%s\ncached:\n%s\n", a, b, c);

@@ -73,6 +73,44 @@ eval_summary(const struct ruleset *rs, const char *event_json)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * "action:id:message" per fired rule, one a line, with prefilters on or
+ * off: what two ways of evaluating one event must agree on (the prefilter
+ * property test, the cache fuzzer).  A failing evaluation says so.
+ */
+static inline char *
+eval_fired_text(const struct ruleset *rs, const char *event_json,
+    bool no_prefilter)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+	size_t			i;
+
+	buf_init(&b);
+	if (event_parse(&ev, event_json, strlen(event_json), "/p", &err) < 0) {
+		buf_printf(&b, "error: %s", err);
+		free(err);
+		event_release(&ev);
+		return buf_detach(&b, NULL);
+	}
+	memset(&eo, 0, sizeof(eo));
+	eo.no_prefilter = no_prefilter;
+	eval_outcome_init(&out);
+	if (eval_event(rs, &ev, &eo, &out) < 0)
+		buf_adds(&b, "eval failed\n");
+	for (i = 0; i < out.nfired; i++)
+		buf_printf(&b, "%s:%s:%.*s\n",
+		    action_names[out.fired[i].rule->action],
+		    out.fired[i].rule->id, (int)out.fired[i].len,
+		    out.fired[i].text ? out.fired[i].text : "");
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
 /* The hook's stdout for event_json against rs (no state). */
 static inline char *
 reply_for(const struct ruleset *rs, const char *event_json, bool exit2,

@@ -339,39 +339,6 @@ gen_event(struct buf *b)
 	buf_addc(b, '}');
 }
 
-/* "action:id:text" per fired rule, for one mode. */
-static char *
-outcome(const struct ruleset *rs, const char *json, bool no_prefilter)
-{
-	struct rr_event		ev;
-	struct eval_outcome	out;
-	struct eval_opts	eo;
-	struct buf		b;
-	char			*err = NULL;
-	size_t			i;
-
-	buf_init(&b);
-	if (event_parse(&ev, json, strlen(json), "/p", &err) < 0) {
-		buf_printf(&b, "error: %s", err);
-		free(err);
-		event_release(&ev);
-		return buf_detach(&b, NULL);
-	}
-	memset(&eo, 0, sizeof(eo));
-	eo.no_prefilter = no_prefilter;
-	eval_outcome_init(&out);
-	if (eval_event(rs, &ev, &eo, &out) < 0)
-		buf_adds(&b, "eval failed");
-	for (i = 0; i < out.nfired; i++)
-		buf_printf(&b, "%s:%s:%.*s\n",
-		    action_names[out.fired[i].rule->action],
-		    out.fired[i].rule->id, (int)out.fired[i].len,
-		    out.fired[i].text ? out.fired[i].text : "");
-	eval_outcome_release(&out);
-	event_release(&ev);
-	return buf_detach(&b, NULL);
-}
-
 /* rs through the cache file path, decoded lazily; -1 if refused. */
 static int
 round_trip(const struct ruleset *rs, const struct diag_list *dl,
@@ -433,9 +400,9 @@ main(void)
 		for (size_t e = 0; e < EVENTS; e++, evs++) {
 			buf_reset(&ev);
 			gen_event(&ev);
-			on = outcome(&rs, ev.data, false);
-			off = outcome(&rs, ev.data, true);
-			cached = outcome(&rc, ev.data, false);
+			on = eval_fired_text(&rs, ev.data, false);
+			off = eval_fired_text(&rs, ev.data, true);
+			cached = eval_fired_text(&rc, ev.data, false);
 			if (strcmp(on, off) != 0 && diff++ < 3)
 				printf("# differs on %s\n# rules:\n%s# with: %s"
 				    "# without: %s", ev.data, yaml.data, on, off);
