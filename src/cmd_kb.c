@@ -2,7 +2,8 @@
  * reflexion-rules kb: the error knowledge base by hand.  add, search and
  * list for people; export and import (JSON Lines, one entry a line) so a
  * team can share a curated knowledge base through git; prune for the
- * events the retention keeps.  Every subcommand upgrades an old database
+ * events the retention keeps; reindex to build the search index again.
+ * Writes that a damaged index fails are repaired and tried once more.  Every subcommand upgrades an old database
  * however big it is (a hook does that only for small ones).
  */
 #include <cjson/cJSON.h>
@@ -24,6 +25,8 @@
 
 #define KB_IMPORT_MAX		(256u * 1024 * 1024)
 #define KB_LIST_DEFAULT		20
+/* An import shows this many bad lines, then counts the rest. */
+#define KB_IMPORT_SHOWN		20
 /* Commands are not hooks: they may wait longer for a lock. */
 #define KB_CMD_BUDGET_MS	10000
 
@@ -31,10 +34,12 @@ static int cmd_kb_exec(int, char **);
 
 const struct cmd_entry cmd_kb_entry = {
 	.name = "kb",
-	.usage = "add|search|list|import|export|prune [OPTIONS] [ARGS]",
+	.usage = "add|search|list|import|export|prune|reindex [OPTIONS] "
+	    "[ARGS]",
 	.summary = "Manage the error knowledge base: 'add ERROR [RESOLUTION]', "
 	    "'search TEXT', 'list', 'import [FILE]' and 'export [FILE]' (JSON "
-	    "Lines), 'prune [--days N]'.  Options: --limit N, --json, --raw "
+	    "Lines), 'prune [--days N]', 'reindex' (build the search index "
+	    "again).  Options: --limit N, --json, --raw "
 	    "(add: store ERROR without normalizing it).",
 	.exec = cmd_kb_exec,
 };
@@ -173,6 +178,7 @@ kb_add(struct kb_args *a)
 	const char		*proj = project_dir(NULL);
 	char			*err = NULL, *error, now[32];
 	char			 cwd[4096];
+	int			 attempt;
 
 	if (a->npos < 1 || a->pos[0][0] == '\0') {
 		fprintf(stderr, "usage: reflexion-rules kb add [--raw] ERROR "
@@ -185,10 +191,21 @@ kb_add(struct kb_args *a)
 	    strlen(a->pos[0]), proj, getenv("HOME"));
 	db = open_db();
 	db_now(now);
-	if (db_conn(db, DB_WRITE, &err) == NULL || db_begin(db, &err) < 0 ||
-	    kb_put_merge(db, error, a->npos > 1 ? a->pos[1] : NULL, now, 1,
-	    &res, &err) < 0 || db_commit(db, &err) < 0) {
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (db_conn(db, DB_WRITE, &err) != NULL &&
+		    db_begin(db, &err) == 0 && kb_put_merge(db, error,
+		    a->npos > 1 ? a->pos[1] : NULL, now, 1, &res, &err) == 0 &&
+		    db_commit(db, &err) == 0)
+			break;
 		db_rollback(db);
+		/* A damaged index fails error_kb's triggers: repair, again. */
+		if (attempt > 0 || err == NULL || db->failed ||
+		    !db_index_broken(db) || !db_repair_index(db, err))
+			break;
+		free(err);
+		err = NULL;
+	}
+	if (err != NULL) {
 		fprintf(stderr, "reflexion-rules kb: %s\n", err);
 		free(err);
 		free(error);
@@ -326,25 +343,27 @@ read_input(const char *name, char **text, size_t *len)
 	return 0;
 }
 
+/* What one pass of an import did. */
+struct import_pass {
+	size_t		 n[3];		/* by enum kb_put_result */
+	size_t		 bad;		/* lines with errors */
+	struct buf	 msgs;		/* their messages, the first few */
+};
+
+/*
+ * Imports every line of text (modified in place) inside the caller's
+ * transaction.  -1 and *dberr when the database itself failed (the pass
+ * must not be committed), else 0.
+ */
 static int
-kb_import(struct kb_args *a)
+import_lines(struct rr_db *db, char *text, size_t len, const char *name,
+    struct import_pass *ip, char **dberr)
 {
-	struct rr_db		*db;
 	enum kb_put_result	 res;
-	const char		*name = a->npos ? a->pos[0] : "-";
-	char			*text, *p, *nl, *err = NULL;
-	size_t			 len, lineno = 0, n[3] = { 0, 0, 0 }, bad = 0;
+	char			*p, *nl, *err = NULL;
+	size_t			 lineno = 0;
 	cJSON			*j;
 
-	if (read_input(a->npos ? a->pos[0] : NULL, &text, &len) < 0)
-		return RR_EXIT_USAGE;
-	db = open_db();
-	if (db_conn(db, DB_WRITE, &err) == NULL || db_begin(db, &err) < 0) {
-		fprintf(stderr, "reflexion-rules kb: %s\n", err);
-		free(err);
-		free(text);
-		return finish(db, RR_EXIT_USAGE);
-	}
 	for (p = text; p < text + len; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(text + len - p));
 		if (nl == NULL)
@@ -355,38 +374,79 @@ kb_import(struct kb_args *a)
 			continue;
 		json_fix_escapes(p, (size_t)(nl - p));
 		j = cJSON_ParseWithLength(p, (size_t)(nl - p));
-		if (j == NULL) {
-			fprintf(stderr, "%s:%zu: not a JSON object\n", name,
-			    lineno);
-			bad++;
-			continue;
-		}
-		if (kb_import_entry(db, j, &res, &err) < 0) {
-			fprintf(stderr, "%s:%zu: %s\n", name, lineno, err);
-			free(err);
-			err = NULL;
-			bad++;
-			cJSON_Delete(j);
-			if (db->failed)
-				break;
-			continue;
-		}
-		n[res]++;
+		if (j == NULL)
+			err = xstrdup("not a JSON object");
+		else if (kb_import_entry(db, j, &res, &err) == 0)
+			ip->n[res]++;
 		cJSON_Delete(j);
+		if (err == NULL)
+			continue;
+		/* The database failed, not the line: the pass is over. */
+		if (db->failed || db_index_broken(db)) {
+			*dberr = err;
+			return -1;
+		}
+		if (ip->bad++ < KB_IMPORT_SHOWN)
+			buf_printf(&ip->msgs, "%s:%zu: %s\n", name, lineno,
+			    err);
+		free(err);
+		err = NULL;
+	}
+	return 0;
+}
+
+static int
+kb_import(struct kb_args *a)
+{
+	struct rr_db		*db;
+	struct import_pass	 ip;
+	const char		*name = a->npos ? a->pos[0] : "-";
+	char			*text, *work, *err = NULL;
+	size_t			 len;
+	int			 rc, attempt;
+
+	if (read_input(a->npos ? a->pos[0] : NULL, &text, &len) < 0)
+		return RR_EXIT_USAGE;
+	db = open_db();
+	memset(&ip, 0, sizeof(ip));
+	buf_init(&ip.msgs);
+	for (attempt = 0; attempt < 2; attempt++) {
+		memset(ip.n, 0, sizeof(ip.n));
+		ip.bad = 0;
+		buf_reset(&ip.msgs);
+		if (db_conn(db, DB_WRITE, &err) == NULL ||
+		    db_begin(db, &err) < 0)
+			break;
+		work = xmemdup0(text, len);
+		rc = import_lines(db, work, len, name, &ip, &err);
+		free(work);
+		if (rc == 0 && db_commit(db, &err) == 0)
+			break;
+		db_rollback(db);
+		/* A damaged index fails every insert: repair, then again. */
+		if (attempt > 0 || db->failed || !db_index_broken(db) ||
+		    !db_repair_index(db, err))
+			break;
+		free(err);
+		err = NULL;
 	}
 	free(text);
-	if (db->failed || db_commit(db, &err) < 0) {
-		db_rollback(db);
-		if (err != NULL)
-			fprintf(stderr, "reflexion-rules kb: %s\n", err);
+	fwrite(ip.msgs.data, 1, ip.msgs.len, stderr);
+	buf_release(&ip.msgs);
+	if (ip.bad > KB_IMPORT_SHOWN)
+		fprintf(stderr, "%s: %zu more lines with errors\n", name,
+		    ip.bad - KB_IMPORT_SHOWN);
+	if (err != NULL) {
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
 		free(err);
 		return finish(db, RR_EXIT_USAGE);
 	}
-	printf("%zu added, %zu updated, %zu unchanged%s", n[KB_ADDED],
-	    n[KB_UPDATED], n[KB_UNCHANGED], bad ? "" : "\n");
-	if (bad)
-		printf(", %zu line%s with errors\n", bad, bad == 1 ? "" : "s");
-	return finish(db, bad ? RR_EXIT_FAIL : RR_EXIT_OK);
+	printf("%zu added, %zu updated, %zu unchanged%s", ip.n[KB_ADDED],
+	    ip.n[KB_UPDATED], ip.n[KB_UNCHANGED], ip.bad ? "" : "\n");
+	if (ip.bad)
+		printf(", %zu line%s with errors\n", ip.bad, ip.bad == 1 ? "" :
+		    "s");
+	return finish(db, ip.bad ? RR_EXIT_FAIL : RR_EXIT_OK);
 }
 
 static int
@@ -413,8 +473,47 @@ kb_prune(struct kb_args *a)
 	    sqlite3_changes(db->conn), days);
 	/* Merge the index's segments and give the space back to the file. */
 	if (db_exec(db, "INSERT INTO error_kb_fts(error_kb_fts) VALUES "
-	    "('optimize'); PRAGMA wal_checkpoint(TRUNCATE);", &err) < 0)
+	    "('optimize'); PRAGMA wal_checkpoint(TRUNCATE);", &err) < 0) {
+		/* Building the index again is also the optimization. */
+		if (db->failed || !db_index_broken(db) ||
+		    !db_repair_index(db, err))
+			goto fail;
+		free(err);
+		err = NULL;
+	}
+	return finish(db, RR_EXIT_OK);
+fail:
+	fprintf(stderr, "reflexion-rules kb: %s\n", err);
+	free(err);
+	return finish(db, RR_EXIT_USAGE);
+}
+
+/* Drops the search index and builds it again from the rows. */
+static int
+kb_reindex(struct kb_args *a)
+{
+	struct rr_db	*db;
+	sqlite3_stmt	*st;
+	char		*err = NULL;
+	long long	 rows = 0;
+
+	if (a->npos != 0) {
+		fprintf(stderr, "usage: reflexion-rules kb reindex\n");
+		return RR_EXIT_USAGE;
+	}
+	db = open_db();
+	if (db_conn(db, DB_WRITE, &err) == NULL ||
+	    db_rebuild_index(db, &err) < 0)
 		goto fail;
+	st = db_prepare(db, "count the knowledge base", &err, "SELECT "
+	    "count(*) FROM error_kb", "");
+	if (st == NULL)
+		goto fail;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		rows = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	printf("search index built again from %lld row%s\n", rows,
+	    rows == 1 ? "" : "s");
 	return finish(db, RR_EXIT_OK);
 fail:
 	fprintf(stderr, "reflexion-rules kb: %s\n", err);
@@ -448,6 +547,8 @@ cmd_kb_exec(int argc, char **argv)
 		return kb_import(&a);
 	if (strcmp(a.sub, "prune") == 0)
 		return kb_prune(&a);
+	if (strcmp(a.sub, "reindex") == 0)
+		return kb_reindex(&a);
 	fprintf(stderr, "reflexion-rules kb: unknown subcommand '%s'\n", a.sub);
 	return cmd_usage(&cmd_kb_entry);
 }

@@ -324,6 +324,7 @@ db_fail(struct rr_db *db, int rc, const char *doing)
 {
 	char	*why, *msg, *aside, *ret;
 
+	db->last_rc = rc;
 	/* A copy: setting the file aside closes the connection that owns it. */
 	if (db->conn != NULL && sqlite3_extended_errcode(db->conn) == rc)
 		why = xstrdup(sqlite3_errmsg(db->conn));
@@ -723,4 +724,110 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 	}
 	mark_failed(db, *err);
 	return NULL;
+}
+
+bool
+db_index_broken(const struct rr_db *db)
+{
+	return db->last_rc == SQLITE_CORRUPT_VTAB ||
+	    (db->last_rc & 0xff) == SQLITE_ERROR;
+}
+
+/*
+ * Takes the FTS index out in one transaction: its triggers, its schema
+ * row (a virtual table whose constructor fails cannot be dropped with
+ * DROP TABLE, so the row is deleted under writable_schema) and its shadow
+ * tables, which are plain tables.  user_version goes back to 0, so the
+ * next open runs the ordinary upgrade, which builds the index again from
+ * error_kb; until then every reader sees an unindexed schema and scans.
+ */
+static const char index_drop[] =
+	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_ad;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_au;"
+	"PRAGMA writable_schema = ON;"
+	"DELETE FROM sqlite_master WHERE type = 'table' AND "
+	"name = 'error_kb_fts';"
+	"PRAGMA writable_schema = OFF;"
+	"DROP TABLE IF EXISTS error_kb_fts_data;"
+	"DROP TABLE IF EXISTS error_kb_fts_idx;"
+	"DROP TABLE IF EXISTS error_kb_fts_docsize;"
+	"DROP TABLE IF EXISTS error_kb_fts_content;"
+	"DROP TABLE IF EXISTS error_kb_fts_config;"
+	"PRAGMA user_version = 0;";
+
+int
+db_rebuild_index(struct rr_db *db, char **err)
+{
+	sqlite3		*c = db->conn;
+	long long	 nkb;
+	size_t		 limit = db->migrate_limit, mark;
+	int		 rc;
+
+	*err = NULL;
+	if (c == NULL || db->failed) {
+		*err = xstrdup(db->failed ? db->fail_msg : "the database is "
+		    "not open");
+		return -1;
+	}
+	if (db->readonly) {
+		*err = xasprintf("database '%s' is read-only", db->path);
+		return -1;
+	}
+	if ((rc = table_rows(c, "error_kb", &nkb)) != SQLITE_OK) {
+		*err = db_fail(db, rc, "count the knowledge base");
+		return -1;
+	}
+	if (limit > 0 && (size_t)nkb > limit) {
+		*err = xasprintf("about %lld rows are too many to index within "
+		    "a hook; run 'reflexion-rules kb reindex'", nkb);
+		return -1;
+	}
+	sqlite3_db_config(c, SQLITE_DBCONFIG_DEFENSIVE, 0, (int *)NULL);
+	if ((rc = sqlite3_exec(c, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
+	    SQLITE_OK || (rc = sqlite3_exec(c, index_drop, NULL, NULL,
+	    NULL)) != SQLITE_OK || (rc = sqlite3_exec(c, "COMMIT", NULL, NULL,
+	    NULL)) != SQLITE_OK) {
+		*err = db_fail(db, rc, "drop the search index");
+		db_rollback(db);
+		return -1;
+	}
+	/*
+	 * A new connection reads the schema afresh; its upgrade is bounded
+	 * by the row count checked above, not by the events table's.
+	 */
+	mark = db->notes.len;
+	sqlite3_close_v2(db->conn);
+	db->conn = NULL;
+	db->migrate_limit = 0;
+	c = db_conn(db, DB_WRITE, err);
+	db->migrate_limit = limit;
+	buf_truncate(&db->notes, mark);		/* not an "upgrade" */
+	if (c == NULL)
+		return -1;
+	if (!db->indexed) {
+		*err = xasprintf("database '%s': the search index was not "
+		    "built again", db->path);
+		return -1;
+	}
+	db->last_rc = SQLITE_OK;
+	return 0;
+}
+
+bool
+db_repair_index(struct rr_db *db, const char *why)
+{
+	char	*err;
+
+	if (db_rebuild_index(db, &err) == 0) {
+		buf_printf(&db->notes, "reflexion-rules: the search index of "
+		    "'%s' was damaged (%s); built again from its rows\n",
+		    db->path, why);
+		return true;
+	}
+	buf_printf(&db->notes, "reflexion-rules: the search index of '%s' is "
+	    "damaged (%s); lookups scan until it is built again: %s\n",
+	    db->path, why, err);
+	free(err);
+	return false;
 }

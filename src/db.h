@@ -20,7 +20,9 @@
  * A file SQLite reports as corrupt (not a database, malformed) is renamed
  * aside, with its -wal and -shm, to NAME.corrupt-TIMESTAMP and a new one
  * is started; the rename happens once per file under a lock, so parallel
- * hooks never set aside each other's fresh database.
+ * hooks never set aside each other's fresh database.  A damaged FTS index
+ * (derived data) is not a reason to set the rows aside: it is dropped and
+ * built again (db_rebuild_index()), and lookups scan meanwhile.
  *
  * Ownership: db_new() returns an owned handle, db_close() frees it.  The
  * sqlite3 connection from db_conn() is borrowed.  Strings returned through
@@ -65,6 +67,7 @@ struct rr_db {
 	bool		 bound_queries;	/* queries stop at the deadline too */
 					/* (set before the first use) */
 	size_t		 migrate_limit;	/* rows; 0 = no limit */
+	int		 last_rc;	/* what db_fail() last described */
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;
 	struct buf	 notes;
@@ -91,6 +94,29 @@ struct sqlite3 *db_conn(struct rr_db *, enum db_mode, char **err);
  * corrupt or locked result the handle is marked failed.
  */
 char	*db_fail(struct rr_db *, int rc, const char *doing);
+
+/*
+ * Whether the failure db_fail() last described came from the FTS index
+ * rather than from the rows: SQLITE_CORRUPT_VTAB, or SQLITE_ERROR (the
+ * index's shadow tables missing or unreadable to its constructor: our
+ * statements are fixed, so a plain error means the schema is damaged).
+ */
+bool	 db_index_broken(const struct rr_db *);
+
+/*
+ * Drops the FTS index and its triggers and builds them again from error_kb,
+ * whose rows are never touched; the connection is reopened.  With a
+ * migrate_limit (a hook) only when error_kb has at most that many rows.
+ * 0, or -1 and *err.  The index is derived data: rebuilding is the repair.
+ */
+int	 db_rebuild_index(struct rr_db *, char **err);
+
+/*
+ * db_rebuild_index() after a failure (why) that db_index_broken() blamed
+ * on the index, with a line in the notes either way.  Whether the index
+ * can be used again.
+ */
+bool	 db_repair_index(struct rr_db *, const char *why);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK; -1 and *err on failure. */
 int	 db_begin(struct rr_db *, char **err);

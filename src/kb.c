@@ -379,7 +379,7 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 	struct kb_rows	 got;
 	struct sample	 sm;
 	char		*pattern;
-	bool		 complete;
+	bool		 complete, repaired;
 	int		 rc;
 
 	*err = NULL;
@@ -397,6 +397,21 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 			last_plan = KB_PLAN_INDEX;
 			rc = indexed(db, name, pattern, limit, flags, &sm,
 			    &got, err);
+			/* The rows are intact: repair, or answer by a scan. */
+			if (rc < 0 && !db->failed && db_index_broken(db)) {
+				kb_rows_release(&got);
+				repaired = db_repair_index(db, *err);
+				free(*err);
+				*err = NULL;
+				if (repaired)
+					rc = indexed(db, name, pattern, limit,
+					    flags, &sm, &got, err);
+				else {
+					last_plan = KB_PLAN_SCAN;
+					rc = scan(db, pattern, limit, flags,
+					    &got, err);
+				}
+			}
 		} else {
 			last_plan = KB_PLAN_SCAN;
 			rc = scan(db, pattern, limit, flags, &got, err);

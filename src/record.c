@@ -712,15 +712,47 @@ prune(struct rr_db *db, int days, char **err)
 	return db_run(db, st, "prune old events", err);
 }
 
+/* One transaction: the event's row, what it resolves, the pruning. */
+static int
+record_call(struct rr_db *db, const struct call *c,
+    const struct record_opts *opts, char **err)
+{
+	char		 now[32], *data, *first_ts = NULL;
+	long long	 count = 1;
+	int		 rc;
+
+	db_now(now);
+	if (db_begin(db, err) < 0)
+		return -1;
+	if (c->success && c->is_read && opts->collapse_reads &&
+	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
+	    err) < 0)
+		goto fail;
+	data = call_json(c, count, first_ts);
+	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
+	    "tool_error", data, err);
+	free(data);
+	if (rc < 0)
+		goto fail;
+	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
+		goto fail;
+	if (prune(db, opts->retention_days, err) < 0)
+		goto fail;
+	free(first_ts);
+	return db_commit(db, err);
+fail:
+	free(first_ts);
+	db_rollback(db);
+	return -1;
+}
+
 int
 record_event(struct rr_db *db, struct rr_event *ev,
     const struct record_opts *opts, char **err)
 {
 	struct record_opts	 defaults;
 	struct call		 c;
-	char			 now[32], *data, *first_ts = NULL;
-	long long		 count = 1;
-	int			 rc = -1;
+	int			 rc;
 
 	*err = NULL;
 	if (opts == NULL) {
@@ -744,30 +776,14 @@ record_event(struct rr_db *db, struct rr_event *ev,
 		return -1;
 	}
 	prepare_call(ev, opts, &c);
-	db_now(now);
-	if (db_begin(db, err) < 0)
-		goto out;
-	if (c.success && c.is_read && opts->collapse_reads &&
-	    c.target != NULL && collapse_read(db, &c, &count, &first_ts,
-	    err) < 0)
-		goto fail;
-	data = call_json(&c, count, first_ts);
-	rc = record_insert_event(db, now, c.session, c.success ? "tool_use" :
-	    "tool_error", data, err);
-	free(data);
-	if (rc < 0)
-		goto fail;
-	if (c.success && c.target != NULL && resolve(db, &c, now, err) < 0)
-		goto fail;
-	if (prune(db, opts->retention_days, err) < 0)
-		goto fail;
-	rc = db_commit(db, err);
-	goto out;
-fail:
-	rc = -1;
-	db_rollback(db);
-out:
-	free(first_ts);
+	rc = record_call(db, &c, opts, err);
+	/* A damaged index fails error_kb's triggers: repair, then again. */
+	if (rc < 0 && !db->failed && db_index_broken(db) &&
+	    db_repair_index(db, *err)) {
+		free(*err);
+		*err = NULL;
+		rc = record_call(db, &c, opts, err);
+	}
 	call_release(&c);
 	return rc;
 }

@@ -226,6 +226,78 @@ if [ "$got" = "1|2" ] && [ ! -s err ]; then
 else
 	not_ok "recording into the original database: $got events"; diag <err
 fi
+# ---- a damaged search index -------------------------------------------------
+# The FTS index is derived data: damaged, it is dropped and built again
+# from error_kb, whose rows are never lost, and the answer is the same.
+# 1,000 rows, the one about index.ts oldest, so the lookup needs the index.
+rm -rf "$REFLEXION_HOME"
+awk 'BEGIN { for (i = 0; i < 1000; i++)
+	printf "{\"error\":\"Error %d in module%d.ts\",\"resolution\":{\"resolvedBy\":\"Edit\"},\"last_used\":\"2026-02-%02dT00:00:00.000Z\"}\n", i, i, 2 + i % 20
+	print "{\"error\":\"Cannot compile index.ts\",\"resolution\":{\"resolvedBy\":\"Edit\"},\"last_used\":\"2026-01-01T00:00:00.000Z\"}" }' >kb1000.jsonl
+"$RR" kb import kb1000.jsonl >/dev/null 2>&1
+cp "$DB" good.db
+restore() { rm -f "$DB" "$DB-wal" "$DB-shm"; cp good.db "$DB"; }
+for damage in "UPDATE error_kb_fts_data SET block = x'00ff00ff00ff' WHERE id > 10" \
+    "DELETE FROM error_kb_fts_config" "DELETE FROM error_kb_fts_data" \
+    "DROP TABLE error_kb_fts_idx"; do
+	restore
+	sql "$damage"
+	printf '%s' "$pre_edit" | "$RR" hook --rules r.yaml >out 2>err
+	status=$?
+	printf '%s' "$pre_edit" | "$RR" hook --rules r.yaml >out2 2>err2
+	if [ $status = 0 ] && grep -q 'past: Cannot compile index.ts' out &&
+	    grep -q "search index of '.*' was damaged (.*); built again from its rows" err &&
+	    [ "$(sql 'SELECT count(*) FROM error_kb')" = 1001 ] &&
+	    cmp -s out out2 && [ ! -s err2 ]; then
+		ok "$damage: same answer, index rebuilt, said once, no row lost"
+	else
+		not_ok "$damage (status $status)"; diag <out; diag <err; diag <err2
+	fi
+done
+
+# Writers: error_kb's triggers fail on a damaged index; the write is
+# repaired and done, not lost.
+restore
+sql 'DELETE FROM error_kb_fts_config'
+printf '{"session_id":"w","hook_event_name":"PostToolUseFailure","cwd":"/w","tool_name":"Bash","tool_input":{"command":"make"},"error":"make: *** No rule to make target all"}' |
+    "$RR" hook --rules r.yaml 2>err
+bash_post w make | "$RR" hook --rules r.yaml 2>>err
+if [ "$(sql "SELECT count(*) FROM error_kb WHERE error_normalized LIKE '%No rule to make%'")" = 1 ] &&
+    grep -q 'was damaged.*built again' err; then
+	ok "recording a resolution through a damaged index: repaired, written"
+else
+	not_ok "recording a resolution through a damaged index"; diag <err
+fi
+restore
+sql 'DELETE FROM error_kb_fts_config'
+"$RR" kb add 'Segfault in parser.c' 'fix the bounds' >out 2>err
+if grep -q '^added: Segfault in parser.c' out && grep -q 'was damaged' err &&
+    "$RR" kb search parser.c >/dev/null 2>&1; then
+	ok "kb add through a damaged index: repaired, added, found"
+else
+	not_ok "kb add through a damaged index"; diag <out; diag <err
+fi
+restore
+sql 'DELETE FROM error_kb_fts_config'
+printf '{"error":"Timeout in fetch.js","resolution":"retry"}\nnot json\n' |
+    "$RR" kb import >out 2>err
+status=$?
+if [ $status = 1 ] && [ "$(cat out)" = "1 added, 0 updated, 0 unchanged, 1 line with errors" ] &&
+    [ "$(grep -c 'not a JSON object' err)" = 1 ] && grep -q 'was damaged' err; then
+	ok "kb import through a damaged index: repaired, imported once, errors once"
+else
+	not_ok "kb import through a damaged index (status $status)"; diag <out; diag <err
+fi
+restore
+sql 'DELETE FROM error_kb_fts_data'
+if "$RR" kb reindex >out 2>err && [ "$(cat out)" = "search index built again from 1001 rows" ] &&
+    [ ! -s err ] && "$RR" kb search index.ts 2>err | grep -q 'Cannot compile index.ts' &&
+    [ ! -s err ]; then
+	ok "kb reindex repairs the index by hand"
+else
+	not_ok "kb reindex"; diag <out; diag <err
+fi
+
 # ---- a query that would outlast the budget is interrupted ---------------
 # A two-letter file name cannot use the trigram index: the lookup scans.
 # 20,000 rows, the one naming "go" oldest: with a 1 ms budget the scan is

@@ -514,6 +514,59 @@ test_big_database_deferred(void)
 	free(path);
 }
 
+/*
+ * A damaged index in a knowledge base too big to index within a hook: the
+ * lookup scans (the same answer), the note says so, the rows and the
+ * damage stay for a kb command, which builds the index again.
+ */
+static void
+test_damaged_index_big(void)
+{
+	char		*dir = tmp_dir(), *path = xasprintf("%s/r.db", dir), *err;
+	struct rr_db	*db;
+	struct kb_rows	 r;
+
+	db = db_new(path);
+	err = NULL;
+	db_conn(db, DB_WRITE, &err);
+	exec_ok(db->conn, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT "
+	    "i + 1 FROM n WHERE i < 1000) INSERT INTO error_kb "
+	    "(error_normalized, resolution, last_used) SELECT "
+	    "'error number ' || i || ' in file' || i || '.ts', 'r', "
+	    "printf('2026-01-%02d', 1 + i % 28) FROM n");
+	exec_ok(db->conn, "DELETE FROM error_kb_fts_config");
+	db_close(db);
+
+	db = db_new(path);
+	db->migrate_limit = 100;
+	kb_rows_init(&r);
+	ok(kb_file_errors(db, "file17.ts", 2, 0, &r, &err) == 0 && r.n == 1 &&
+	    strcmp(r.v[0].error, "error number 17 in file17.ts") == 0 &&
+	    kb_last_plan() == KB_PLAN_SCAN,
+	    "a hook with a big damaged index: found by a scan (%s)",
+	    err ? err : "ok");
+	kb_rows_release(&r);
+	ok(strstr(db->notes.data, "lookups scan until it is built again") &&
+	    strstr(db->notes.data, "kb reindex"), "and says so: %s", line(db));
+	db_close(db);
+
+	db = db_new(path);
+	db->migrate_limit = 0;
+	db_conn(db, DB_WRITE, &err);
+	ok(db_rebuild_index(db, &err) == 0 && db->indexed,
+	    "a kb command builds it again (%s)", err ? err : "ok");
+	ok(kb_file_errors(db, "file17.ts", 2, 0, &r, &err) == 0 && r.n == 1 &&
+	    kb_last_plan() == KB_PLAN_INDEX && db->notes.len == 0,
+	    "then the index answers, silently");
+	kb_rows_release(&r);
+	exec_ok(db->conn, "INSERT INTO error_kb_fts(error_kb_fts) "
+	    "VALUES('integrity-check')");
+	db_close(db);
+	rm_rf(dir);
+	free(dir);
+	free(path);
+}
+
 static void
 write_file(const char *path, const void *data, size_t n)
 {
@@ -625,6 +678,7 @@ main(void)
 	test_migration(0);
 	test_migration(1);
 	test_big_database_deferred();
+	test_damaged_index_big();
 	test_corrupt();
 	test_locked();
 	return done_testing();
