@@ -298,6 +298,17 @@ else
 	not_ok "kb reindex"; diag <out; diag <err
 fi
 
+# An import of many bad lines names the first 20 and counts the rest.
+awk 'BEGIN { for (i = 0; i < 25; i++) print "bad " i }' | "$RR" kb import >out 2>err
+status=$?
+if [ $status = 1 ] && [ "$(grep -c '^-:[0-9]*: not a JSON object$' err)" = 20 ] &&
+    grep -q '^-:20: not a JSON object$' err && [ "$(tail -n 1 err)" = "-: 5 more lines with errors" ] &&
+    [ "$(cat out)" = "0 added, 0 updated, 0 unchanged, 25 lines with errors" ]; then
+	ok "an import of 25 bad lines: 20 named, 5 counted"
+else
+	not_ok "an import of 25 bad lines (status $status)"; diag <out; diag <err
+fi
+
 # ---- a query that would outlast the budget is interrupted ---------------
 # A two-letter file name cannot use the trigram index: the lookup scans.
 # 20,000 rows, the one naming "go" oldest: with a 1 ms budget the scan is
