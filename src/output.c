@@ -20,6 +20,20 @@ hook_reply_release(struct hook_reply *r)
 	buf_release(&r->err);
 }
 
+/*
+ * Ends b with one blank line before the next text: a message that already
+ * ends in a newline (a YAML block scalar) does not get two blank lines.
+ */
+static void
+add_blank_line(struct buf *b)
+{
+	size_t	nl = 0;
+
+	while (nl < 2 && nl < b->len && b->data[b->len - 1 - nl] == '\n')
+		nl++;
+	buf_add(b, "\n\n", 2 - nl);
+}
+
 /* Joins the texts of fired rules with one action, blank line between. */
 static void
 join_texts(const struct eval_outcome *o, enum rr_action act, struct buf *b)
@@ -30,7 +44,7 @@ join_texts(const struct eval_outcome *o, enum rr_action act, struct buf *b)
 		if (o->fired[i].rule->action != act || o->fired[i].text == NULL)
 			continue;
 		if (b->len)
-			buf_adds(b, "\n\n");
+			add_blank_line(b);
 		buf_add(b, o->fired[i].text, o->fired[i].len);
 	}
 }
@@ -151,13 +165,13 @@ output_claude(const struct eval_outcome *o, const struct rr_event *ev,
 	join_texts(o, ACT_CONTEXT, &ctx);
 	if (any_fired(o, ACT_SUGGEST)) {
 		if (ctx.len)
-			buf_adds(&ctx, "\n\n");
+			add_blank_line(&ctx);
 		output_skill_banner(o, &ctx);
 	}
 	join_texts(o, ACT_WARN, &warn);
 	if (system_message != NULL) {
 		if (warn.len)
-			buf_adds(&warn, "\n\n");
+			add_blank_line(&warn);
 		buf_adds(&warn, system_message);
 	}
 	can_block = k == EV_PRE_TOOL_USE || k == EV_POST_TOOL_USE ||
@@ -180,7 +194,7 @@ output_claude(const struct eval_outcome *o, const struct rr_event *ev,
 	}
 	if (block.len && (k == EV_STOP || k == EV_SUBAGENT_STOP) && ctx.len) {
 		/* Older clients reject hookSpecificOutput on Stop: fold it in. */
-		buf_adds(&block, "\n\n");
+		add_blank_line(&block);
 		buf_add(&block, ctx.data, ctx.len);
 		buf_reset(&ctx);
 	}

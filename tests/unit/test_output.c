@@ -108,6 +108,28 @@ main(void)
 	free(out);
 	free(err);
 
+	/*
+	 * Texts of several rules: one blank line between them, also when a
+	 * message (a YAML block scalar) already ends in newlines.
+	 */
+	use("version: 1\nrules:\n"
+	    "  - id: one\n    on: PreToolUse\n    action: deny\n"
+	    "    message: |\n      first\n"
+	    "  - id: two\n    on: PreToolUse\n    action: deny\n"
+	    "    message: \"second\\n\\n\"\n"
+	    "  - id: three\n    on: PreToolUse\n    action: deny\n"
+	    "    message: third\n"
+	    "  - id: c1\n    on: PreToolUse\n    action: context\n"
+	    "    message: |\n      ctx one\n"
+	    "  - id: c2\n    on: PreToolUse\n    action: context\n"
+	    "    message: ctx two\n");
+	reply_is("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{}}",
+	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	    "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
+	    "\"first\\n\\nsecond\\n\\nthird\",\"additionalContext\":"
+	    "\"ctx one\\n\\nctx two\"}}\n",
+	    "one blank line between texts, whatever newlines they end in");
+
 	/* Invalid UTF-8 and control bytes come out as valid JSON. */
 	use("version: 1\nrules:\n  - id: e\n    on: UserPromptSubmit\n"
 	    "    action: context\n    message: '{{prompt}}'\n");
