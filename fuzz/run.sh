@@ -14,7 +14,7 @@ fail=0
 
 
 mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" \
-    "$W/shellwords" "$W/import" "$W/cache"
+    "$W/shellwords" "$W/import" "$W/cache" "$W/kb"
 cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
 cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
 cp "$S"/rules/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/cache/"
@@ -38,8 +38,14 @@ done
 for f in "$S"/tests/fixtures/hookify/*.md; do
 	{ printf '\001'; cat "$f"; } >"$W/import/h-$(basename "$f")"
 done
+# Knowledge-base lines: entries of every shape kb import accepts or names.
+printf '%s\n' '{"error":"TypeError in src/index.ts:12:5","resolution":{"resolvedBy":"Edit","tool":"Edit","toolSequence":["Read","Edit"]},"last_used":"2026-01-02T03:04:05.678Z","use_count":3}' \
+    '{"error":"Cannot find module ./a.js","resolution":"npm install","last_used":null}' \
+    '{"error":"E in a.ts","use_count":1e300}' 'not json' '[1,2]' >"$W/kb/1"
+printf '%s\n' '{"error":"Traceback (most recent call last):\n  File \"/p/x.py\", line 3","resolution":{"resolvedBy":"python x.py"}}' \
+    '{"error":"x\u0000y \ud800 0xdeadbeef 2026-01-01T00:00:00Z","resolution":[1,{"a":null}]}' >"$W/kb/2"
 
-for t in event rules glob template skillrules shellwords import cache; do
+for t in event rules glob template skillrules shellwords import cache kb; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.

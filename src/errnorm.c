@@ -130,28 +130,16 @@ tidy_lines(const char *s, size_t len, struct buf *out)
 static void
 sanitize_utf8(struct buf *b)
 {
-	const unsigned char	*p = (const unsigned char *)b->data;
-	struct buf		 out;
-	size_t			 i = 0, n;
+	char	*clean;
+	size_t	 n;
 
-	for (i = 0; i < b->len; i += n)
-		if ((n = utf8_seqlen(p + i, b->len - i)) == 0 || p[i] == 0)
-			break;
-	if (i == b->len)
+	if (b->len == 0)
 		return;
-	buf_init(&out);
-	for (i = 0; i < b->len; ) {
-		n = utf8_seqlen(p + i, b->len - i);
-		if (n == 0 || p[i] == 0) {
-			buf_adds(&out, "\xef\xbf\xbd");
-			i++;
-		} else {
-			buf_add(&out, p + i, n);
-			i += n;
-		}
-	}
-	buf_release(b);
-	*b = out;
+	clean = utf8_valid_dup(b->data, b->len);
+	n = strlen(clean);
+	buf_truncate(b, 0);
+	buf_add(b, clean, n);
+	free(clean);
 }
 
 char *

@@ -37,6 +37,26 @@ utf8_seqlen(const unsigned char *s, size_t avail)
 	return n;
 }
 
+char *
+utf8_valid_dup(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	struct buf		 out;
+	size_t			 i, n;
+
+	buf_init(&out);
+	for (i = 0; i < len; i += n) {
+		n = utf8_seqlen(p + i, len - i);
+		if (n == 0 || p[i] == 0) {
+			buf_adds(&out, "\xef\xbf\xbd");
+			n = 1;
+		} else
+			buf_add(&out, p + i, n);
+	}
+	buf_addc(&out, '\0');
+	return buf_detach(&out, NULL);
+}
+
 size_t
 utf8_prefix(const char *s, size_t len, size_t max_chars)
 {

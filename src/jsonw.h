@@ -24,6 +24,12 @@ void	jsonw_cstring(struct buf *, const char *s);
 size_t	utf8_prefix(const char *s, size_t len, size_t max_chars);
 /* Number of characters, counted as utf8_prefix() counts them. */
 size_t	utf8_count(const char *s, size_t len);
+/*
+ * An owned, NUL-terminated copy of s[0..len) with each invalid UTF-8 byte
+ * and each NUL replaced by U+FFFD: text stored this way comes back the
+ * same through JSON.
+ */
+char	*utf8_valid_dup(const char *s, size_t len);
 /* Length of the valid UTF-8 sequence at s, or 0 if invalid. */
 size_t	utf8_seqlen(const unsigned char *s, size_t avail);
 

@@ -581,8 +581,8 @@ str_eq(const char *a, const char *b)
 	    (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-int
-kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
+static int
+put_merge(struct rr_db *db, const char *error, const char *resolution,
     const char *last_used, long long uses, enum kb_put_result *res,
     char **err)
 {
@@ -636,6 +636,29 @@ kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
 fail:
 	kb_rows_release(&rows);
 	return -1;
+}
+
+/* Texts from outside (a command line, a shared file) are made valid UTF-8. */
+static char *
+valid_or_null(const char *s)
+{
+	return s ? utf8_valid_dup(s, strlen(s)) : NULL;
+}
+
+int
+kb_put_merge(struct rr_db *db, const char *error, const char *resolution,
+    const char *last_used, long long uses, enum kb_put_result *res,
+    char **err)
+{
+	char	*e = valid_or_null(error), *r = valid_or_null(resolution);
+	char	*l = valid_or_null(last_used);
+	int	 rc;
+
+	rc = put_merge(db, e, r, l, uses, res, err);
+	free(e);
+	free(r);
+	free(l);
+	return rc;
 }
 
 /* ---- JSON Lines ----------------------------------------------------------- */

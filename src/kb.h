@@ -96,6 +96,8 @@ enum kb_put_result {
  *    use_count grows by one;
  *  - merging (kb_put_merge, import): the entry wins when it is newer
  *    (last_used) or the row has no resolution; use_count is the larger.
+ *    Its texts come from outside: invalid UTF-8 is stored as U+FFFD, so
+ *    that an export imports back the same.
  * id, when not NULL, receives the row id.  0 or -1 with *err.
  */
 int	 kb_put_resolution(struct rr_db *, const char *error,

@@ -367,7 +367,28 @@ test_writes(void)
 	ok(i < 0 && err && strstr(err, "'error'"),
 	    "an entry without error is refused: %s", err);
 	free(err);
+	err = NULL;
 	cJSON_Delete(j);
+
+	/* Invalid UTF-8 from a shared file is stored as U+FFFD. */
+	j = cJSON_Parse("{\"error\":\"G \xd4 in g.ts\",\"resolution\":"
+	    "{\"resolvedBy\":\"\xff\"},\"last_used\":\"2026-\xc3\"}");
+	kb_import_entry(db, j, &res, &err);
+	cJSON_Delete(j);
+	kb_rows_init(&r);
+	kb_list(db, 1, &r, &err);
+	ok(res == KB_ADDED && r.n == 1 && strcmp(r.v[0].error,
+	    "G \xef\xbf\xbd in g.ts") == 0 && strcmp(r.v[0].resolution,
+	    "{\"resolvedBy\":\"\xef\xbf\xbd\"}") == 0 &&
+	    strcmp(r.v[0].last_used, "2026-\xef\xbf\xbd") == 0,
+	    "invalid UTF-8 in an entry becomes U+FFFD");
+	line = kb_export_entry(&r.v[0]);
+	kb_rows_release(&r);
+	j = cJSON_Parse(line);
+	free(line);
+	kb_import_entry(db, j, &res, &err);
+	cJSON_Delete(j);
+	ok(res == KB_UNCHANGED, "so its export imports back unchanged");
 	db_close(db);
 }
 
