@@ -54,6 +54,71 @@ set_var(struct parser *ps, const char *word)
 	ps->nvars++;
 }
 
+/*
+ * alias NAME=VALUE: remembered for the rest of the line.  A shell that
+ * expands aliases only in later lines, or not at all when not
+ * interactive, runs less than this assumes; a guard may see more.
+ */
+static void
+set_aliases(struct parser *ps, const struct sh_cmd *c)
+{
+	struct arena	*a = &ps->sc->arena;
+	const char	*eq;
+	size_t		 k;
+
+	for (k = 1; k < c->argc && ps->naliases < SH_MAX_ALIASES; k++) {
+		eq = strchr(c->argv[k], '=');
+		if (eq == NULL || eq == c->argv[k])
+			continue;
+		ps->aliases[ps->naliases].name = arena_strndup(a, c->argv[k],
+		    (size_t)(eq - c->argv[k]));
+		ps->aliases[ps->naliases].value = arena_strdup(a, eq + 1);
+		ps->aliases[ps->naliases].active = false;
+		ps->naliases++;
+	}
+}
+
+static struct sh_alias *
+find_alias(struct parser *ps, const char *name)
+{
+	size_t	i;
+
+	for (i = ps->naliases; i > 0; i--)
+		if (strcmp(ps->aliases[i - 1].name, name) == 0)
+			return &ps->aliases[i - 1];
+	return NULL;
+}
+
+/*
+ * Runs an alias: its value, then the command's other words quoted so
+ * that none is read as shell syntax, parsed one level deeper.  The alias
+ * is not expanded again inside its own value (alias rm='rm -i').
+ */
+static void
+expand_alias(struct frame *f, struct sh_alias *al, const struct sh_word *w,
+    size_t n)
+{
+	struct buf	 text;
+	const char	*s;
+	size_t		 k;
+
+	buf_init(&text);
+	buf_adds(&text, al->value);
+	for (k = 1; k < n; k++) {
+		buf_adds(&text, " '");
+		for (s = w[k].s; *s; s++)
+			if (*s == '\'')
+				buf_adds(&text, "'\\''");
+			else
+				buf_addc(&text, *s);
+		buf_addc(&text, '\'');
+	}
+	al->active = true;
+	sh_parse_nested(f, text.data, text.len);
+	al->active = false;
+	buf_release(&text);
+}
+
 /* ---- simple commands ------------------------------------------------------ */
 
 static const char *const reserved_words[] = {
@@ -448,6 +513,7 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	struct wordvec		 x;
 	struct sh_cmd		*c;
 	const struct wrapper	*wr;
+	struct sh_alias		*al;
 	struct buf		 text;
 	size_t			 i, k, unwraps = 0;
 	bool			 bare = true;	/* nothing but assignments */
@@ -470,6 +536,12 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		if (!x.v[i].quoted && in_set(x.v[i].s, reserved_words)) {
 			i++;
 			continue;
+		}
+		if (unwraps == 0 && !x.v[i].quoted &&
+		    (al = find_alias(f->ps, x.v[i].s)) != NULL && !al->active) {
+			expand_alias(f, al, x.v + i, x.n - i);
+			free(x.v);
+			return;
 		}
 		wr = find_wrapper(base_name(x.v[i].s));
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
@@ -512,6 +584,8 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	c->text = arena_strndup(a, text.data, text.len);
 	buf_release(&text);
 
+	if (strcmp(c->program, "alias") == 0)
+		set_aliases(f->ps, c);
 	if (in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)

@@ -21,7 +21,9 @@
  *     shell fed a here-document or here-string have their script parsed
  *     as commands one level deeper;
  *   - a literal `cd DIR` is remembered for the commands after it in the
- *     same list (`dir`).
+ *     same list (`dir`);
+ *   - `alias NAME=VALUE` makes a later command NAME ARGS run VALUE ARGS,
+ *     parsed one level deeper (never NAME inside its own value).
  *
  * Everything lives in the script's arena and is freed by sh_release().
  * Parsing never fails: input it cannot make sense of (an unterminated

@@ -16,6 +16,7 @@
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
 #define SH_MAX_UNWRAP	16
+#define SH_MAX_ALIASES	32
 
 struct sh_word {
 	const char	*s;		/* arena */
@@ -46,11 +47,19 @@ struct heredoc {
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
 };
 
+struct sh_alias {
+	const char	*name;
+	const char	*value;
+	bool		 active;	/* being expanded: not again inside */
+};
+
 /* State shared by every level of one sh_parse(). */
 struct parser {
 	struct sh_script	*sc;
 	struct sh_var		 vars[SH_MAX_VARS];
 	size_t			 nvars;
+	struct sh_alias		 aliases[SH_MAX_ALIASES];
+	size_t			 naliases;
 };
 
 /* One list being read: a script, a ( ) group or a $( ). */

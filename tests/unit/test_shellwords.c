@@ -136,6 +136,21 @@ main(void)
 	is_parse("export p=/; rm -rf $p", "export p=/ ; rm -rf /");
 	is_parse("rm -rf $UNKNOWN/", "rm -rf $UNKNOWN/");
 
+	/* Aliases defined earlier in the line run their value. */
+	is_parse("alias del='rm -rf'; del /", "alias del=rm -rf ; d1:rm -rf /");
+	is_parse("alias del='rm -rf'\ndel ~ 'a b'",
+	    "alias del=rm -rf ; d1:rm -rf ~ a b");
+	is_parse("alias x='cd /; rm -rf .'; x", "alias x=cd /; rm -rf . ; "
+	    "d1:cd / ; d1:@/:rm -rf .");
+	is_parse("alias g=git; g commit -m 'x; rm -rf /'",
+	    "alias g=git ; d1:git commit -m x; rm -rf /");
+	is_parse("alias rm='rm -i'; rm -rf /", "alias rm=rm -i ; d1:rm -i -rf /");
+	is_parse("alias a=b b=a; a", "alias a=b b=a ; d2:a");
+	is_parse("alias del='rm -rf'; 'del' /", "alias del=rm -rf ; del /");
+	is_parse("alias del='rm -rf'; sudo del /",
+	    "alias del=rm -rf ; del /");
+	is_parse("del /; alias del='rm -rf'", "del / ; alias del=rm -rf");
+
 	/* Brace groups. */
 	is_parse("{rm,-rf,/}", "rm -rf /");
 	is_parse("cp f{,.bak}", "cp f f.bak");
