@@ -582,7 +582,7 @@ migrate(struct rr_db *db)
 	}
 	if ((rc = sqlite3_exec(c, schema_v1, NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
-	if (ntables > 0)
+	if (ntables > 0 && ver != -1)	/* -1: db_rebuild_index() */
 		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
 		    "to schema %d; its rows are kept\n", db->path,
 		    DB_SCHEMA_VERSION);
@@ -679,6 +679,9 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 			return rc;
 	}
 	db->indexed = ver >= DB_SCHEMA_VERSION;
+	if ((rc = query_int(db->conn, "PRAGMA schema_version",
+	    &db->schema_cookie)) != SQLITE_ROW)
+		return rc;
 	/* After the upgrade, which its row limit bounds. */
 	if (db->bound_queries)
 		sqlite3_progress_handler(db->conn, DB_PROGRESS_STEPS,
@@ -737,9 +740,10 @@ db_index_broken(const struct rr_db *db)
  * Takes the FTS index out in one transaction: its triggers, its schema
  * row (a virtual table whose constructor fails cannot be dropped with
  * DROP TABLE, so the row is deleted under writable_schema) and its shadow
- * tables, which are plain tables.  user_version goes back to 0, so the
- * next open runs the ordinary upgrade, which builds the index again from
- * error_kb; until then every reader sees an unindexed schema and scans.
+ * tables, which are plain tables.  user_version goes to -1 (below every
+ * schema), so the next open runs the ordinary upgrade, which builds the
+ * index again from error_kb; until then every reader sees an unindexed
+ * schema and scans.
  */
 static const char index_drop[] =
 	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
@@ -754,13 +758,13 @@ static const char index_drop[] =
 	"DROP TABLE IF EXISTS error_kb_fts_docsize;"
 	"DROP TABLE IF EXISTS error_kb_fts_content;"
 	"DROP TABLE IF EXISTS error_kb_fts_config;"
-	"PRAGMA user_version = 0;";
+	"PRAGMA user_version = -1;";
 
 int
 db_rebuild_index(struct rr_db *db, char **err)
 {
 	sqlite3		*c = db->conn;
-	long long	 nkb;
+	long long	 nkb, cookie;
 	size_t		 limit = db->migrate_limit, mark;
 	int		 rc;
 
@@ -785,9 +789,21 @@ db_rebuild_index(struct rr_db *db, char **err)
 	}
 	sqlite3_db_config(c, SQLITE_DBCONFIG_DEFENSIVE, 0, (int *)NULL);
 	if ((rc = sqlite3_exec(c, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
-	    SQLITE_OK || (rc = sqlite3_exec(c, index_drop, NULL, NULL,
-	    NULL)) != SQLITE_OK || (rc = sqlite3_exec(c, "COMMIT", NULL, NULL,
-	    NULL)) != SQLITE_OK) {
+	    SQLITE_OK || (rc = query_int(c, "PRAGMA schema_version",
+	    &cookie)) != SQLITE_ROW) {
+		*err = db_fail(db, rc, "drop the search index");
+		db_rollback(db);
+		return -1;
+	}
+	/*
+	 * The schema changed since we opened: a parallel hook that met the
+	 * same damage has rebuilt the index while we waited for the lock.
+	 */
+	if (cookie != db->schema_cookie)
+		db_rollback(db);
+	else if ((rc = sqlite3_exec(c, index_drop, NULL, NULL, NULL)) !=
+	    SQLITE_OK || (rc = sqlite3_exec(c, "COMMIT", NULL, NULL, NULL)) !=
+	    SQLITE_OK) {
 		*err = db_fail(db, rc, "drop the search index");
 		db_rollback(db);
 		return -1;

@@ -68,6 +68,7 @@ struct rr_db {
 					/* (set before the first use) */
 	size_t		 migrate_limit;	/* rows; 0 = no limit */
 	int		 last_rc;	/* what db_fail() last described */
+	long long	 schema_cookie;	/* PRAGMA schema_version when opened */
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;
 	struct buf	 notes;

@@ -255,6 +255,29 @@ for damage in "UPDATE error_kb_fts_data SET block = x'00ff00ff00ff' WHERE id > 1
 	fi
 done
 
+# Twenty hooks meet the same damage at once: every one answers, the index
+# is rebuilt (by whichever gets the lock first, the others see it done).
+restore
+sql 'DELETE FROM error_kb_fts_config'
+i=0
+while [ $i -lt 20 ]; do
+	i=$((i + 1))
+	printf '%s' "$pre_edit" | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+	    --rules r.yaml >out.$i 2>err.$i &
+done
+wait
+good=$(grep -l 'past: Cannot compile index.ts' out.* | wc -l)
+printf '%s' "$pre_edit" | "$RR" hook --rules r.yaml >out 2>err
+if [ "$good" -eq 20 ] && ! cat err.* | grep -v 'was damaged.*built again' | grep -q . &&
+    [ "$(sql 'SELECT count(*) FROM error_kb')" = 1001 ] && [ ! -s err ] &&
+    grep -q 'past: Cannot compile index.ts' out; then
+	ok "20 parallel hooks on a damaged index: 20 answers, one index"
+else
+	not_ok "20 parallel hooks on a damaged index: $good answers"
+	cat err.* | sort | uniq -c | diag
+fi
+rm -f out.* err.*
+
 # Writers: error_kb's triggers fail on a damaged index; the write is
 # repaired and done, not lost.
 restore
