@@ -136,6 +136,15 @@ finish(struct rr_db *db, int status)
 	return status;
 }
 
+/* Says why a kb command failed; frees err; closes db. */
+static int
+fail_with(struct rr_db *db, char *err)
+{
+	fprintf(stderr, "reflexion-rules kb: %s\n", err);
+	free(err);
+	return finish(db, RR_EXIT_USAGE);
+}
+
 static void
 print_indented(const char *label, const char *s)
 {
@@ -279,11 +288,8 @@ kb_export(struct kb_args *a)
 
 	db = open_db();
 	kb_rows_init(&rows);
-	if (kb_list(db, 0, &rows, &err) < 0) {
-		fprintf(stderr, "reflexion-rules kb: %s\n", err);
-		free(err);
-		return finish(db, RR_EXIT_USAGE);
-	}
+	if (kb_list(db, 0, &rows, &err) < 0)
+		return fail_with(db, err);
 	buf_init(&out);
 	/* Sorted by error text, so that a shared file diffs well in git. */
 	if (rows.n > 1)
@@ -436,11 +442,8 @@ kb_import(struct kb_args *a)
 	if (ip.bad > KB_IMPORT_SHOWN)
 		fprintf(stderr, "%s: %zu more lines with errors\n", name,
 		    ip.bad - KB_IMPORT_SHOWN);
-	if (err != NULL) {
-		fprintf(stderr, "reflexion-rules kb: %s\n", err);
-		free(err);
-		return finish(db, RR_EXIT_USAGE);
-	}
+	if (err != NULL)
+		return fail_with(db, err);
 	printf("%zu added, %zu updated, %zu unchanged%s", ip.n[KB_ADDED],
 	    ip.n[KB_UPDATED], ip.n[KB_UNCHANGED], ip.bad ? "" : "\n");
 	if (ip.bad)
@@ -483,9 +486,7 @@ kb_prune(struct kb_args *a)
 	}
 	return finish(db, RR_EXIT_OK);
 fail:
-	fprintf(stderr, "reflexion-rules kb: %s\n", err);
-	free(err);
-	return finish(db, RR_EXIT_USAGE);
+	return fail_with(db, err);
 }
 
 /* Drops the search index and builds it again from the rows. */
@@ -516,9 +517,7 @@ kb_reindex(struct kb_args *a)
 	    rows == 1 ? "" : "s");
 	return finish(db, RR_EXIT_OK);
 fail:
-	fprintf(stderr, "reflexion-rules kb: %s\n", err);
-	free(err);
-	return finish(db, RR_EXIT_USAGE);
+	return fail_with(db, err);
 }
 
 static int
