@@ -255,6 +255,17 @@ for damage in "UPDATE error_kb_fts_data SET block = x'00ff00ff00ff' WHERE id > 1
 	fi
 done
 
+# Read-only, the damage cannot be repaired: the lookup scans instead.
+restore
+sql 'DELETE FROM error_kb_fts_config'
+printf '%s' "$pre_edit" | REFLEXION_DB_READONLY=1 "$RR" hook --rules r.yaml >out 2>err
+if grep -q 'past: Cannot compile index.ts' out &&
+    grep -q 'is damaged (.*); lookups scan until it is built again: .*read-only' err; then
+	ok "a damaged index in a read-only database: the scan answers, said so"
+else
+	not_ok "a damaged index in a read-only database"; diag <out; diag <err
+fi
+
 # Twenty hooks meet the same damage at once: every one answers, the index
 # is rebuilt (by whichever gets the lock first, the others see it done).
 restore
