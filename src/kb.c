@@ -372,6 +372,35 @@ indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
 	return collect(db, st, rows, err);
 }
 
+/*
+ * After indexed() failed with *err: when the index itself is damaged the
+ * rows are intact, so the index is repaired and asked again, or, if it
+ * cannot be, the rows are scanned.  Other failures stand.
+ */
+static int
+index_failed(struct rr_db *db, const char *name, const char *pattern,
+    size_t limit, unsigned flags, const struct sample *sm,
+    struct kb_rows *rows, char **err)
+{
+	bool	repaired;
+
+	if (db->failed || !db_index_broken(db))
+		return -1;
+	kb_rows_release(rows);
+	repaired = db_repair_index(db, *err);
+	free(*err);
+	*err = NULL;
+	if (repaired)
+		return indexed(db, name, pattern, limit, flags, sm, rows, err);
+	if (db->conn == NULL) {		/* the reopen failed: in the notes */
+		*err = xstrdup(db->failed ? db->fail_msg :
+		    "the database is closed");
+		return -1;
+	}
+	last_plan = KB_PLAN_SCAN;
+	return scan(db, pattern, limit, flags, rows, err);
+}
+
 int
 kb_file_errors(struct rr_db *db, const char *name, size_t limit,
     unsigned flags, struct kb_rows *rows, char **err)
@@ -379,7 +408,7 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 	struct kb_rows	 got;
 	struct sample	 sm;
 	char		*pattern;
-	bool		 complete, repaired;
+	bool		 complete;
 	int		 rc;
 
 	*err = NULL;
@@ -397,21 +426,9 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 			last_plan = KB_PLAN_INDEX;
 			rc = indexed(db, name, pattern, limit, flags, &sm,
 			    &got, err);
-			/* The rows are intact: repair, or answer by a scan. */
-			if (rc < 0 && !db->failed && db_index_broken(db)) {
-				kb_rows_release(&got);
-				repaired = db_repair_index(db, *err);
-				free(*err);
-				*err = NULL;
-				if (repaired)
-					rc = indexed(db, name, pattern, limit,
-					    flags, &sm, &got, err);
-				else {
-					last_plan = KB_PLAN_SCAN;
-					rc = scan(db, pattern, limit, flags,
-					    &got, err);
-				}
-			}
+			if (rc < 0)
+				rc = index_failed(db, name, pattern, limit,
+				    flags, &sm, &got, err);
 		} else {
 			last_plan = KB_PLAN_SCAN;
 			rc = scan(db, pattern, limit, flags, &got, err);

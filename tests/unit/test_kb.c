@@ -544,7 +544,7 @@ static void
 test_damaged_index_big(void)
 {
 	char		*dir = tmp_dir(), *path = xasprintf("%s/r.db", dir), *err;
-	struct rr_db	*db;
+	struct rr_db	*db, *holder;
 	struct kb_rows	 r;
 
 	db = db_new(path);
@@ -570,6 +570,22 @@ test_damaged_index_big(void)
 	ok(strstr(db->notes.data, "lookups scan until it is built again") &&
 	    strstr(db->notes.data, "kb reindex"), "and says so: %s", line(db));
 	db_close(db);
+
+	/* A writer holds the lock: no repair within the budget, a scan. */
+	holder = db_new(path);
+	db_conn(holder, DB_WRITE, &err);
+	db_begin(holder, &err);
+	db = db_new(path);
+	db->budget_ms = 50;
+	ok(kb_file_errors(db, "file17.ts", 2, 0, &r, &err) == 0 && r.n == 1 &&
+	    kb_last_plan() == KB_PLAN_SCAN, "a damaged index, the database "
+	    "locked: found by a scan (%s)", err ? err : "ok");
+	kb_rows_release(&r);
+	ok(strstr(db->notes.data, "lookups scan until it is built again") &&
+	    strstr(db->notes.data, "locked"), "and says so: %s", line(db));
+	db_close(db);
+	db_rollback(holder);
+	db_close(holder);
 
 	db = db_new(path);
 	db->migrate_limit = 0;
