@@ -36,7 +36,7 @@
 #include "sources.h"
 
 /* Bump whenever the encoding of cache.c or cache_rule.c changes. */
-#define CACHE_FORMAT	2
+#define CACHE_FORMAT	3
 #define CACHE_CHUNK	32
 
 enum cache_status {

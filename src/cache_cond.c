@@ -71,12 +71,18 @@ encode_checks(struct buf *b, const struct json_check *v, size_t n)
 		case JC_KEY:
 		case JC_TYPE:
 		case JC_EQUALS:
+		case JC_EACH:
 			break;
 		}
 		wr_u8(b, (uint8_t)v[i].kind);
 		cr_wr_str(b, v[i].path);
 		wr_u32(b, v[i].types);
 		if (cr_wr_json(b, v[i].value) < 0)
+			return -1;
+		/* JC_EACH: the member spec, nested no deeper than compiled. */
+		if (v[i].kind == JC_EACH && (v[i].each == NULL ||
+		    encode_checks(b, v[i].each->where, v[i].each->nwhere) < 0 ||
+		    encode_checks(b, v[i].each->checks, v[i].each->nchecks) < 0))
 			return -1;
 	}
 	return 0;
@@ -288,15 +294,17 @@ valid_check(uint8_t k)
 	case JC_KEY:
 	case JC_TYPE:
 	case JC_EQUALS:
+	case JC_EACH:
 		return true;
 	}
 	return false;
 }
 
 static struct json_check *
-decode_checks(struct dec *d, size_t *np)
+decode_checks(struct dec *d, size_t *np, int depth)
 {
 	struct json_check	*v;
+	struct json_spec	*each;
 	size_t			 i, n = cr_rd_count(d, 14);
 	uint8_t			 k;
 
@@ -311,8 +319,19 @@ decode_checks(struct dec *d, size_t *np)
 		v[i].path = cr_rd_str_nn(d);
 		v[i].types = rd_u32(&d->r);
 		v[i].value = cr_rd_json(d);
+		v[i].each = NULL;
 		if (v[i].kind == JC_EQUALS && v[i].value == NULL)
 			d->r.bad = true;
+		if (v[i].kind != JC_EACH || d->r.bad)
+			continue;
+		if (depth >= JSON_EACH_DEPTH) {
+			d->r.bad = true;
+			break;
+		}
+		each = arena_alloc(d->a, sizeof(*each));
+		each->where = decode_checks(d, &each->nwhere, depth + 1);
+		each->checks = decode_checks(d, &each->nchecks, depth + 1);
+		v[i].each = each;
 	}
 	*np = n;
 	return v;
@@ -346,8 +365,8 @@ decode_matcher(struct dec *d, struct matcher *m)
 	}
 	js = arena_alloc(d->a, sizeof(*js));
 	js->find = rd_u8(&d->r) != 0;
-	js->where = decode_checks(d, &js->nwhere);
-	js->checks = decode_checks(d, &js->nchecks);
+	js->where = decode_checks(d, &js->nwhere, 0);
+	js->checks = decode_checks(d, &js->nchecks, 0);
 	m->json = js;
 }
 

@@ -27,7 +27,11 @@ const char *const sections_keys[] = {
 };
 
 const char *const json_keys[] = {
-	"find", "where", "keys", "types", "equals", NULL
+	"find", "where", "keys", "types", "equals", "each", NULL
+};
+
+static const char *const json_each_keys[] = {
+	"in", "where", "keys", "types", "equals", "each", NULL
 };
 
 /* Indexed by enum sh_part. */
@@ -291,35 +295,56 @@ add_map(struct cctx *cx, const struct ynode *map, const char *what,
 	return 0;
 }
 
-int
-compile_json_spec(struct cctx *cx, const struct ynode *v,
-    struct json_spec **out)
-{
-	const struct ynode	*find, *where, *keys, *types, *eq;
-	struct json_spec	*s;
-	struct arena		*a = &cx->rs->arena;
-	size_t			 before = cx->errors, max = 0, i;
-	int			 b;
+static int compile_checks(struct cctx *, const struct ynode *,
+    struct json_spec *, int depth);
 
-	if (v->type != YNODE_MAP) {
-		cx_error(cx, v, DIAG_wrong_type, "'json' must be a mapping "
-		    "(find, where, keys, types, equals), not %s",
-		    ynode_type_name(v));
+/* One entry of `each`: {in: PATH, where..., keys..., ...} into *out. */
+static int
+add_each(struct cctx *cx, const struct ynode *e, struct json_check *out,
+    int depth)
+{
+	const struct ynode	*in;
+	struct json_spec	*member;
+
+	if (e->type != YNODE_MAP) {
+		cx_error(cx, e, DIAG_wrong_type, "an 'each' entry must be a "
+		    "mapping (in, where, keys, types, equals, each), not %s",
+		    ynode_type_name(e));
 		return -1;
 	}
-	compile_check_keys(cx, v, "a json matcher", json_keys);
-	s = arena_alloc(a, sizeof(*s));
-	if ((find = ynode_get(v, "find")) != NULL) {
-		if ((b = ynode_bool(find)) < 0)
-			cx_error(cx, find, DIAG_wrong_type,
-			    "'find' must be true or false");
-		else
-			s->find = b;
+	compile_check_keys(cx, e, "an 'each' entry", json_each_keys);
+	if ((in = ynode_get(e, "in")) == NULL) {
+		cx_error(cx, e, DIAG_missing_key, "an 'each' entry needs 'in': "
+		    "the key path of the object or array whose members it "
+		    "checks");
+		return -1;
 	}
+	if (add_check(cx, out, JC_EACH, in, NULL) < 0)
+		return -1;
+	member = arena_alloc(&cx->rs->arena, sizeof(*member));
+	if (compile_checks(cx, e, member, depth + 1) < 0)
+		return -1;
+	out->each = member;
+	return 0;
+}
+
+/*
+ * where, keys, types, equals and each of mapping v into s; `each` entries
+ * one level deeper, up to JSON_EACH_DEPTH.
+ */
+static int
+compile_checks(struct cctx *cx, const struct ynode *v, struct json_spec *s,
+    int depth)
+{
+	const struct ynode	*where, *keys, *types, *eq, *each;
+	struct arena		*a = &cx->rs->arena;
+	size_t			 before = cx->errors, max = 0, i, neach;
+
 	where = ynode_get(v, "where");
 	keys = ynode_get(v, "keys");
 	types = ynode_get(v, "types");
 	eq = ynode_get(v, "equals");
+	each = ynode_get(v, "each");
 	if (where != NULL) {
 		if (where->type == YNODE_MAP)
 			s->where = arena_alloc(a, (where->n + 1) *
@@ -334,6 +359,8 @@ compile_json_spec(struct cctx *cx, const struct ynode *v,
 		max += types->n;
 	if (eq != NULL && eq->type == YNODE_MAP)
 		max += eq->n;
+	neach = each == NULL ? 0 : each->type == YNODE_SEQ ? each->n : 1;
+	max += neach;
 	s->checks = arena_alloc(a, (max + 1) * sizeof(*s->checks));
 	if (keys != NULL) {
 		struct strlist l;
@@ -347,7 +374,43 @@ compile_json_spec(struct cctx *cx, const struct ynode *v,
 		add_map(cx, types, "types", JC_TYPE, &s->checks, &s->nchecks);
 	if (eq != NULL)
 		add_map(cx, eq, "equals", JC_EQUALS, &s->checks, &s->nchecks);
-	if (cx->errors != before)
+	if (each != NULL && depth >= JSON_EACH_DEPTH)
+		cx_error(cx, each, DIAG_invalid_value, "'each' is nested more "
+		    "than %d deep", JSON_EACH_DEPTH);
+	else
+		for (i = 0; i < neach; i++)
+			if (add_each(cx, each->type == YNODE_SEQ ?
+			    each->items[i] : each, &s->checks[s->nchecks],
+			    depth) == 0)
+				s->nchecks++;
+	return cx->errors != before ? -1 : 0;
+}
+
+int
+compile_json_spec(struct cctx *cx, const struct ynode *v,
+    struct json_spec **out)
+{
+	const struct ynode	*find;
+	struct json_spec	*s;
+	size_t			 before = cx->errors;
+	int			 b;
+
+	if (v->type != YNODE_MAP) {
+		cx_error(cx, v, DIAG_wrong_type, "'json' must be a mapping "
+		    "(find, where, keys, types, equals, each), not %s",
+		    ynode_type_name(v));
+		return -1;
+	}
+	compile_check_keys(cx, v, "a json matcher", json_keys);
+	s = arena_alloc(&cx->rs->arena, sizeof(*s));
+	if ((find = ynode_get(v, "find")) != NULL) {
+		if ((b = ynode_bool(find)) < 0)
+			cx_error(cx, find, DIAG_wrong_type,
+			    "'find' must be true or false");
+		else
+			s->find = b;
+	}
+	if (compile_checks(cx, v, s, 0) < 0 || cx->errors != before)
 		return -1;
 	*out = s;
 	return 0;

@@ -99,6 +99,8 @@ check_holds(const struct json_check *c, const cJSON *doc)
 	case JC_EQUALS:
 		/* cJSON_Compare has no const interface; it does not write. */
 		return cJSON_Compare(v, (cJSON *)(uintptr_t)c->value, 1) != 0;
+	case JC_EACH:
+		return cJSON_IsObject(v) || cJSON_IsArray(v);
 	}
 	return false;
 }
@@ -168,29 +170,36 @@ find_embedded(const struct json_spec *s, const char *text, size_t len)
 	return NULL;
 }
 
-/* A missing path already listed by an earlier keys check. */
+/*
+ * A failure already listed: a missing path by an earlier keys check, a
+ * container that is none by an earlier `each` on the same path.
+ */
 static bool
-reported_missing(const struct json_spec *s, size_t i, const cJSON *doc)
+reported_before(const struct json_spec *s, size_t i, const cJSON *doc)
 {
-	size_t	k;
+	const struct json_check	*c = &s->checks[i];
+	bool			 missing = at_path(doc, c->path) == NULL;
+	size_t			 k;
 
-	if (at_path(doc, s->checks[i].path) != NULL)
-		return false;
-	for (k = 0; k < i; k++)
-		if (s->checks[k].kind == JC_KEY &&
-		    strcmp(s->checks[k].path, s->checks[i].path) == 0)
+	for (k = 0; k < i; k++) {
+		if (strcmp(s->checks[k].path, c->path) != 0)
+			continue;
+		if ((missing && s->checks[k].kind == JC_KEY) ||
+		    (c->kind == JC_EACH && s->checks[k].kind == JC_EACH))
 			return true;
+	}
 	return false;
 }
 
 static void
-describe_failure(const struct json_check *c, struct buf *b)
+describe_failure(const struct json_check *c, const char *prefix,
+    struct buf *b)
 {
 	char	*v;
 
 	if (b->len)
 		buf_adds(b, ", ");
-	buf_adds(b, c->path);
+	buf_printf(b, "%s%s", prefix, c->path);
 	switch (c->kind) {
 	case JC_KEY:
 		break;
@@ -204,7 +213,71 @@ describe_failure(const struct json_check *c, struct buf *b)
 		buf_printf(b, " (must be %s)", v ? v : "?");
 		free(v);
 		break;
+	case JC_EACH:
+		buf_adds(b, " (must be an object or an array)");
+		break;
 	}
+}
+
+static bool run_checks(const struct json_spec *, const cJSON *,
+    const char *prefix, int depth, struct buf *);
+
+/*
+ * The members of the container at c->path that fit c->each's where, each
+ * through c->each's checks, named prefix + path + "." + key (or index).
+ */
+static bool
+each_holds(const struct json_check *c, const cJSON *doc, const char *prefix,
+    int depth, struct buf *failures)
+{
+	const cJSON	*box = at_path(doc, c->path), *m;
+	struct buf	 name;
+	bool		 pass = true;
+	int		 idx = 0;
+
+	buf_init(&name);
+	cJSON_ArrayForEach(m, box) {
+		if (where_holds(c->each, m)) {
+			buf_truncate(&name, 0);
+			if (cJSON_IsObject(box))
+				buf_printf(&name, "%s%s.%s.", prefix, c->path,
+				    m->string ? m->string : "");
+			else
+				buf_printf(&name, "%s%s.%d.", prefix, c->path,
+				    idx);
+			if (!run_checks(c->each, m, name.data, depth + 1,
+			    failures))
+				pass = false;
+		}
+		idx++;
+	}
+	buf_release(&name);
+	return pass;
+}
+
+/* Every check of s on doc; failures (if wanted) named after prefix. */
+static bool
+run_checks(const struct json_spec *s, const cJSON *doc, const char *prefix,
+    int depth, struct buf *failures)
+{
+	const struct json_check	*c;
+	size_t			 i;
+	bool			 pass = true;
+
+	for (i = 0; i < s->nchecks; i++) {
+		c = &s->checks[i];
+		if (check_holds(c, doc)) {
+			if (c->kind != JC_EACH || depth >= JSON_EACH_DEPTH ||
+			    each_holds(c, doc, prefix, depth, failures))
+				continue;
+			pass = false;
+			continue;
+		}
+		pass = false;
+		if (failures != NULL && !reported_before(s, i, doc))
+			describe_failure(c, prefix, failures);
+	}
+	return pass;
 }
 
 enum json_result
@@ -212,8 +285,7 @@ json_check_text(const struct json_spec *s, const char *text, size_t len,
     struct buf *failures)
 {
 	cJSON		*doc;
-	size_t		 i;
-	enum json_result r = JSON_PASSES;
+	enum json_result r;
 
 	if (text == NULL || len > JSON_TEXT_MAX)
 		return JSON_NO_DOCUMENT;
@@ -225,13 +297,7 @@ json_check_text(const struct json_spec *s, const char *text, size_t len,
 	}
 	if (doc == NULL)
 		return JSON_NO_DOCUMENT;
-	for (i = 0; i < s->nchecks; i++) {
-		if (check_holds(&s->checks[i], doc))
-			continue;
-		r = JSON_FAILS;
-		if (failures != NULL && !reported_missing(s, i, doc))
-			describe_failure(&s->checks[i], failures);
-	}
+	r = run_checks(s, doc, "", 0, failures) ? JSON_PASSES : JSON_FAILS;
 	cJSON_Delete(doc);
 	return r;
 }

@@ -6,7 +6,10 @@
  *     first JSON object or array embedded in it (prose around a report,
  *     a ```json fence) that satisfies every `where` check;
  *   - checks: a dotted path exists (keys), has one of some types (types),
- *     or equals a value (equals).
+ *     or equals a value (equals); or, for each member of the object or
+ *     array at a path (each) that fits its own `where`, the member's own
+ *     checks (paths relative to the member; failures named in full, as
+ *     mappings.TC-1.2.reason).
  * The spec lives in the ruleset's arena; the expected values are cJSON
  * trees owned by the ruleset.  Evaluation borrows the text and keeps
  * nothing.
@@ -34,14 +37,18 @@ enum json_type_bit {
 enum json_check_kind {
 	JC_KEY,		/* the path exists */
 	JC_TYPE,	/* the path exists and has one of `types` */
-	JC_EQUALS	/* the path exists and equals `value` */
+	JC_EQUALS,	/* the path exists and equals `value` */
+	JC_EACH		/* an object or array whose members pass `each` */
 };
+
+struct json_spec;
 
 struct json_check {
 	enum json_check_kind	 kind;
 	const char		*path;	/* dotted; a number indexes an array */
 	unsigned		 types;
 	const struct cJSON	*value;
+	const struct json_spec	*each;	/* JC_EACH: where + checks */
 };
 
 struct json_spec {
@@ -61,6 +68,8 @@ enum json_result {
 /* The longest text checked, and the embedded documents tried (`find`). */
 #define JSON_TEXT_MAX	(16u * 1024 * 1024)
 #define JSON_FIND_TRIES	64
+/* `each` inside `each`, at most. */
+#define JSON_EACH_DEPTH	4
 
 /*
  * Evaluates spec against text[0..len).  On JSON_FAILS, appends to

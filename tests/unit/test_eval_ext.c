@@ -247,6 +247,69 @@ test_required(void)
 	    "\"alpha beta\"}", "", "all keywords present");
 }
 
+/* A Write of content to x_map.json, as an event. */
+static void
+expect_map(const char *content, const char *want, const char *what)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+	    "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+	    "\"x_map.json\",\"content\":");
+	jsonw_cstring(&b, content);
+	buf_adds(&b, "}}");
+	expect(b.data, want, what);
+	buf_release(&b);
+}
+
+/* json each: checks of every member that fits its own where. */
+static void
+test_json_each(void)
+{
+	use("version: 1\nrules:\n"
+	    "  - id: map\n    on: PreToolUse\n    tools: [Write]\n"
+	    "    when:\n      path: '*_map.json'\n"
+	    "      content:\n        json:\n"
+	    "          keys: [mappings]\n"
+	    "          each:\n"
+	    "            - in: mappings\n"
+	    "              where: {status: MAPPED}\n"
+	    "              keys: [check.verdict, check.method]\n"
+	    "              types: {check.conditions: array}\n"
+	    "            - in: mappings\n"
+	    "              where: {status: NOT_FOUND}\n"
+	    "              keys: [reason]\n"
+	    "            - in: list\n"
+	    "              equals: {ok: true}\n"
+	    "              each: {in: parts, keys: [id]}\n"
+	    "        required: true\n"
+	    "    action: deny\n    message: 'bad: {{missing}}'\n");
+	expect_map("{\"mappings\":{\"TC-1\":{\"status\":\"MAPPED\",\"check\":"
+	    "{\"verdict\":\"PASS\",\"method\":\"m\",\"conditions\":[]}},"
+	    "\"TC-2\":{\"status\":\"NOT_FOUND\",\"reason\":\"r\"},"
+	    "\"TC-3\":{\"status\":\"SKIPPED\"}},\"list\":[]}", "",
+	    "every member passes; a member no where fits is not checked");
+	expect_map("{\"mappings\":{\"TC-1\":{\"status\":\"MAPPED\",\"check\":"
+	    "{\"verdict\":\"PASS\",\"conditions\":\"x\"}},"
+	    "\"TC-2\":{\"status\":\"NOT_FOUND\"}},\"list\":[]}",
+	    "map=bad: mappings.TC-1.check.method, mappings.TC-1.check."
+	    "conditions (must be an array), mappings.TC-2.reason",
+	    "failures are named by member");
+	expect_map("{\"mappings\":{},\"list\":[{\"ok\":true,\"parts\":[{\"id\":1},"
+	    "{}]},{\"ok\":false}]}",
+	    "map=bad: list.0.parts.1.id, list.1.ok (must be true), "
+	    "list.1.parts (must be an object or an array)",
+	    "array members by index, each inside each");
+	expect_map("{\"mappings\":[],\"list\":{}}", "",
+	    "an empty container passes");
+	expect_map("{\"mappings\":3}", "map=bad: mappings (must be an object "
+	    "or an array), list (must be an object or an array)",
+	    "each of something else fails");
+	expect_map("{}", "map=bad: mappings, list (must be an object or an "
+	    "array)", "a missing container listed by keys is named once");
+}
+
 static void
 test_json(void)
 {
@@ -416,6 +479,7 @@ main(void)
 	test_literal_kinds();
 	test_required();
 	test_json();
+	test_json_each();
 	test_files();
 	test_sections();
 	diag_list_release(&dl);
