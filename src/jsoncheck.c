@@ -195,8 +195,16 @@ static void
 describe_failure(const struct json_check *c, const char *prefix,
     struct buf *b)
 {
-	char	*v;
+	static const char	 more[] = ", ...";
+	char			*v;
 
+	/* Thousands of failing members: the first ones tell the story. */
+	if (b->len >= JSON_FAILURES_MAX) {
+		if (b->len < sizeof(more) - 1 || strcmp(b->data + b->len -
+		    (sizeof(more) - 1), more) != 0)
+			buf_adds(b, more);
+		return;
+	}
 	if (b->len)
 		buf_adds(b, ", ");
 	buf_printf(b, "%s%s", prefix, c->path);

@@ -68,6 +68,8 @@ enum json_result {
 /* The longest text checked, and the embedded documents tried (`find`). */
 #define JSON_TEXT_MAX	(16u * 1024 * 1024)
 #define JSON_FIND_TRIES	64
+/* Failures listed up to about this many bytes, then ", ...". */
+#define JSON_FAILURES_MAX	4096
 /* `each` inside `each`, at most. */
 #define JSON_EACH_DEPTH	4
 
@@ -75,7 +77,7 @@ enum json_result {
  * Evaluates spec against text[0..len).  On JSON_FAILS, appends to
  * `failures` (when not NULL) one item per failed check, separated by
  * ", ": the path, with "(must be an object)" or "(must be \"x\")" for
- * type and value checks.
+ * type and value checks; past JSON_FAILURES_MAX bytes only ", ...".
  */
 enum json_result json_check_text(const struct json_spec *, const char *text,
 	     size_t len, struct buf *failures);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "jsoncheck.h"
 #include "jsonw.h"
 #include "tap.h"
 
@@ -247,9 +248,9 @@ test_required(void)
 	    "\"alpha beta\"}", "", "all keywords present");
 }
 
-/* A Write of content to x_map.json, as an event. */
-static void
-expect_map(const char *content, const char *want, const char *what)
+/* A Write of content to x_map.json, as an event (owned). */
+static char *
+map_event(const char *content)
 {
 	struct buf	b;
 
@@ -259,8 +260,16 @@ expect_map(const char *content, const char *want, const char *what)
 	    "\"x_map.json\",\"content\":");
 	jsonw_cstring(&b, content);
 	buf_adds(&b, "}}");
-	expect(b.data, want, what);
-	buf_release(&b);
+	return buf_detach(&b, NULL);
+}
+
+static void
+expect_map(const char *content, const char *want, const char *what)
+{
+	char	*ev = map_event(content);
+
+	expect(ev, want, what);
+	free(ev);
 }
 
 /* json each: checks of every member that fits its own where. */
@@ -308,6 +317,30 @@ test_json_each(void)
 	    "each of something else fails");
 	expect_map("{}", "map=bad: mappings, list (must be an object or an "
 	    "array)", "a missing container listed by keys is named once");
+
+	/* 20,000 failing members: the list stops near JSON_FAILURES_MAX. */
+	{
+		struct buf	doc;
+		char		*ev, *got;
+		int		 i;
+
+		buf_init(&doc);
+		buf_adds(&doc, "{\"list\":[],\"mappings\":{");
+		for (i = 0; i < 20000; i++)
+			buf_printf(&doc, "%s\"TC-%d\":{\"status\":"
+			    "\"NOT_FOUND\"}", i ? "," : "", i);
+		buf_adds(&doc, "}}");
+		ev = map_event(doc.data);
+		got = fired(ev);
+		ok(strncmp(got, "map=bad: mappings.TC-0.reason, mappings.TC-1."
+		    "reason, ", 46) == 0 && strlen(got) < JSON_FAILURES_MAX +
+		    100 && strcmp(got + strlen(got) - 5, ", ...") == 0,
+		    "20,000 failing members: %zu bytes of failures, ending "
+		    "in \", ...\"", strlen(got));
+		free(got);
+		free(ev);
+		buf_release(&doc);
+	}
 }
 
 static void
