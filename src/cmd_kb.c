@@ -208,11 +208,8 @@ kb_add(struct kb_args *a)
 			break;
 		db_rollback(db);
 		/* A damaged index fails error_kb's triggers: repair, again. */
-		if (attempt > 0 || err == NULL || db->failed ||
-		    !db_index_broken(db) || !db_repair_index(db, err))
+		if (attempt > 0 || !db_repaired_for_retry(db, &err))
 			break;
-		free(err);
-		err = NULL;
 	}
 	if (err != NULL) {
 		fprintf(stderr, "reflexion-rules kb: %s\n", err);
@@ -430,11 +427,8 @@ kb_import(struct kb_args *a)
 			break;
 		db_rollback(db);
 		/* A damaged index fails every insert: repair, then again. */
-		if (attempt > 0 || db->failed || !db_index_broken(db) ||
-		    !db_repair_index(db, err))
+		if (attempt > 0 || !db_repaired_for_retry(db, &err))
 			break;
-		free(err);
-		err = NULL;
 	}
 	free(text);
 	fwrite(ip.msgs.data, 1, ip.msgs.len, stderr);
@@ -478,11 +472,8 @@ kb_prune(struct kb_args *a)
 	if (db_exec(db, "INSERT INTO error_kb_fts(error_kb_fts) VALUES "
 	    "('optimize'); PRAGMA wal_checkpoint(TRUNCATE);", &err) < 0) {
 		/* Building the index again is also the optimization. */
-		if (db->failed || !db_index_broken(db) ||
-		    !db_repair_index(db, err))
+		if (!db_repaired_for_retry(db, &err))
 			goto fail;
-		free(err);
-		err = NULL;
 	}
 	return finish(db, RR_EXIT_OK);
 fail:

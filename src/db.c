@@ -72,6 +72,11 @@ static const char schema_v1[] =
 	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');"
 	"PRAGMA user_version = 1;";
 
+/* user_version while db_rebuild_index() has the index out. */
+#define DB_VERSION_REINDEX	-1
+#define DB_STR_(x)		#x
+#define DB_STR(x)		DB_STR_(x)
+
 static long long
 now_ms(void)
 {
@@ -582,7 +587,7 @@ migrate(struct rr_db *db)
 	}
 	if ((rc = sqlite3_exec(c, schema_v1, NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
-	if (ntables > 0 && ver != -1)	/* -1: db_rebuild_index() */
+	if (ntables > 0 && ver != DB_VERSION_REINDEX)
 		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
 		    "to schema %d; its rows are kept\n", db->path,
 		    DB_SCHEMA_VERSION);
@@ -758,7 +763,7 @@ static const char index_drop[] =
 	"DROP TABLE IF EXISTS error_kb_fts_docsize;"
 	"DROP TABLE IF EXISTS error_kb_fts_content;"
 	"DROP TABLE IF EXISTS error_kb_fts_config;"
-	"PRAGMA user_version = -1;";
+	"PRAGMA user_version = " DB_STR(DB_VERSION_REINDEX) ";";
 
 int
 db_rebuild_index(struct rr_db *db, char **err)
@@ -846,4 +851,15 @@ db_repair_index(struct rr_db *db, const char *why)
 	    db->path, why, err);
 	free(err);
 	return false;
+}
+
+bool
+db_repaired_for_retry(struct rr_db *db, char **err)
+{
+	if (*err == NULL || db->failed || !db_index_broken(db) ||
+	    !db_repair_index(db, *err))
+		return false;
+	free(*err);
+	*err = NULL;
+	return true;
 }

@@ -119,6 +119,13 @@ int	 db_rebuild_index(struct rr_db *, char **err);
  */
 bool	 db_repair_index(struct rr_db *, const char *why);
 
+/*
+ * After a write that failed with *err: when the index caused it and
+ * db_repair_index() mended it, frees *err and returns true (do the write
+ * again, once); otherwise false and *err stands.
+ */
+bool	 db_repaired_for_retry(struct rr_db *, char **err);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK; -1 and *err on failure. */
 int	 db_begin(struct rr_db *, char **err);
 int	 db_commit(struct rr_db *, char **err);

@@ -778,12 +778,8 @@ record_event(struct rr_db *db, struct rr_event *ev,
 	prepare_call(ev, opts, &c);
 	rc = record_call(db, &c, opts, err);
 	/* A damaged index fails error_kb's triggers: repair, then again. */
-	if (rc < 0 && !db->failed && db_index_broken(db) &&
-	    db_repair_index(db, *err)) {
-		free(*err);
-		*err = NULL;
+	if (rc < 0 && db_repaired_for_retry(db, err))
 		rc = record_call(db, &c, opts, err);
-	}
 	call_release(&c);
 	return rc;
 }
