@@ -14,6 +14,7 @@
 #include "prefilter.h"
 #include "randpat.h"
 #include "tap.h"
+#include "yamlw.h"
 
 #define RULESETS	300
 #define EVENTS		40
@@ -26,21 +27,6 @@ static const char *const tools[] = {
 	"Bash", "Write", "Edit", "Task", "Agent", "mcp__gh__issue", "Read", ""
 };
 
-/* A single-quoted YAML scalar. */
-static void
-yq(struct buf *b, const char *s, size_t len)
-{
-	size_t	i;
-
-	buf_addc(b, '\'');
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\'')
-			buf_addc(b, '\'');
-		buf_addc(b, s[i]);
-	}
-	buf_addc(b, '\'');
-}
-
 static void
 yq_pattern(struct buf *b)
 {
@@ -48,7 +34,7 @@ yq_pattern(struct buf *b)
 
 	buf_init(&p);
 	rp_pattern(&p);
-	yq(b, p.data, p.len);
+	yamlw_scalar(b, p.data, p.len);
 	buf_release(&p);
 }
 
@@ -59,7 +45,7 @@ yq_text(struct buf *b, unsigned max)
 
 	buf_init(&p);
 	rp_text(&p, max);
-	yq(b, p.data, p.len);
+	yamlw_scalar(b, p.data, p.len);
 	buf_release(&p);
 }
 
@@ -76,7 +62,7 @@ yq_glob(struct buf *b)
 	buf_init(&p);
 	for (i = 1 + rnd(5); i > 0; i--)
 		buf_adds(&p, parts[rnd(13)]);
-	yq(b, p.data, p.len);
+	yamlw_scalar(b, p.data, p.len);
 	buf_release(&p);
 }
 
