@@ -6,6 +6,7 @@
 #ifndef RR_TEST_HELPERS_H
 #define RR_TEST_HELPERS_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,44 +44,35 @@ diag_summary(const struct diag_list *dl)
 	return buf_detach(&b, NULL);
 }
 
-/* "action:id" of every fired rule in outcome order, space separated. */
-static inline char *
-eval_summary(const struct ruleset *rs, const char *event_json)
+/*
+ * Recompiles rs from yaml (rs and dl released first, so a test can switch
+ * rule sets); a rule set that does not compile is said as a TAP comment.
+ */
+static inline void
+use_rules(struct ruleset *rs, struct diag_list *dl, const char *yaml)
 {
-	struct rr_event		ev;
-	struct eval_outcome	out;
-	struct eval_opts	eo;
-	struct buf		b;
-	char			*err = NULL;
-	size_t			i;
+	char	*s;
 
-	buf_init(&b);
-	if (event_parse(&ev, event_json, strlen(event_json), "/p", &err) < 0) {
-		buf_printf(&b, "error: %s", err);
-		free(err);
-		event_release(&ev);
-		return buf_detach(&b, NULL);
+	diag_list_release(dl);
+	ruleset_release(rs);
+	if (compile_text(rs, dl, yaml) != 0) {
+		s = diag_summary(dl);
+		printf("# rules do not compile: %s\n", s);
+		free(s);
 	}
-	memset(&eo, 0, sizeof(eo));
-	eval_outcome_init(&out);
-	eval_event(rs, &ev, &eo, &out);
-	for (i = 0; i < out.nfired; i++)
-		buf_printf(&b, "%s%s:%s", i ? " " : "",
-		    action_names[out.fired[i].rule->action],
-		    out.fired[i].rule->id);
-	eval_outcome_release(&out);
-	event_release(&ev);
-	return buf_detach(&b, NULL);
 }
 
+/* Writes fired rule number i of an outcome into b. */
+typedef void eval_line_fn(struct buf *b, size_t i, const struct fired_rule *);
+
 /*
- * "action:id:message" per fired rule, one a line, with prefilters on or
- * off: what two ways of evaluating one event must agree on (the prefilter
- * property test, the cache fuzzer).  A failing evaluation says so.
+ * Evaluates event_json (project directory cwd) against rs and writes each
+ * fired rule, in outcome order, with `line`.  A failed parse or
+ * evaluation is said in the text.
  */
 static inline char *
-eval_fired_text(const struct ruleset *rs, const char *event_json,
-    bool no_prefilter)
+eval_format(const struct ruleset *rs, const char *event_json,
+    const char *cwd, bool no_prefilter, eval_line_fn *line)
 {
 	struct rr_event		ev;
 	struct eval_outcome	out;
@@ -90,7 +82,7 @@ eval_fired_text(const struct ruleset *rs, const char *event_json,
 	size_t			i;
 
 	buf_init(&b);
-	if (event_parse(&ev, event_json, strlen(event_json), "/p", &err) < 0) {
+	if (event_parse(&ev, event_json, strlen(event_json), cwd, &err) < 0) {
 		buf_printf(&b, "error: %s", err);
 		free(err);
 		event_release(&ev);
@@ -102,13 +94,45 @@ eval_fired_text(const struct ruleset *rs, const char *event_json,
 	if (eval_event(rs, &ev, &eo, &out) < 0)
 		buf_adds(&b, "eval failed\n");
 	for (i = 0; i < out.nfired; i++)
-		buf_printf(&b, "%s:%s:%.*s\n",
-		    action_names[out.fired[i].rule->action],
-		    out.fired[i].rule->id, (int)out.fired[i].len,
-		    out.fired[i].text ? out.fired[i].text : "");
+		line(&b, i, &out.fired[i]);
 	eval_outcome_release(&out);
 	event_release(&ev);
 	return buf_detach(&b, NULL);
+}
+
+static inline void
+line_action_id(struct buf *b, size_t i, const struct fired_rule *f)
+{
+	buf_printf(b, "%s%s:%s", i ? " " : "", action_names[f->rule->action],
+	    f->rule->id);
+}
+
+/* "action:id" of every fired rule in outcome order, space separated. */
+static inline char *
+eval_summary(const struct ruleset *rs, const char *event_json)
+{
+	return eval_format(rs, event_json, "/p", false, line_action_id);
+}
+
+static inline void
+line_action_id_text(struct buf *b, size_t i, const struct fired_rule *f)
+{
+	(void)i;
+	buf_printf(b, "%s:%s:%.*s\n", action_names[f->rule->action],
+	    f->rule->id, (int)f->len, f->text ? f->text : "");
+}
+
+/*
+ * "action:id:message" per fired rule, one a line, with prefilters on or
+ * off: what two ways of evaluating one event must agree on (the prefilter
+ * property test, the cache fuzzer).
+ */
+static inline char *
+eval_fired_text(const struct ruleset *rs, const char *event_json,
+    bool no_prefilter)
+{
+	return eval_format(rs, event_json, "/p", no_prefilter,
+	    line_action_id_text);
 }
 
 /* The hook's stdout for event_json against rs (no state). */

@@ -14,13 +14,7 @@ static struct diag_list	dl;
 static void
 use(const char *yaml)
 {
-	diag_list_release(&dl);
-	ruleset_release(&rs);
-	if (compile_text(&rs, &dl, yaml) != 0) {
-		char *s = diag_summary(&dl);
-		printf("# rules do not compile: %s\n", s);
-		free(s);
-	}
+	use_rules(&rs, &dl, yaml);
 }
 
 static void

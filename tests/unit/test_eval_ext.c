@@ -19,43 +19,21 @@ static char		tmp[] = "/tmp/rr-evalext.XXXXXX";
 static void
 use(const char *yaml)
 {
-	diag_list_release(&dl);
-	ruleset_release(&rs);
-	if (compile_text(&rs, &dl, yaml) != 0) {
-		char *s = diag_summary(&dl);
-		printf("# rules do not compile: %s\n", s);
-		free(s);
-	}
+	use_rules(&rs, &dl, yaml);
+}
+
+static void
+line_id_text(struct buf *b, size_t i, const struct fired_rule *f)
+{
+	buf_printf(b, "%s%s=%s", i ? " | " : "", f->rule->id,
+	    f->text ? f->text : "");
 }
 
 /* "id=message" of every fired rule, joined by " | ". */
 static char *
 fired(const char *event_json)
 {
-	struct rr_event		ev;
-	struct eval_outcome	out;
-	struct eval_opts	eo;
-	struct buf		b;
-	char			*err = NULL;
-	size_t			i;
-
-	buf_init(&b);
-	if (event_parse(&ev, event_json, strlen(event_json), tmp, &err) < 0) {
-		buf_printf(&b, "error: %s", err);
-		free(err);
-		event_release(&ev);
-		return buf_detach(&b, NULL);
-	}
-	memset(&eo, 0, sizeof(eo));
-	eval_outcome_init(&out);
-	eval_event(&rs, &ev, &eo, &out);
-	for (i = 0; i < out.nfired; i++)
-		buf_printf(&b, "%s%s=%s", i ? " | " : "",
-		    out.fired[i].rule->id,
-		    out.fired[i].text ? out.fired[i].text : "");
-	eval_outcome_release(&out);
-	event_release(&ev);
-	return buf_detach(&b, NULL);
+	return eval_format(&rs, event_json, tmp, false, line_id_text);
 }
 
 /* A TAP description on one line. */

@@ -8,10 +8,7 @@ static struct diag_list	dl;
 static void
 use(const char *yaml)
 {
-	diag_list_release(&dl);
-	ruleset_release(&rs);
-	if (compile_text(&rs, &dl, yaml) != 0)
-		printf("# rules do not compile\n");
+	use_rules(&rs, &dl, yaml);
 }
 
 static void
