@@ -338,15 +338,12 @@ open_fail(struct cache_view *v, int fd, char **why, const char *fmt, ...)
 static int
 open_fail(struct cache_view *v, int fd, char **why, const char *fmt, ...)
 {
-	struct buf	b;
 	va_list		ap;
 
 	/* The message may quote the mapping: format it before unmapping. */
-	buf_init(&b);
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	*why = xvasprintf(fmt, ap);
 	va_end(ap);
-	*why = buf_detach(&b, NULL);
 	if (v != NULL)
 		view_free(&v->lazy);
 	if (fd >= 0)

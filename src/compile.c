@@ -249,16 +249,12 @@ cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
 {
 	struct diag_loc	 loc;
 	struct diag	*d;
-	struct buf	 b;
 	va_list		 ap;
 
 	ydoc_loc(cx->doc, n, &loc);
-	buf_init(&b);
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
 	va_end(ap);
-	d = diag_add(cx->diags, DIAG_ERROR, code, &loc, "%s", b.data);
-	buf_release(&b);
 	cx->errors++;
 	return d;
 }
@@ -270,7 +266,6 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 {
 	struct diag_loc	 loc;
 	struct diag	*d;
-	struct buf	 b;
 	va_list		 ap;
 	size_t		 i;
 	int		 col = n->col, line = n->line;
@@ -293,12 +288,9 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 		loc.end_line = line;
 		loc.end_col = col;
 	}
-	buf_init(&b);
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
 	va_end(ap);
-	d = diag_add(cx->diags, DIAG_ERROR, code, &loc, "%s", b.data);
-	buf_release(&b);
 	cx->errors++;
 	return d;
 }

@@ -60,12 +60,10 @@ copy_line(const char *text, size_t len, int line)
 }
 
 struct diag *
-diag_add(struct diag_list *l, enum diag_severity sev, enum diag_code code,
-    const struct diag_loc *loc, const char *fmt, ...)
+diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, const char *fmt, va_list ap)
 {
 	struct diag	*d;
-	struct buf	 msg;
-	va_list		 ap;
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
@@ -84,28 +82,34 @@ diag_add(struct diag_list *l, enum diag_severity sev, enum diag_code code,
 		d->source_line = copy_line(loc->text, loc->text_len, loc->line);
 	} else
 		d->file = xstrdup("<input>");
-	buf_init(&msg);
-	va_start(ap, fmt);
-	buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
-	d->message = buf_detach(&msg, NULL);
+	d->message = xvasprintf(fmt, ap);
 	if (sev == DIAG_ERROR)
 		l->errors++;
+	return d;
+}
+
+struct diag *
+diag_add(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, const char *fmt, ...)
+{
+	struct diag	*d;
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	d = diag_vadd(l, sev, code, loc, fmt, ap);
+	va_end(ap);
 	return d;
 }
 
 void
 diag_set_hint(struct diag *d, const char *fmt, ...)
 {
-	struct buf	 b;
 	va_list		 ap;
 
-	buf_init(&b);
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	free(d->hint);
-	d->hint = buf_detach(&b, NULL);
+	va_start(ap, fmt);
+	d->hint = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 static int

@@ -9,6 +9,7 @@
 #ifndef RR_DIAG_H
 #define RR_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -56,6 +57,9 @@ void	 diag_list_release(struct diag_list *);
 struct diag *diag_add(struct diag_list *, enum diag_severity, enum diag_code,
 	     const struct diag_loc *, const char *fmt, ...)
 	     __attribute__((format(printf, 5, 6)));
+struct diag *diag_vadd(struct diag_list *, enum diag_severity,
+	     enum diag_code, const struct diag_loc *, const char *fmt, va_list)
+	     __attribute__((format(printf, 5, 0)));
 void	 diag_set_hint(struct diag *, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
 void	 diag_sort(struct diag_list *);

@@ -56,16 +56,12 @@ static void
 serr(struct sctx *sx, const char *fmt, ...)
 {
 	struct diag_loc	loc;
-	struct buf	b;
 	va_list		ap;
 
 	skill_loc(sx, &loc);
-	buf_init(&b);
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	diag_vadd(sx->diags, DIAG_ERROR, DIAG_skill_rules, &loc, fmt, ap);
 	va_end(ap);
-	diag_add(sx->diags, DIAG_ERROR, DIAG_skill_rules, &loc, "%s", b.data);
-	buf_release(&b);
 	sx->errors++;
 }
 

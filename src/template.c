@@ -145,14 +145,11 @@ tp_error(struct tparse *p, int rc, size_t off, const char *fmt, ...)
 static int
 tp_error(struct tparse *p, int rc, size_t off, const char *fmt, ...)
 {
-	struct buf	b;
 	va_list		ap;
 
-	buf_init(&b);
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	p->errmsg = xvasprintf(fmt, ap);
 	va_end(ap);
-	p->errmsg = buf_detach(&b, NULL);
 	p->erroff = off;
 	p->rc = rc;
 	return -1;

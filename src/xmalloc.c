@@ -76,20 +76,30 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list	 again;
+	char	*s;
+	int	 n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0)
+		oom(0);
+	s = xmalloc((size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return s;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*s;
-	int	 n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		oom(0);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -7,6 +7,7 @@
 #ifndef RR_XMALLOC_H
 #define RR_XMALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void	*xmalloc(size_t);
@@ -17,5 +18,6 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xmemdup0(const void *, size_t);	/* copy + NUL terminator */
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 
 #endif
