@@ -184,7 +184,7 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		    "command, tool, event, rule, skill, description, match, "
 		    "prompt, message, error, cwd, session_id, input.<key>, "
 		    "env.<NAME>, missing, sections, keywords, lbraces (a "
-		    "literal {{)");
+		    "literal {{), lbrace (a literal {)");
 		/* Sections, filters and kb rows have their own code and hint. */
 		if (rc == -2) {
 			d->code = DIAG_template_section;

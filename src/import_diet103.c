@@ -203,6 +203,8 @@ suggest_rule(struct jctx *jx, struct import_ids *ids, const cJSON *skill,
 /*
  * blockMessage as a template: its first {file_path} is {{path}} (a JS
  * replace with a string changes the first only), any "{{" is literal.
+ * An odd run of '{' just before it ends in {{lbrace}}: a bare '{' there
+ * would make "{{{path}}", a tag named "{path".
  */
 static char *
 block_message(struct jctx *jx, const cJSON *skill)
@@ -211,6 +213,7 @@ block_message(struct jctx *jx, const cJSON *skill)
 	    "blockMessage");
 	const char	*msg, *at;
 	char		*before, *after, *r;
+	size_t		 run, head;
 
 	if (bm == NULL)
 		return xstrdup("\xe2\x9a\xa0\xef\xb8\x8f BLOCKED - {{skill}} "
@@ -223,10 +226,16 @@ block_message(struct jctx *jx, const cJSON *skill)
 	at = strstr(msg, "{file_path}");
 	if (at == NULL)
 		return import_template_text(msg, strlen(msg), NULL);
-	before = import_template_text(msg, (size_t)(at - msg), NULL);
+	head = (size_t)(at - msg);
+	for (run = 0; run < head && msg[head - run - 1] == '{'; run++)
+		;
+	if (run % 2 == 1)
+		head--;
+	before = import_template_text(msg, head, NULL);
 	at += strlen("{file_path}");
 	after = import_template_text(at, strlen(at), NULL);
-	r = xasprintf("%s{{path}}%s", before, after);
+	r = xasprintf("%s%s{{path}}%s", before, run % 2 == 1 ?
+	    "{{lbrace}}" : "", after);
 	free(before);
 	free(after);
 	return r;

@@ -31,6 +31,7 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_SECTIONS] = "sections",
 	[V_KEYWORDS] = "keywords",
 	[V_LBRACES] = "lbraces",
+	[V_LBRACE] = "lbrace",
 };
 
 static void
@@ -468,6 +469,9 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		return;
 	case V_LBRACES:
 		buf_adds(out, "{{");
+		return;
+	case V_LBRACE:
+		buf_addc(out, '{');
 		return;
 	default:
 		break;

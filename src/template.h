@@ -50,6 +50,7 @@ enum tpl_var {
 	V_SECTIONS,	/* titles of the tagged sections that apply */
 	V_KEYWORDS,	/* the keywords that selected them */
 	V_LBRACES,	/* a literal "{{" */
+	V_LBRACE,	/* a literal "{" just before a tag */
 	V__COUNT
 };
 

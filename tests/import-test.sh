@@ -83,6 +83,24 @@ else
 	diag <"$TMPROOT/x.out"
 fi
 
+# Braces around {file_path} (found by fuzz_import): an odd run of '{' just
+# before it would have made a tag "{{{path}}" the YAML could not compile.
+for bm in 'a {{{file_path} b' '{{{{file_path}}}' '{file_path}{ {{file_path}' \
+    '{{file_path}}'; do
+	proj=$TMPROOT/braces
+	rm -rf "$proj"
+	mkdir -p "$proj/.claude/skills"
+	printf '{"skills":{"g":{"type":"guardrail","enforcement":"block","fileTriggers":{"pathPatterns":["*.sql"]},"blockMessage":"%s"}}}\n' \
+	    "$bm" >"$proj/.claude/skills/skill-rules.json"
+	import_clean "$TMPROOT/braces.yaml" "$proj/.claude/skills/skill-rules.json"
+	printf '{"session_id":"b","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Write","tool_input":{"file_path":"%s/x.sql","content":"a"}}' \
+	    "$proj" "$proj" >"$TMPROOT/ev.json"
+	rm -rf "$TMPROOT/home-json" "$TMPROOT/home-yaml"
+	compare "blockMessage $bm" "$TMPROOT/ev.json" "$TMPROOT/braces.yaml"
+done
+check "{{file_path}} reads {x.sql} as diet103 writes it" \
+    grep -qF '"permissionDecisionReason":"{x.sql}"' "$TMPROOT/b.out"
+
 # ---- diet103: the real file -----------------------------------------------
 real=$SRCDIR/../shared/compat/diet103-skill-rules.json
 if [ -f "$real" ]; then

@@ -123,6 +123,9 @@ main(void)
 	render("{{#kb}}{{#kb.parsed}}{{#kb.resolution.tool}}T{{/kb.resolution."
 	    "tool}}{{/kb.parsed}}{{/kb}}", "T", "nested sections");
 	render("}} {{ command }} {", "}} ls {", "stray braces stay text");
+	render("{{lbraces}}{{lbrace}}{{command}}}}}", "{{{ls}}}",
+	    "a literal '{{' and a literal '{' just before a tag");
+	bad("{{{command}}", -1, 0, "unknown template variable '{command'");
 	add_row(5, "E5", "{\"resolvedBy\":0,\"tool\":false,\"toolSequence\":"
 	    "[0,false,null,\"\",7]}");
 	render("{{#kb}}{{#kb.parsed}}[{{kb.resolution.resolvedBy}}|"
