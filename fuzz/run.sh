@@ -70,6 +70,11 @@ for t in event rules glob template skillrules shellwords import cache kb; do
 			[ -f "$a" ] || continue
 			echo "artifact $(basename "$a"):"
 			od -c "$a" | head -n 20
+			# Whole, so the log alone is enough to replay it.
+			if [ "$(wc -c <"$a")" -le 16384 ]; then
+				echo "base64 (decode with base64 -d):"
+				base64 "$a"
+			fi
 		done
 	fi
 done
