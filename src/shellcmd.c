@@ -338,8 +338,9 @@ cd_target(struct arena *a, const struct sh_cmd *c, const char *dir)
 
 /* Word splitting of unquoted expansions and {a,b} groups, into out. */
 static void
-expand_word(struct arena *a, const struct sh_word *w, struct wordvec *out)
+expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 {
+	struct arena	*a = &ps->sc->arena;
 	struct sh_word	 nw;
 	const char	*s = w->s, *p, *q;
 	size_t		 k, from, to;
@@ -371,7 +372,7 @@ expand_word(struct arena *a, const struct sh_word *w, struct wordvec *out)
 		}
 		return;
 	}
-	if (w->open < 0) {
+	if (w->open < 0 || !sh_charge(ps, (w->ncommas + 1) * w->len)) {
 		out->v[out->n++] = *w;
 		return;
 	}
@@ -520,7 +521,7 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < nwords; i++)
-		expand_word(a, &words[i], &x);
+		expand_word(f->ps, &words[i], &x);
 	i = 0;
 	for (;;) {
 		while (i < x.n && x.v[i].assign)

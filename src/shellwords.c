@@ -6,6 +6,7 @@
  * The C recursion is bounded by SH_MAX_NEST whatever the input; deeper
  * groups are skipped by an iterative scan.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,11 +63,24 @@ skip_group(const char *p, const char *end)
 	return end;
 }
 
+bool
+sh_charge(struct parser *ps, size_t n)
+{
+	if (n > ps->work_left) {
+		ps->work_left = 0;
+		ps->sc->truncated = true;
+		return false;
+	}
+	ps->work_left -= n;
+	return true;
+}
+
 /* Parses a nested script (sh -c, eval, a here-document fed to a shell). */
 void
 sh_parse_nested(struct frame *f, const char *text, size_t len)
 {
-	if (f->depth + 1 > SH_MAX_DEPTH || f->nest + 1 >= SH_MAX_NEST) {
+	if (f->depth + 1 > SH_MAX_DEPTH || f->nest + 1 >= SH_MAX_NEST ||
+	    !sh_charge(f->ps, len)) {
 		f->ps->sc->truncated = true;
 		return;
 	}
@@ -141,7 +155,7 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
 	const char	*v = sh_lookup_var(f->ps, name, len);
 	size_t		 i;
 
-	if (v == NULL) {
+	if (v == NULL || !sh_charge(f->ps, strlen(v))) {
 		buf_addc(&w->b, '$');
 		buf_add(&w->b, name, len);
 		w->assign_ok = false;
@@ -689,6 +703,8 @@ sh_parse(struct sh_script *sc, const char *text, size_t len)
 	arena_init(&sc->arena);
 	ps = xcalloc(1, sizeof(*ps));
 	ps->sc = sc;
+	ps->work_left = SH_WORK_BASE + (len > (SIZE_MAX - SH_WORK_BASE) /
+	    SH_WORK_PER_BYTE ? SIZE_MAX - SH_WORK_BASE : len * SH_WORK_PER_BYTE);
 	sh_parse_list(ps, text, text + len, 0, 0, false, NULL);
 	free(ps);
 }

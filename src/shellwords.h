@@ -28,8 +28,9 @@
  * Everything lives in the script's arena and is freed by sh_release().
  * Parsing never fails: input it cannot make sense of (an unterminated
  * quote, say) is read as the shell would read as much of it as possible,
- * and limits on nesting and size set `truncated` instead of recursing or
- * growing without bound.
+ * and limits on nesting, size and work (text parsed again or produced by
+ * expansions) set `truncated` instead of recursing or growing without
+ * bound.
  */
 #ifndef RR_SHELLWORDS_H
 #define RR_SHELLWORDS_H

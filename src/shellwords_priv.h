@@ -17,6 +17,14 @@
 #define SH_MAX_HEREDOCS	16
 #define SH_MAX_UNWRAP	16
 #define SH_MAX_ALIASES	32
+/*
+ * Work, in bytes parsed again (sh -c, eval, aliases, backquotes) or
+ * produced by an expansion ($var, {a,b}): at most this much plus so many
+ * times the command's length.  Without it `c=$c$c` repeated, or scripts
+ * evaluated inside evaluated scripts, grow exponentially.
+ */
+#define SH_WORK_BASE	(1u << 20)
+#define SH_WORK_PER_BYTE 8
 
 struct sh_word {
 	const char	*s;		/* arena */
@@ -60,6 +68,7 @@ struct parser {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
+	size_t			 work_left;	/* see SH_WORK_BASE */
 };
 
 /* One list being read: a script, a ( ) group or a $( ). */
@@ -79,6 +88,11 @@ struct frame {
 /* The lexer (shellwords.c). */
 const char *sh_parse_list(struct parser *, const char *p, const char *end,
 	     int depth, int nest, bool in_paren, const char *dir);
+/*
+ * Takes n bytes off the work left; false, with the script truncated, when
+ * there is not that much left (the caller then does not do that work).
+ */
+bool	 sh_charge(struct parser *, size_t n);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
 

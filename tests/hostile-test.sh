@@ -287,6 +287,22 @@ if [ $status = 0 ] && [ ! -s out ]; then
 else
 	not_ok "100,000 simple commands (status $status)"; diag <out; diag <err
 fi
+# Values that double 60 times and scripts that double through eval (found
+# by fuzz_shellwords): the work budget cuts them, the rm after is seen.
+{ printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"c=ab; '
+  i=0; while [ $i -lt 60 ]; do printf 'c=$c$c; '; i=$((i + 1)); done
+  printf "e='eval \$e \$e'; "
+  i=0; while [ $i -lt 40 ]; do printf "e=\\\\\"eval '\$e;\$e'\\\\\"; "; i=$((i + 1)); done
+  printf 'eval $e; rm -rf /"}}'; } >double.json
+"$JSONGET" tool_input.command <double.json >/dev/null ||
+    not_ok "double.json is not valid JSON"
+(ulimit -v 1000000; timeout 20 "$RR" hook --rules x.yaml <double.json >out 2>err)
+status=$?
+if [ $status = 0 ] && grep -q 'sh: rm -rf /' out; then
+	ok "doubling values and evals: bounded, the rm after them denied"
+else
+	not_ok "doubling values and evals (status $status)"; diag <out; diag <err
+fi
 
 # 1 MB of unterminated JSON objects for a json find.
 { printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/a","content":"'

@@ -9,6 +9,8 @@
 #include "shellwords.h"
 #include "tap.h"
 
+static size_t	arena_total;	/* of the last parse() */
+
 /*
  * The parse as text: simple commands separated by " ; ", each as its argv
  * joined by ' ', prefixed with "d<depth>:" when nested, with "@dir" when a
@@ -40,6 +42,7 @@ parse(const char *cmd)
 	}
 	if (sc.truncated)
 		buf_adds(&b, " [truncated]");
+	arena_total = sc.arena.total;
 	sh_release(&sc);
 	return buf_detach(&b, NULL);
 }
@@ -253,6 +256,40 @@ main(void)
 		buf_adds(&big, "a;");
 	s = parse(big.data);
 	ok(strstr(s, "[truncated]") != NULL, "20000 commands are cut");
+	free(s);
+	buf_reset(&big);
+	/* Work that doubles: values, and scripts evaluated in evaluated ones. */
+	buf_adds(&big, "c=ab");
+	for (i = 0; i < 60; i++)
+		buf_adds(&big, "; c=$c$c");
+	buf_adds(&big, "; echo \"$c\"; rm -rf /");
+	arena_total = 0;
+	s = parse(big.data);
+	ok(strstr(s, " ; rm -rf / [truncated]") != NULL &&
+	    arena_total < 64u << 20, "c=$c$c 60 times: cut by the work budget, "
+	    "%zu bytes, the command after it still seen", arena_total);
+	free(s);
+	buf_reset(&big);
+	buf_adds(&big, "e='eval \"$e $e\"'");
+	for (i = 0; i < 40; i++)
+		buf_adds(&big, "; e=\"eval '$e;$e'\"");
+	buf_adds(&big, "; $e; rm -rf ~");
+	arena_total = 0;
+	s = parse(big.data);
+	ok(strstr(s, " ; rm -rf ~ [truncated]") != NULL &&
+	    arena_total < 64u << 20, "scripts doubled by eval: cut by the work "
+	    "budget, %zu bytes", arena_total);
+	free(s);
+	buf_reset(&big);
+	/* A long here-document fed to sh is within the budget, whole. */
+	buf_adds(&big, "sh <<'EOF'\n");
+	for (i = 0; i < 10000; i++)
+		buf_adds(&big, "echo a line of a generated script, long enough "
+		    "to weigh 66 bytes\n");
+	buf_adds(&big, "rm -rf /\nEOF\n");
+	s = parse(big.data);
+	ok(strstr(s, "d1:rm -rf /") != NULL && strstr(s, "[truncated]") == NULL,
+	    "a 660 KB here-document fed to sh is parsed whole");
 	free(s);
 	buf_reset(&big);
 	buf_adds(&big, "x=\"a a a a a a a a\"; y=\"$x $x $x $x\"; echo $y");
