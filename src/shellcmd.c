@@ -458,8 +458,11 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			sh_parse_nested(f, c->input, strlen(c->input));
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
 		buf_init(&b);
-		for (i = 1; i < c->argc; i++)
-			buf_printf(&b, "%s%s", i > 1 ? " " : "", c->argv[i]);
+		for (i = 1; i < c->argc; i++) {
+			if (i > 1)
+				buf_addc(&b, ' ');
+			buf_adds(&b, c->argv[i]);
+		}
 		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data,
 		    b.len), b.len);
 		buf_release(&b);
@@ -580,8 +583,11 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		c->argv[k] = x.v[i + k].s;
 	c->program = base_name(c->argv[0]);
 	buf_init(&text);
-	for (k = 0; k < x.n; k++)
-		buf_printf(&text, "%s%s", k ? " " : "", x.v[k].s);
+	for (k = 0; k < x.n; k++) {
+		if (k)
+			buf_addc(&text, ' ');
+		buf_adds(&text, x.v[k].s);
+	}
 	c->text = arena_strndup(a, text.data, text.len);
 	buf_release(&text);
 
