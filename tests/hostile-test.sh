@@ -289,6 +289,8 @@ else
 fi
 # Values that double 60 times and scripts that double through eval (found
 # by fuzz_shellwords): the work budget cuts them, the rm after is seen.
+# Without it the parse takes gigabytes and outlives the hook's deadline.
+# (No ulimit -v: a sanitizer build reserves terabytes of address space.)
 { printf '{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"c=ab; '
   i=0; while [ $i -lt 60 ]; do printf 'c=$c$c; '; i=$((i + 1)); done
   printf "e='eval \$e \$e'; "
@@ -296,7 +298,7 @@ fi
   printf 'eval $e; rm -rf /"}}'; } >double.json
 "$JSONGET" tool_input.command <double.json >/dev/null ||
     not_ok "double.json is not valid JSON"
-(ulimit -v 1000000; timeout 20 "$RR" hook --rules x.yaml <double.json >out 2>err)
+timeout 20 "$RR" hook --rules x.yaml <double.json >out 2>err
 status=$?
 if [ $status = 0 ] && grep -q 'sh: rm -rf /' out; then
 	ok "doubling values and evals: bounded, the rm after them denied"
