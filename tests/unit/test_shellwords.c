@@ -263,7 +263,6 @@ main(void)
 	for (i = 0; i < 60; i++)
 		buf_adds(&big, "; c=$c$c");
 	buf_adds(&big, "; echo \"$c\"; rm -rf /");
-	arena_total = 0;
 	s = parse(big.data);
 	ok(strstr(s, " ; rm -rf / [truncated]") != NULL &&
 	    arena_total < 64u << 20, "c=$c$c 60 times: cut by the work budget, "
@@ -274,7 +273,6 @@ main(void)
 	for (i = 0; i < 40; i++)
 		buf_adds(&big, "; e=\"eval '$e;$e'\"");
 	buf_adds(&big, "; $e; rm -rf ~");
-	arena_total = 0;
 	s = parse(big.data);
 	ok(strstr(s, " ; rm -rf ~ [truncated]") != NULL &&
 	    arena_total < 64u << 20, "scripts doubled by eval: cut by the work "
