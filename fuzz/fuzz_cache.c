@@ -14,7 +14,7 @@
 #include "cache.h"
 #include "eval.h"
 #include "prefilter.h"
-#include "rule.h"
+#include "compile.h"
 #include "xmalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

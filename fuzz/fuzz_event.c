@@ -8,7 +8,7 @@
 
 #include "eval.h"
 #include "output.h"
-#include "rule.h"
+#include "compile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -11,7 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "import.h"
-#include "rule.h"
+#include "compile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

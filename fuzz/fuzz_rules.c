@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "rule.h"
+#include "compile.h"
 #include "ruletest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "diag.h"
-#include "rule.h"
+#include "compile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

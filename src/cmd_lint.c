@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
-#include "rule.h"
+#include "compile.h"
 #include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);

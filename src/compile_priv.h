@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "diag.h"
-#include "rule.h"
+#include "compile.h"
 #include "yamlload.h"
 
 struct cJSON;

@@ -252,23 +252,7 @@ void	 ruleset_release(struct ruleset *);
  */
 struct rule *ruleset_rule(const struct ruleset *, size_t i);
 
-/*
- * Compiles one YAML rule file.  Every problem goes to diags; a rule with an
- * error is left out, the others are kept (a typo in one rule must not
- * disarm the rest).  A rule whose id was defined by an earlier layer
- * replaces it; the same id twice in one layer is an error.
- * Returns the number of errors added.
- */
-size_t	 ruleset_add_yaml(struct ruleset *, const char *file, const char *text,
-	     size_t len, int layer, struct diag_list *);
-/* Reads a file, or every *.yaml / *.yml under a directory, sorted. */
-size_t	 ruleset_add_path(struct ruleset *, const char *path, int layer,
-	     struct diag_list *);
-/* diet103 .claude/skills/skill-rules.json, read as is (skillrules.c). */
-size_t	 ruleset_add_skill_rules(struct ruleset *, const char *file,
-	     const char *text, size_t len, int layer, struct diag_list *);
-
-/* Helpers shared by compile.c and skillrules.c. */
+/* For the builders of rule sets: the compiler, skillrules.c, the cache. */
 struct rule *ruleset_new_rule(struct ruleset *);
 /* Adds r, or reports a duplicate id and returns -1. */
 int	 ruleset_commit_rule(struct ruleset *, struct rule *, int layer,

@@ -22,7 +22,7 @@
 
 #include "glob.h"
 #include "match_re.h"
-#include "rule.h"
+#include "compile.h"
 #include "xmalloc.h"
 
 struct sctx {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compile.h"
 #include "userconf.h"
 #include "manifest.h"
 #include "sources.h"

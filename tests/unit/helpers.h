@@ -13,7 +13,7 @@
 #include "diag.h"
 #include "eval.h"
 #include "output.h"
-#include "rule.h"
+#include "compile.h"
 #include "xmalloc.h"
 
 /* Compiles yaml into rs (initialized here); returns the number of errors. */

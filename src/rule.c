@@ -1,0 +1,202 @@
+/*
+ * The rule model's lifetime: a struct ruleset (rule.h) is created,
+ * filled by the compiler or the cache reader, and released here.  Nothing
+ * here compiles or evaluates: the compiler (compile_*.c), the cache
+ * (cache*.c) and the evaluator (eval*.c) all build on this file, never the
+ * other way round.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glob.h"
+#include "match_re.h"
+#include "rule.h"
+#include "xmalloc.h"
+
+const char *const action_names[ACT__COUNT] = {
+	[ACT_DENY] = "deny", [ACT_ASK] = "ask", [ACT_ALLOW] = "allow",
+	[ACT_CONTEXT] = "context", [ACT_SUGGEST] = "suggest",
+	[ACT_WARN] = "warn", [ACT_RECORD] = "record",
+};
+
+const char *const priority_names[PRI__COUNT] = {
+	"critical", "high", "medium", "low"
+};
+
+
+void
+ruleset_init(struct ruleset *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	arena_init(&rs->arena);
+}
+
+void
+ruleset_release(struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nregexes; i++)
+		rr_regex_free(rs->regexes[i]);
+	for (i = 0; i < rs->nglobs; i++)
+		rr_glob_free(rs->globs[i]);
+	for (i = 0; i < rs->njsons; i++)
+		cJSON_Delete(rs->jsons[i]);
+	free(rs->regexes);
+	free(rs->globs);
+	free(rs->jsons);
+	free(rs->rules);
+	free(rs->id_index);
+	free(rs->files);
+	free(rs->fc_files);
+	if (rs->pf_owned)
+		free((void *)rs->pf);
+	if (rs->lazy != NULL)
+		rs->lazy->free(rs->lazy);
+	arena_release(&rs->arena);
+	memset(rs, 0, sizeof(*rs));
+}
+
+struct rule *
+ruleset_rule(const struct ruleset *rs, size_t i)
+{
+	if (i >= rs->n)
+		return NULL;
+	/* The array is not const: decoding fills it in. */
+	if (rs->rules[i] == NULL && rs->lazy != NULL)
+		rs->rules[i] = rs->lazy->rule(rs->lazy, i);
+	return rs->rules[i];
+}
+
+#define GROW(arr, n, cap) do {						\
+	if ((n) == (cap)) {						\
+		(cap) = (cap) ? (cap) * 2 : 16;				\
+		(arr) = xreallocarray((arr), (cap), sizeof(*(arr)));	\
+	}								\
+} while (0)
+
+void
+ruleset_own_regex(struct ruleset *rs, struct rr_regex *re)
+{
+	GROW(rs->regexes, rs->nregexes, rs->regexes_cap);
+	rs->regexes[rs->nregexes++] = re;
+}
+
+void
+ruleset_own_glob(struct ruleset *rs, struct rr_glob *g)
+{
+	GROW(rs->globs, rs->nglobs, rs->globs_cap);
+	rs->globs[rs->nglobs++] = g;
+}
+
+void
+ruleset_own_json(struct ruleset *rs, cJSON *j)
+{
+	GROW(rs->jsons, rs->njsons, rs->jsons_cap);
+	rs->jsons[rs->njsons++] = j;
+}
+
+const char *
+ruleset_intern_file(struct ruleset *rs, const char *file)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->nfiles; i++)
+		if (strcmp(rs->files[i], file) == 0)
+			return rs->files[i];
+	GROW(rs->files, rs->nfiles, rs->files_cap);
+	rs->files[rs->nfiles] = arena_strdup(&rs->arena, file);
+	return rs->files[rs->nfiles++];
+}
+
+void
+ruleset_add_fail_closed(struct ruleset *rs, const char *file,
+    unsigned events, size_t errors)
+{
+	struct fail_closed_file	*f;
+
+	GROW(rs->fc_files, rs->nfc_files, rs->fc_files_cap);
+	f = &rs->fc_files[rs->nfc_files++];
+	f->file = ruleset_intern_file(rs, file);
+	f->events = events;
+	f->errors = errors;
+}
+
+struct rule *
+ruleset_new_rule(struct ruleset *rs)
+{
+	struct rule	*r = arena_alloc(&rs->arena, sizeof(*r));
+
+	r->priority = PRI_MEDIUM;
+	r->enabled = true;
+	r->action = ACT_NONE;
+	return r;
+}
+
+static size_t
+id_hash(const char *s)
+{
+	size_t	h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Slot of id in the index: its rule, or the empty slot where it goes. */
+static size_t *
+id_slot(const struct ruleset *rs, const char *id)
+{
+	size_t	mask = rs->id_index_cap - 1, i = id_hash(id) & mask;
+
+	/* Slots hold index + 1, so 0 means empty. */
+	while (rs->id_index[i] != 0 &&
+	    strcmp(rs->rules[rs->id_index[i] - 1]->id, id) != 0)
+		i = (i + 1) & mask;
+	return &rs->id_index[i];
+}
+
+/* Keeps the load factor under one half, so lookups stay O(1). */
+static void
+id_index_grow(struct ruleset *rs)
+{
+	size_t	i;
+
+	if (rs->id_index_cap > 2 * (rs->n + 1))
+		return;
+	free(rs->id_index);
+	rs->id_index_cap = rs->id_index_cap ? rs->id_index_cap * 2 : 64;
+	rs->id_index = xcalloc(rs->id_index_cap, sizeof(*rs->id_index));
+	for (i = 0; i < rs->n; i++)
+		*id_slot(rs, rs->rules[i]->id) = i + 1;
+}
+
+int
+ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
+    struct diag_list *diags, const struct diag_loc *loc)
+{
+	size_t	*slot, i;
+
+	r->layer = layer;
+	id_index_grow(rs);
+	slot = id_slot(rs, r->id);
+	if (*slot != 0) {
+		i = *slot - 1;
+		if (rs->rules[i]->layer == layer) {
+			diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
+			    "duplicate rule id '%s' (first defined at %s:%d)",
+			    r->id, rs->rules[i]->file, rs->rules[i]->line);
+			return -1;
+		}
+		/* A later layer overrides an earlier one by id. */
+		r->order = rs->rules[i]->order;
+		rs->rules[i] = r;
+		return 0;
+	}
+	GROW(rs->rules, rs->n, rs->cap);
+	r->order = rs->n;
+	rs->rules[rs->n++] = r;
+	*slot = rs->n;
+	return 0;
+}
