@@ -1,6 +1,6 @@
 /*
  * Benchmark inputs.
- *   gen rules N          N rules mixing the kinds of SPEC.md §3: path
+ *   gen rules N          N rules mixing the kinds of reflexion-rules(5): path
  *                        guards, content regexes under a path, command
  *                        guards, prompt keywords (half of them common
  *                        words, so real prompts fire some) and intent

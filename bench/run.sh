@@ -2,7 +2,7 @@
 # The benchmark (make bench): reflexion-rules hook calls against a bare C
 # program that reads stdin and parses it with cJSON, run alternately in the
 # same process tree so machine noise hits both, over the Claude Code events
-# of hook-protocol.md §8.  Prints the tables and writes bench/RESULTS.md
+# of tests/events/.  Prints the tables and writes bench/RESULTS.md
 # (with bench/NOTES.md, the analysis, appended).
 # Usage: run.sh BUILDDIR SRCDIR [CALLS]   (CALLS per rule-set size)
 set -eu
@@ -24,7 +24,7 @@ ms() { awk -v a="$1" 'BEGIN { printf "%.2f", a / 1000 }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 verdict() { if le "$1" "$2"; then echo met; else echo "NOT met"; fi; }
 
-# The corpus: every Claude Code event of hook-protocol.md §8 that rules see.
+# The corpus: every Claude Code event of tests/events/ that rules see.
 for e in session-start user-prompt-submit pre-bash pre-multiedit pre-mcp \
     post-edit post-failure-bash stop subagent-stop; do
 	echo "$S/tests/events/$e.json"
@@ -76,7 +76,7 @@ echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm), $(nproc) cores
 echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo 'unknown CPU'),"
 echo "$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo) RAM; $("$RR" --version); shared libraries: ${libs:-none}."
 echo "Each row: $N hook calls with a warm compiled cache, cycling through the"
-echo "Claude Code events of hook-protocol.md §8 (SessionStart, UserPromptSubmit,"
+echo "Claude Code events of tests/events/ (SessionStart, UserPromptSubmit,"
 echo "PreToolUse Bash, MultiEdit and MCP, PostToolUse Edit, PostToolUseFailure,"
 echo "Stop, SubagentStop), each call alternating with the baseline (a C program"
 echo "that reads stdin to EOF and parses it with cJSON) in the same run."

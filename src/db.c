@@ -33,7 +33,10 @@ static const char schema_tables[] =
 	"resolution TEXT, last_used TEXT, ts TEXT, error_raw TEXT, "
 	"use_count INTEGER NOT NULL DEFAULT 0);";
 
-/* Columns of error_kb the minimal schema of SPEC.md §5 lacks. */
+/*
+ * Columns of error_kb that a database made by the original reflexion tool
+ * (doc/seeds/000_*.txt) lacks.
+ */
 static const char *const kb_columns[][2] = {
 	{ "ts", "ALTER TABLE error_kb ADD COLUMN ts TEXT" },
 	{ "error_raw", "ALTER TABLE error_kb ADD COLUMN error_raw TEXT" },

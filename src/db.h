@@ -1,5 +1,5 @@
 /*
- * The SQLite memory (SPEC.md §5): $REFLEXION_HOME/data/reflexion.db.
+ * The SQLite memory (reflexion-rules(1), MEMORY): $REFLEXION_HOME/data/reflexion.db.
  *
  * A struct rr_db names the file and opens it on first use, so a hook whose
  * rules never look anything up and record nothing never touches SQLite.

@@ -28,7 +28,7 @@ enum rr_event_kind {
 	EV_OTHER = EV__COUNT	/* read, never matched by a rule */
 };
 
-/* The text fields of the rule language (SPEC.md §3). */
+/* The text fields of the rule language (reflexion-rules(5)). */
 enum rr_field {
 	F_PATH,
 	F_CONTENT,

@@ -1,6 +1,6 @@
 /*
- * One hookify rule (.claude/hookify.NAME.local.md, reference/peers.md
- * §2.2) as a reflexion-rules rule.
+ * One hookify rule (.claude/hookify.NAME.local.md, doc/compatibility.md
+ * §2) as a reflexion-rules rule.
  *
  * The front matter is read as hookify's own line parser reads it
  * (key: value at column 0, quotes stripped, true/false, lists of

@@ -1,7 +1,7 @@
 /*
  * Output adapters: an eval_outcome in one agent's hook protocol.
  *
- * Claude Code (reference/hook-protocol.md §1.7-§1.9): nothing on stdout
+ * Claude Code (doc/claude-code-hooks.md §3, §4): nothing on stdout
  * when nothing fired, otherwise exactly one JSON object and a newline, exit
  * 0; with exit2, a blocking decision is the reason on stderr and exit 2
  * with an empty stdout.  Other agents get their own output_* function.

@@ -1,6 +1,6 @@
 /*
  * Merging our hook registrations into a Claude Code settings.json (see
- * settings_merge.h and hook-protocol.md §1.3).  cJSON parses the file and
+ * settings_merge.h and doc/claude-code-hooks.md §1).  cJSON parses the file and
  * keeps members in document order; the printer below writes the tree back
  * the way Claude Code's JSON.stringify(x, null, 2) does.
  */

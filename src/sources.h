@@ -1,5 +1,5 @@
 /*
- * Where rules come from (SPEC.md §2): the installed packs named in
+ * Where rules come from (reflexion-rules(1), RULE SOURCES): the installed packs named in
  * $REFLEXION_HOME/config.yaml (userconf.h), $REFLEXION_HOME/rules/, then
  * the project's .reflexion/rules/, then the project's diet103
  * .claude/skills/skill-rules.json; later layers override earlier rules by

@@ -94,4 +94,31 @@ case $got in
 "reflexion-rules $want (PCRE2 "*) ok "--version says $want" ;;
 *) not_ok "--version says '$got', configure.ac $want" ;;
 esac
+# Every document the sources cite is in the tree: doc/ paths exist, and
+# nothing cites a file that lives outside the repository (the design
+# documents SPEC.md and reference/*.md were never part of it).
+cited=$TMPROOT/cited
+(cd "$SRCDIR" && grep -rhoE 'doc/[A-Za-z0-9_.*-]+(/[A-Za-z0-9_.*-]+)*' \
+    src man rules tests/*.sh tests/unit/*.c tests/unit/*.h tests/fixtures \
+    bench/*.c bench/*.sh README.md doc 2>/dev/null | sed 's/[.]$//' |
+    sort -u) >"$cited"
+[ -s "$cited" ] || not_ok "found citations of doc/"
+while IFS= read -r doc; do
+	# shellcheck disable=SC2086 # a cited glob (doc/seeds/000_*.txt)
+	set -- "$SRCDIR"/$doc
+	if [ -e "$1" ]; then
+		ok "cited $doc is in the tree"
+	else
+		not_ok "cited $doc is in the tree"
+	fi
+done <"$cited"
+stray=$(cd "$SRCDIR" && grep -rnE 'SPEC\.md|reference/[a-z-]+\.md|hook-protocol\.md|peers\.md' \
+    src man rules tests/*.sh tests/unit/*.c tests/fixtures bench/*.c \
+    bench/*.sh README.md doc 2>/dev/null | grep -v '^tests/docs-test.sh:')
+if [ -z "$stray" ]; then
+	ok "no citation of a document outside the repository"
+else
+	not_ok "citations of documents outside the repository:"
+	echo "$stray" | head -n 20 | sed 's/^/#   /'
+fi
 done_testing

@@ -30,7 +30,7 @@ main(void)
 	const char		*layer_b = HEAD "  - id: x\n    on: Stop\n"
 	    "    action: warn\n    message: two\n";
 
-	/* The SPEC's own example compiles cleanly. */
+	/* The rule language's own example (README.md) compiles cleanly. */
 	is_int(compile_text(&rs, &dl,
 	    "version: 1\npack: team-db\nvars:\n  calls: ['prisma\\.', '\\.findMany\\(']\n"
 	    "rules:\n"
@@ -42,7 +42,7 @@ main(void)
 	    "      file_contains: ['@skip-validation']\n      env: [SKIP_DB]\n"
 	    "    once: session\n    action: deny\n    message: 'File: {{path}}'\n"
 	    "    tests:\n      - event: {tool_name: Edit}\n        expect: deny\n"), 0,
-	    "SPEC example compiles");
+	    "the language example compiles");
 	is_int(rs.n, 1, "one rule");
 	r = rs.rules[0];
 	is_str(r->id, "team-db/database-verification", "pack namespaces the id");

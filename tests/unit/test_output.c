@@ -1,4 +1,4 @@
-/* Reply bytes for Claude Code, per event, as hook-protocol.md §1.9 says. */
+/* Reply bytes for Claude Code, per event, as doc/claude-code-hooks.md §4 says. */
 #include "helpers.h"
 #include "tap.h"
 
