@@ -1,21 +1,14 @@
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "eval.h"
 #include "eval_priv.h"
-#include "fileio.h"
 #include "glob.h"
-#include "jsonw.h"
 #include "kb.h"
 #include "match_re.h"
 #include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
-
-#define EXPLAIN_SNIPPET		60
 
 void
 eval_outcome_init(struct eval_outcome *o)
@@ -34,52 +27,6 @@ eval_outcome_release(struct eval_outcome *o)
 	free(o->fired);
 	buf_release(&o->notes);
 	memset(o, 0, sizeof(*o));
-}
-
-/* ---- explain ------------------------------------------------------------ */
-
-static void
-snippet(struct buf *b, const char *s, size_t len)
-{
-	size_t	cut = utf8_prefix(s, len, EXPLAIN_SNIPPET), i;
-
-	buf_addc(b, '\'');
-	for (i = 0; i < cut; i++) {
-		if (s[i] == '\n')
-			buf_adds(b, "\\n");
-		else if ((unsigned char)s[i] < 0x20)
-			buf_addc(b, ' ');
-		else
-			buf_addc(b, s[i]);
-	}
-	buf_addc(b, '\'');
-	if (cut < len)
-		buf_adds(b, "...");
-}
-
-/* The trace of `explain`, indented to the current depth. */
-void
-eval_explain(struct ectx *cx, const char *fmt, ...)
-{
-	va_list	ap;
-	int	i;
-
-	if (cx->opts->explain == NULL)
-		return;
-	for (i = 0; i < cx->depth; i++)
-		buf_adds(cx->opts->explain, "  ");
-	va_start(ap, fmt);
-	buf_vprintf(cx->opts->explain, fmt, ap);
-	va_end(ap);
-}
-
-/* Shorter to read, and shared with eval_ext.c under its full name. */
-#define explain(...)	eval_explain(__VA_ARGS__)
-
-void
-eval_snippet(struct buf *b, const char *s, size_t len)
-{
-	snippet(b, s, len);
 }
 
 /* ---- text matching ------------------------------------------------------ */
@@ -301,9 +248,9 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 		if (x != NULL) {
 			explain(cx, "%s: %s ", c->label,
 			    matcher_name(c->m.kind));
-			snippet(x, c->m.pats[pi].src, c->m.pats[pi].len);
+			eval_snippet(x, c->m.pats[pi].src, c->m.pats[pi].len);
 			buf_adds(x, " matched ");
-			snippet(x, subjects[k] + start, end - start);
+			eval_snippet(x, subjects[k] + start, end - start);
 			buf_printf(x, " at %zu..%zu\n", start, end);
 		}
 		return true;
@@ -311,7 +258,7 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 	if (x != NULL) {
 		explain(cx, "%s: no %s of %zu matched ", c->label,
 		    matcher_name(c->m.kind), c->m.npats);
-		snippet(x, subjects[0], lens[0]);
+		eval_snippet(x, subjects[0], lens[0]);
 		if (nsub > 1)
 			buf_printf(x, " (nor %zu more)", nsub - 1);
 		buf_addc(x, '\n');
@@ -346,33 +293,6 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		lens[nsub++] = t.len;
 	}
 	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
-}
-
-static void
-load_file(struct ectx *cx)
-{
-	struct stat	 st;
-	struct buf	 b;
-	int		 fd;
-
-	cx->file_state = -1;
-	if (cx->ev->abs_path == NULL)
-		return;
-	/* O_NONBLOCK: a FIFO planted at the path must not hang the hook. */
-	fd = open(cx->ev->abs_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	buf_init(&b);
-	if (fd_read_all(fd, FILE_CONTAINS_MAX, false, &b) == FD_READ_OK) {
-		cx->file_text = buf_detach(&b, &cx->file_len);
-		cx->file_state = 1;
-	} else
-		buf_release(&b);
-	close(fd);
 }
 
 /* The file name seed 000 looks up: file_path.split('/').pop(). */
@@ -442,13 +362,6 @@ eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
 	return true;
 }
 
-void
-eval_load_file(struct ectx *cx)
-{
-	if (cx->file_state == 0)
-		load_file(cx);
-}
-
 static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
 
 bool
@@ -477,8 +390,7 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		explain(cx, "env: none of %zu variables is set\n", c->nstrs);
 		return false;
 	case C_FILE_CONTAINS:
-		if (cx->file_state == 0)
-			load_file(cx);
+		eval_load_file(cx);
 		if (cx->file_state < 0) {
 			explain(cx, "file_contains: no readable file on disk\n");
 			return false;
@@ -685,13 +597,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	struct rr_event	*ev = cx->ev;
 	struct buf	 text;
 
-	cx->rule = r;
-	cx->match = NULL;
-	cx->match_len = 0;
-	cx->match_is_glob = false;
-	cx->depth = 0;
-	kb_rows_release(&cx->rows);
-	eval_ext_reset_rule(cx);
+	eval_ctx_reset_rule(cx, r);
 	if (!rule_applies(r, ev)) {
 		if (cx->opts->explain && (r->events & (1u << ev->kind)))
 			explain(cx, "rule %s (%s:%d): skipped: tool '%s' not "
@@ -860,11 +766,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	struct pf_candidates	cands;
 	size_t			i;
 
-	memset(&cx, 0, sizeof(cx));
-	cx.ev = ev;
-	cx.opts = opts;
-	cx.out = out;
-	buf_init(&cx.missing);
+	eval_ctx_init(&cx, ev, opts, out);
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
 	    !prefilter_disabled();
 	if (opts->only != NULL)
@@ -876,9 +778,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 			eval_rule(&cx, rs->rules[cands.rules[i]]);
 		pf_candidates_release(&cands);
 	}
-	free(cx.file_text);
-	kb_rows_release(&cx.rows);
-	eval_ext_release(&cx);
+	eval_ctx_release(&cx);
 	if (out->nfired > 1)
 		qsort(out->fired, out->nfired, sizeof(*out->fired), fired_cmp);
 	apply_once(&cx);

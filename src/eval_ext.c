@@ -1,12 +1,10 @@
 /*
  * Evaluation of the condition forms compile_ext.c compiles (shell,
- * sections), of the json and required matchers, and of the file_before /
- * file_after fields.  Each reads the event lazily: a command is parsed,
- * a file read or an edit applied only when a rule asks, once per event.
- * The sections file is read on every evaluation, never cached, so an
- * edited file counts at once.
+ * sections) and of the json and required matchers.  Each reads the event
+ * lazily: a command is parsed only when a rule asks, once per event.  The
+ * sections file is read on every evaluation, never cached, so an edited
+ * file counts at once.
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,46 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "edits.h"
 #include "eval_priv.h"
 #include "fileio.h"
 #include "jsoncheck.h"
 #include "mdsections.h"
 #include "shellwords.h"
 #include "xmalloc.h"
-
-#define explain(...)	eval_explain(__VA_ARGS__)
-
-void
-eval_ext_reset_rule(struct ectx *cx)
-{
-	buf_reset(&cx->missing);
-	cx->sections = NULL;
-	cx->keywords = NULL;
-}
-
-void
-eval_ext_release(struct ectx *cx)
-{
-	if (cx->sh != NULL) {
-		sh_release(cx->sh);
-		free(cx->sh);
-		cx->sh = NULL;
-	}
-	buf_release(&cx->missing);
-	/* file_before pointed into file_text, which eval.c frees. */
-	cx->ev->f[F_FILE_BEFORE].s = NULL;
-	cx->ev->f[F_FILE_BEFORE].len = 0;
-}
-
-/* Adds one item to {{missing}}. */
-static void
-add_missing(struct ectx *cx, const char *s, size_t len)
-{
-	if (cx->missing.len)
-		buf_adds(&cx->missing, ", ");
-	buf_add(&cx->missing, s, len);
-}
 
 /* ---- shell ------------------------------------------------------------- */
 
@@ -165,48 +129,6 @@ eval_shell_flags(struct ectx *cx, const struct cond *c)
 	return false;
 }
 
-/* ---- file_before, file_after ----------------------------------------------- */
-
-void
-eval_file_field(struct ectx *cx, enum rr_field f)
-{
-	struct rr_event	*ev = cx->ev;
-	const cJSON	*input;
-	struct buf	 b;
-
-	eval_load_file(cx);
-	if (f == F_FILE_BEFORE) {
-		if (cx->file_state == 1) {
-			ev->f[F_FILE_BEFORE].s = cx->file_text;
-			ev->f[F_FILE_BEFORE].len = cx->file_len;
-		}
-		return;
-	}
-	if (f != F_FILE_AFTER || cx->after_state != 0)
-		return;
-	cx->after_state = -1;
-	if (ev->kind == EV_POST_TOOL_USE) {
-		/* The tool already ran: the file on disk is the result. */
-		if (cx->file_state == 1) {
-			ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena,
-			    cx->file_text, cx->file_len);
-			ev->f[F_FILE_AFTER].len = cx->file_len;
-			cx->after_state = 1;
-		}
-		return;
-	}
-	input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
-	buf_init(&b);
-	if (edit_result(ev->tool, input, cx->file_state == 1 ?
-	    cx->file_text : NULL, cx->file_len, &b) == 0) {
-		ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena, b.data,
-		    b.len);
-		ev->f[F_FILE_AFTER].len = b.len;
-		cx->after_state = 1;
-	}
-	buf_release(&b);
-}
-
 /* ---- required, json -------------------------------------------------------- */
 
 bool
@@ -237,7 +159,7 @@ eval_required(struct ectx *cx, const struct cond *c,
 		explain(cx, "%s: %zu of %zu required missing: %s\n", c->label,
 		    nmissing, m->npats, items.data);
 		if (in_when)
-			add_missing(cx, items.data, items.len);
+			eval_add_missing(cx, items.data, items.len);
 	}
 	buf_release(&items);
 	return nmissing > 0;
@@ -278,7 +200,7 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 	else {
 		explain(cx, "%s: json required: %s\n", c->label, why);
 		if (in_when)
-			add_missing(cx, why, strlen(why));
+			eval_add_missing(cx, why, strlen(why));
 	}
 	buf_release(&fails);
 	return holds;
