@@ -1,9 +1,8 @@
 /*
  * Evaluation of the condition forms compile_ext.c compiles (shell,
- * sections) and of the json and required matchers.  Each reads the event
- * lazily: a command is parsed only when a rule asks, once per event.  The
- * sections file is read on every evaluation, never cached, so an edited
- * file counts at once.
+ * sections).  Each reads the event lazily: a command is parsed only when
+ * a rule asks, once per event.  The sections file is read on every
+ * evaluation, never cached, so an edited file counts at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +13,6 @@
 
 #include "eval_priv.h"
 #include "fileio.h"
-#include "jsoncheck.h"
 #include "mdsections.h"
 #include "shellwords.h"
 #include "xmalloc.h"
@@ -127,83 +125,6 @@ eval_shell_flags(struct ectx *cx, const struct cond *c)
 		}
 	explain(cx, "flags: none of %zu is set\n", c->nstrs);
 	return false;
-}
-
-/* ---- required, json -------------------------------------------------------- */
-
-bool
-eval_required(struct ectx *cx, const struct cond *c,
-    const char *const *subjects, const size_t *lens, size_t n, bool in_when)
-{
-	const struct matcher	*m = &c->m;
-	struct buf		 items;
-	size_t			 i, k, start, end, nmissing = 0;
-	bool			 found;
-
-	buf_init(&items);
-	for (i = 0; i < m->npats; i++) {
-		for (found = false, k = 0; k < n && !found; k++)
-			found = eval_pattern_hit(cx, c, i, subjects[k], lens[k],
-			    &start, &end);
-		if (found)
-			continue;
-		if (items.len)
-			buf_adds(&items, ", ");
-		buf_add(&items, m->pats[i].src, m->pats[i].len);
-		nmissing++;
-	}
-	if (nmissing == 0)
-		explain(cx, "%s: all %zu required found\n", c->label,
-		    m->npats);
-	else {
-		explain(cx, "%s: %zu of %zu required missing: %s\n", c->label,
-		    nmissing, m->npats, items.data);
-		if (in_when)
-			eval_add_missing(cx, items.data, items.len);
-	}
-	buf_release(&items);
-	return nmissing > 0;
-}
-
-bool
-eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
-    const size_t *lens, size_t n, bool in_when)
-{
-	const struct json_spec	*spec = c->m.json;
-	enum json_result	 r = JSON_NO_DOCUMENT;
-	struct buf		 fails;
-	const char		*why;
-	size_t			 k;
-	bool			 holds;
-
-	buf_init(&fails);
-	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
-		buf_reset(&fails);
-		r = json_check_text(spec, subjects[k], lens[k], &fails);
-	}
-	if (!c->m.required) {
-		holds = r == JSON_PASSES;
-		explain(cx, "%s: json %s\n", c->label, r == JSON_PASSES ?
-		    "document passes every check" : r == JSON_FAILS ?
-		    "document fails a check" : "document not found");
-		buf_release(&fails);
-		return holds;
-	}
-	/* required: a check fails, or there is no document to check. */
-	holds = r == JSON_FAILS || (r == JSON_NO_DOCUMENT && spec->nwhere == 0);
-	why = r == JSON_FAILS ? fails.data : spec->find ?
-	    "no JSON document" : "not valid JSON";
-	if (!holds)
-		explain(cx, "%s: json %s\n", c->label, r == JSON_PASSES ?
-		    "document passes every check" :
-		    "document not found (nothing to check)");
-	else {
-		explain(cx, "%s: json required: %s\n", c->label, why);
-		if (in_when)
-			eval_add_missing(cx, why, strlen(why));
-	}
-	buf_release(&fails);
-	return holds;
 }
 
 /* ---- sections -------------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /*
  * Private to the evaluation stage (eval*.c), not for other modules.
  * eval_ctx.c owns the per-event scratch below and the helpers every other
- * eval*.c file uses; eval.c (rules, conditions, text matching) and
- * eval_ext.c (the shell, sections, json and required forms) build on it.
+ * eval*.c file uses; eval_match.c (text matching) builds on it, and eval.c
+ * (rules, conditions) and eval_ext.c (the shell and sections forms) on
+ * both.
  * Texts made for templates ({{missing}}, {{sections}}, {{keywords}}) live
  * in the event's arena or in `missing`.
  */
@@ -62,24 +63,21 @@ void	 eval_load_file(struct ectx *);
 /* Fills ev->f[F_FILE_BEFORE] or [F_FILE_AFTER] the first time. */
 void	 eval_file_field(struct ectx *, enum rr_field);
 
-/* eval.c */
-bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);
+/* eval_match.c */
+/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
+long	 eval_find_text(const char *hay, size_t hlen, const char *needle,
+	     size_t nlen, bool ci, bool word);
 bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
 	     bool in_when);
-bool	 eval_pattern_hit(struct ectx *, const struct cond *, size_t pi,
-	     const char *s, size_t len, size_t *start, size_t *end);
+
+/* eval.c */
+bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);
 
 /* eval_ext.c */
 bool	 eval_shell(struct ectx *, const struct cond *, bool in_when);
 bool	 eval_shell_part(struct ectx *, const struct cond *);
 bool	 eval_shell_flags(struct ectx *, const struct cond *);
 bool	 eval_sections(struct ectx *, const struct cond *, bool in_when);
-bool	 eval_json(struct ectx *, const struct cond *,
-	     const char *const *subjects, const size_t *lens, size_t n,
-	     bool in_when);
-bool	 eval_required(struct ectx *, const struct cond *,
-	     const char *const *subjects, const size_t *lens, size_t n,
-	     bool in_when);
 
 #endif
