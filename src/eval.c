@@ -1,10 +1,16 @@
+/*
+ * Rules and the event (eval.h): whether a rule applies to the event's
+ * kind and tool, the cheap first look at a rule's `when`, deciding each
+ * rule through its conditions (eval_cond.c), rendering the messages of
+ * the rules that fire, and `once`.  The top of the evaluation stage:
+ * nothing else in it calls this file.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval.h"
 #include "eval_priv.h"
 #include "glob.h"
-#include "kb.h"
 #include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
@@ -26,188 +32,6 @@ eval_outcome_release(struct eval_outcome *o)
 	free(o->fired);
 	buf_release(&o->notes);
 	memset(o, 0, sizeof(*o));
-}
-
-/* ---- conditions ------------------------------------------------------- */
-
-static bool
-eval_text(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	struct rr_event	*ev = cx->ev;
-	struct rr_text	 t;
-	const char	*subjects[2];
-	size_t		 lens[2], nsub = 0;
-
-	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
-		eval_file_field(cx, c->field);
-	if (c->field == F_INPUT)
-		t = event_input(ev, c->input_key);
-	else
-		t = ev->f[c->field];
-	if (c->field == F_PATH && ev->abs_path != NULL) {
-		/* Relative to the project first, then absolute. */
-		subjects[nsub] = ev->rel_path;
-		lens[nsub++] = strlen(ev->rel_path);
-		if (ev->rel_path != ev->abs_path) {
-			subjects[nsub] = ev->abs_path;
-			lens[nsub++] = strlen(ev->abs_path);
-		}
-	} else if (t.s != NULL) {
-		subjects[nsub] = t.s;
-		lens[nsub++] = t.len;
-	}
-	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
-}
-
-/* The file name seed 000 looks up: file_path.split('/').pop(). */
-static const char *
-kb_file_name(const struct rr_event *ev)
-{
-	const char	*p = ev->f[F_PATH].s, *slash;
-
-	if (p == NULL || ev->f[F_PATH].len == 0)
-		return NULL;
-	slash = strrchr(p, '/');
-	return slash ? slash + 1 : p;
-}
-
-static bool
-eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	struct rr_event	*ev = cx->ev;
-	struct kb_rows	 rows;
-	const char	*name = NULL, *what = "kb";
-	char		*err = NULL;
-	int		 rc = 0;
-
-	if (cx->opts->db == NULL) {
-		explain(cx, "kb: no knowledge base here\n");
-		return false;
-	}
-	kb_rows_init(&rows);
-	switch (c->kb_query) {
-	case KBQ_FILE_ERRORS:
-		what = "file_errors";
-		if ((name = kb_file_name(ev)) == NULL) {
-			explain(cx, "kb: file_errors: the event has no file "
-			    "path\n");
-			return false;
-		}
-		rc = kb_file_errors(cx->opts->db, name, c->kb_limit, 0, &rows,
-		    &err);
-		break;
-	case KBQ_SESSION_ERROR:
-		what = "session_error";
-		if ((name = ev->tool) == NULL) {
-			explain(cx, "kb: session_error: the event has no "
-			    "tool\n");
-			return false;
-		}
-		rc = kb_session_error(cx->opts->db, ev->session_id, name,
-		    c->kb_limit, &rows, &err);
-		break;
-	}
-	if (rc < 0) {
-		if (!cx->kb_failed)
-			buf_printf(&cx->out->notes, "reflexion-rules: %s; kb "
-			    "conditions do not hold\n", err);
-		cx->kb_failed = true;
-		explain(cx, "kb: %s: %s\n", what, err);
-		free(err);
-		return false;
-	}
-	explain(cx, "kb: %s for '%s': %zu row%s\n", what, name, rows.n,
-	    rows.n == 1 ? "" : "s");
-	if (rows.n == 0)
-		return false;
-	if (in_when)
-		kb_rows_take(&cx->rows, &rows);
-	kb_rows_release(&rows);
-	return true;
-}
-
-static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
-
-bool
-eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	return eval_cond(cx, c, in_when);
-}
-
-static bool
-eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	size_t	i;
-	bool	r;
-
-	switch (c->kind) {
-	case C_TEXT:
-		return eval_text(cx, c, in_when);
-	case C_ENV:
-		for (i = 0; i < c->nstrs; i++) {
-			const char *v = getenv(c->strs[i]);
-			if (v != NULL && *v != '\0') {
-				explain(cx, "env: %s is set\n", c->strs[i]);
-				return true;
-			}
-		}
-		explain(cx, "env: none of %zu variables is set\n", c->nstrs);
-		return false;
-	case C_FILE_CONTAINS:
-		eval_load_file(cx);
-		if (cx->file_state < 0) {
-			explain(cx, "file_contains: no readable file on disk\n");
-			return false;
-		}
-		for (i = 0; i < c->nstrs; i++)
-			if (eval_find_text(cx->file_text, cx->file_len,
-			    c->strs[i], strlen(c->strs[i]), false, false) >= 0) {
-				explain(cx, "file_contains: '%s' found in %s\n",
-				    c->strs[i], cx->ev->abs_path);
-				return true;
-			}
-		explain(cx, "file_contains: no marker found in %s\n",
-		    cx->ev->abs_path);
-		return false;
-	case C_ALL:
-	case C_ANY:
-		if (c->kind == C_ANY && c->nkids > 1)
-			explain(cx, "any of:\n");
-		else if (c->kind == C_ALL && c->nkids > 1 &&
-		    cx->depth > 1)
-			explain(cx, "all of:\n");
-		cx->depth++;
-		for (i = 0; i < c->nkids; i++) {
-			r = eval_cond(cx, c->kids[i], in_when);
-			if (c->kind == C_ALL && !r) {
-				cx->depth--;
-				return false;
-			}
-			if (c->kind == C_ANY && r) {
-				cx->depth--;
-				return true;
-			}
-		}
-		cx->depth--;
-		return c->kind == C_ALL;
-	case C_NOT:
-		explain(cx, "not:\n");
-		cx->depth++;
-		r = !eval_cond(cx, c->kids[0], false);
-		cx->depth--;
-		return r;
-	case C_KB:
-		return eval_kb(cx, c, in_when);
-	case C_SHELL:
-		return eval_shell(cx, c, in_when);
-	case C_SH_TEXT:
-		return eval_shell_part(cx, c);
-	case C_SH_FLAGS:
-		return eval_shell_flags(cx, c);
-	case C_SECTIONS:
-		return eval_sections(cx, c, in_when);
-	}
-	return false;
 }
 
 /* ---- rules ---------------------------------------------------------------- */
@@ -349,7 +173,7 @@ cheap_when_fails(struct ectx *cx, const struct cond *when)
 		return false;
 	for (i = 0; i < when->nkids; i++)
 		if (is_cheap(when->kids[i]) &&
-		    !eval_cond(cx, when->kids[i], false))
+		    !eval_condition(cx, when->kids[i], false))
 			return true;
 	return false;
 }
@@ -388,7 +212,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	if (r->when != NULL) {
 		explain(cx, "when:\n");
 		cx->depth = 1;
-		if (!eval_cond(cx, r->when, true)) {
+		if (!eval_condition(cx, r->when, true)) {
 			cx->depth = 1;
 			explain(cx, "not fired: 'when' does not hold\n");
 			return;
@@ -398,7 +222,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	if (r->unless != NULL) {
 		explain(cx, "unless:\n");
 		cx->depth = 1;
-		if (eval_cond(cx, r->unless, false)) {
+		if (eval_condition(cx, r->unless, false)) {
 			cx->depth = 1;
 			explain(cx, "not fired: cancelled by 'unless'\n");
 			return;

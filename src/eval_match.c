@@ -3,7 +3,7 @@
  * the words of a shell command) match its matcher, by regex, glob,
  * keywords, contains, equals, starts_with / ends_with, json or required.
  * On a hit it records {{match}}; required and json record {{missing}}.
- * It evaluates no condition: the conditions call down to it.
+ * It evaluates no condition: the conditions (eval_cond.c) call down to it.
  */
 #include <stdlib.h>
 #include <string.h>

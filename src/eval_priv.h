@@ -1,9 +1,12 @@
 /*
- * Private to the evaluation stage (eval*.c), not for other modules.
- * eval_ctx.c owns the per-event scratch below and the helpers every other
- * eval*.c file uses; eval_match.c (text matching) builds on it, and eval.c
- * (rules, conditions) and eval_ext.c (the shell and sections forms) on
- * both.
+ * Private to the evaluation stage (eval*.c), not for other modules.  The
+ * stage is layered; each file calls only the ones below it:
+ *
+ *	eval.c		rules and the event (eval.h)
+ *	eval_cond.c	conditions; the only file that recurses into them
+ *	eval_match.c	text matching of a condition's subjects
+ *	eval_ctx.c	the per-event scratch below and its low helpers
+ *
  * Texts made for templates ({{missing}}, {{sections}}, {{keywords}}) live
  * in the event's arena or in `missing`.
  */
@@ -30,7 +33,7 @@ struct ectx {
 	const char		*match;
 	size_t			 match_len;
 	bool			 match_is_glob;
-	/* The file on disk, read once for file_contains. */
+	/* The file on disk, read once: file_contains, file_before, after. */
 	int			 file_state;	/* 0 unread, 1 read, -1 none */
 	char			*file_text;
 	size_t			 file_len;
@@ -71,13 +74,7 @@ bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
 	     bool in_when);
 
-/* eval.c */
+/* eval_cond.c */
 bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);
-
-/* eval_ext.c */
-bool	 eval_shell(struct ectx *, const struct cond *, bool in_when);
-bool	 eval_shell_part(struct ectx *, const struct cond *);
-bool	 eval_shell_flags(struct ectx *, const struct cond *);
-bool	 eval_sections(struct ectx *, const struct cond *, bool in_when);
 
 #endif
