@@ -1,21 +1,19 @@
-#include <fcntl.h>
+/*
+ * Rules and the event (eval.h): whether a rule applies to the event's
+ * kind and tool, the cheap first look at a rule's `when`, deciding each
+ * rule through its conditions (eval_cond.c), rendering the messages of
+ * the rules that fire, and `once`.  The top of the evaluation stage:
+ * nothing else in it calls this file.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "eval.h"
 #include "eval_priv.h"
-#include "fileio.h"
 #include "glob.h"
-#include "jsonw.h"
-#include "kb.h"
-#include "match_re.h"
 #include "prefilter.h"
 #include "state.h"
 #include "xmalloc.h"
-
-#define EXPLAIN_SNIPPET		60
 
 void
 eval_outcome_init(struct eval_outcome *o)
@@ -34,504 +32,6 @@ eval_outcome_release(struct eval_outcome *o)
 	free(o->fired);
 	buf_release(&o->notes);
 	memset(o, 0, sizeof(*o));
-}
-
-/* ---- explain ------------------------------------------------------------ */
-
-static void
-snippet(struct buf *b, const char *s, size_t len)
-{
-	size_t	cut = utf8_prefix(s, len, EXPLAIN_SNIPPET), i;
-
-	buf_addc(b, '\'');
-	for (i = 0; i < cut; i++) {
-		if (s[i] == '\n')
-			buf_adds(b, "\\n");
-		else if ((unsigned char)s[i] < 0x20)
-			buf_addc(b, ' ');
-		else
-			buf_addc(b, s[i]);
-	}
-	buf_addc(b, '\'');
-	if (cut < len)
-		buf_adds(b, "...");
-}
-
-/* The trace of `explain`, indented to the current depth. */
-void
-eval_explain(struct ectx *cx, const char *fmt, ...)
-{
-	va_list	ap;
-	int	i;
-
-	if (cx->opts->explain == NULL)
-		return;
-	for (i = 0; i < cx->depth; i++)
-		buf_adds(cx->opts->explain, "  ");
-	va_start(ap, fmt);
-	buf_vprintf(cx->opts->explain, fmt, ap);
-	va_end(ap);
-}
-
-/* Shorter to read, and shared with eval_ext.c under its full name. */
-#define explain(...)	eval_explain(__VA_ARGS__)
-
-void
-eval_snippet(struct buf *b, const char *s, size_t len)
-{
-	snippet(b, s, len);
-}
-
-/* ---- text matching ------------------------------------------------------ */
-
-static inline unsigned char
-lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
-static bool
-is_word_byte(unsigned char c)
-{
-	/* Bytes of non-ASCII letters count as word bytes, as \w does in UCP. */
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
-
-/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
-static long
-find_text(const char *hay, size_t hlen, const char *needle, size_t nlen,
-    bool ci, bool word)
-{
-	const unsigned char	*h = (const unsigned char *)hay;
-	const unsigned char	*n = (const unsigned char *)needle;
-	size_t			 i, j;
-
-	if (nlen == 0)
-		return word ? -1 : 0;
-	if (nlen > hlen)
-		return -1;
-	for (i = 0; i + nlen <= hlen; i++) {
-		if (ci) {
-			if (lower(h[i]) != lower(n[0]))
-				continue;
-			for (j = 1; j < nlen; j++)
-				if (lower(h[i + j]) != lower(n[j]))
-					break;
-		} else {
-			if (h[i] != n[0])
-				continue;
-			j = memcmp(h + i, n, nlen) == 0 ? nlen : 0;
-		}
-		if (j != nlen)
-			continue;
-		if (word && ((i > 0 && is_word_byte(h[i - 1]) &&
-		    is_word_byte(n[0])) || (i + nlen < hlen &&
-		    is_word_byte(h[i + nlen]) && is_word_byte(n[nlen - 1]))))
-			continue;
-		return (long)i;
-	}
-	return -1;
-}
-
-static bool
-equals_text(const char *a, size_t alen, const char *b, size_t blen, bool ci)
-{
-	size_t	i;
-
-	if (alen != blen)
-		return false;
-	if (!ci)
-		return memcmp(a, b, alen) == 0;
-	for (i = 0; i < alen; i++)
-		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
-			return false;
-	return true;
-}
-
-/* Finds p in s per line (line mode of equals/starts_with/ends_with). */
-static bool
-literal_hit(const struct matcher *m, const struct pattern *p, const char *s,
-    size_t len, size_t *start, size_t *end)
-{
-	const char	*l = s, *eol, *stop = s + len;
-	size_t		 ll;
-
-	for (;;) {
-		eol = m->line ? memchr(l, '\n', (size_t)(stop - l)) : NULL;
-		if (eol == NULL)
-			eol = stop;
-		ll = (size_t)(eol - l);
-		if (m->line && ll > 0 && l[ll - 1] == '\r')
-			ll--;
-		if (ll >= p->len && ((m->kind == M_EQUALS && ll == p->len) ||
-		    m->kind == M_STARTS_WITH || m->kind == M_ENDS_WITH)) {
-			const char *at = m->kind == M_ENDS_WITH ?
-			    l + ll - p->len : l;
-			if (equals_text(at, p->len, p->src, p->len,
-			    m->ignore_case)) {
-				*start = (size_t)(at - s);
-				*end = *start + p->len;
-				return true;
-			}
-		}
-		if (eol == stop)
-			return false;
-		l = eol + 1;
-	}
-}
-
-/*
- * Tests one subject against pattern pi of a matcher.  On a hit sets
- * *start and *end.  A regex that hits its limit is noted on stderr.
- */
-bool
-eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
-    const char *s, size_t len, size_t *start, size_t *end)
-{
-	const struct matcher	*m = &c->m;
-	const struct pattern	*p = &m->pats[pi];
-	enum rr_match_result	 r;
-	long			 at;
-
-	switch (m->kind) {
-	case M_REGEX:
-		r = rr_regex_match(p->re, s, len, start, end);
-		if (r == RR_MATCH_LIMIT) {
-			buf_printf(&cx->out->notes,
-			    "reflexion-rules: %s:%d:%d: rule '%s': regex "
-			    "hit its match limit on %s; counted as no "
-			    "match\n", cx->rule->file, p->line, p->col,
-			    cx->rule->id, c->label);
-			if (cx->rule->fail_closed && cx->out->undecided == NULL)
-				cx->out->undecided = cx->rule;
-		}
-		return r == RR_MATCH_YES;
-	case M_GLOB:
-		*start = 0;
-		*end = len;
-		return rr_glob_match(p->glob, s, len);
-	case M_KEYWORDS:
-	case M_CONTAINS:
-		at = find_text(s, len, p->src, p->len, m->ignore_case,
-		    m->word);
-		if (at < 0)
-			return false;
-		*start = (size_t)at;
-		*end = (size_t)at + p->len;
-		return true;
-	case M_EQUALS:
-	case M_STARTS_WITH:
-	case M_ENDS_WITH:
-		return literal_hit(m, p, s, len, start, end);
-	case M_JSON:
-		return false;	/* matched as a whole by eval_json() */
-	}
-	return false;
-}
-
-/*
- * Tests one subject against a matcher.  On a hit sets *start, *end and the
- * pattern index.
- */
-static bool
-match_subject(struct ectx *cx, const struct cond *c, const char *s,
-    size_t len, size_t *pi, size_t *start, size_t *end)
-{
-	size_t	i;
-
-	for (i = 0; i < c->m.npats; i++)
-		if (eval_pattern_hit(cx, c, i, s, len, start, end)) {
-			*pi = i;
-			return true;
-		}
-	return false;
-}
-
-static const char *
-matcher_name(enum matcher_kind k)
-{
-	switch (k) {
-	case M_REGEX:	 return "regex";
-	case M_KEYWORDS: return "keyword";
-	case M_CONTAINS: return "contains";
-	case M_EQUALS:	 return "equals";
-	case M_GLOB:	 return "glob";
-	case M_STARTS_WITH: return "starts_with";
-	case M_ENDS_WITH: return "ends_with";
-	case M_JSON:	 return "json";
-	}
-	return "pattern";
-}
-
-/*
- * Tests the subjects of a condition (one field's text, or several words of
- * a shell command) against its matcher: any subject may match.
- */
-bool
-eval_match_subjects(struct ectx *cx, const struct cond *c,
-    const char *const *subjects, const size_t *lens, size_t nsub,
-    bool in_when)
-{
-	size_t		 k, pi = 0, start = 0, end = 0;
-	struct buf	*x = cx->opts->explain;
-
-	if (nsub == 0) {
-		explain(cx, "%s: no such field in this event\n", c->label);
-		return false;
-	}
-	if (c->m.kind == M_JSON)
-		return eval_json(cx, c, subjects, lens, nsub, in_when);
-	if (c->m.required)
-		return eval_required(cx, c, subjects, lens, nsub, in_when);
-	for (k = 0; k < nsub; k++) {
-		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
-		    &end))
-			continue;
-		/*
-		 * {{match}} is the first text a pattern found; a glob's whole
-		 * path counts only until a finer match comes along.
-		 */
-		if (in_when && (cx->match == NULL || (cx->match_is_glob &&
-		    c->m.kind != M_GLOB))) {
-			cx->match = subjects[k] + start;
-			cx->match_len = end - start;
-			cx->match_is_glob = c->m.kind == M_GLOB;
-		}
-		if (x != NULL) {
-			explain(cx, "%s: %s ", c->label,
-			    matcher_name(c->m.kind));
-			snippet(x, c->m.pats[pi].src, c->m.pats[pi].len);
-			buf_adds(x, " matched ");
-			snippet(x, subjects[k] + start, end - start);
-			buf_printf(x, " at %zu..%zu\n", start, end);
-		}
-		return true;
-	}
-	if (x != NULL) {
-		explain(cx, "%s: no %s of %zu matched ", c->label,
-		    matcher_name(c->m.kind), c->m.npats);
-		snippet(x, subjects[0], lens[0]);
-		if (nsub > 1)
-			buf_printf(x, " (nor %zu more)", nsub - 1);
-		buf_addc(x, '\n');
-	}
-	return false;
-}
-
-static bool
-eval_text(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	struct rr_event	*ev = cx->ev;
-	struct rr_text	 t;
-	const char	*subjects[2];
-	size_t		 lens[2], nsub = 0;
-
-	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
-		eval_file_field(cx, c->field);
-	if (c->field == F_INPUT)
-		t = event_input(ev, c->input_key);
-	else
-		t = ev->f[c->field];
-	if (c->field == F_PATH && ev->abs_path != NULL) {
-		/* Relative to the project first, then absolute. */
-		subjects[nsub] = ev->rel_path;
-		lens[nsub++] = strlen(ev->rel_path);
-		if (ev->rel_path != ev->abs_path) {
-			subjects[nsub] = ev->abs_path;
-			lens[nsub++] = strlen(ev->abs_path);
-		}
-	} else if (t.s != NULL) {
-		subjects[nsub] = t.s;
-		lens[nsub++] = t.len;
-	}
-	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
-}
-
-static void
-load_file(struct ectx *cx)
-{
-	struct stat	 st;
-	struct buf	 b;
-	int		 fd;
-
-	cx->file_state = -1;
-	if (cx->ev->abs_path == NULL)
-		return;
-	/* O_NONBLOCK: a FIFO planted at the path must not hang the hook. */
-	fd = open(cx->ev->abs_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	buf_init(&b);
-	if (fd_read_all(fd, FILE_CONTAINS_MAX, false, &b) == FD_READ_OK) {
-		cx->file_text = buf_detach(&b, &cx->file_len);
-		cx->file_state = 1;
-	} else
-		buf_release(&b);
-	close(fd);
-}
-
-/* The file name seed 000 looks up: file_path.split('/').pop(). */
-static const char *
-kb_file_name(const struct rr_event *ev)
-{
-	const char	*p = ev->f[F_PATH].s, *slash;
-
-	if (p == NULL || ev->f[F_PATH].len == 0)
-		return NULL;
-	slash = strrchr(p, '/');
-	return slash ? slash + 1 : p;
-}
-
-static bool
-eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	struct rr_event	*ev = cx->ev;
-	struct kb_rows	 rows;
-	const char	*name = NULL, *what = "kb";
-	char		*err = NULL;
-	int		 rc = 0;
-
-	if (cx->opts->db == NULL) {
-		explain(cx, "kb: no knowledge base here\n");
-		return false;
-	}
-	kb_rows_init(&rows);
-	switch (c->kb_query) {
-	case KBQ_FILE_ERRORS:
-		what = "file_errors";
-		if ((name = kb_file_name(ev)) == NULL) {
-			explain(cx, "kb: file_errors: the event has no file "
-			    "path\n");
-			return false;
-		}
-		rc = kb_file_errors(cx->opts->db, name, c->kb_limit, 0, &rows,
-		    &err);
-		break;
-	case KBQ_SESSION_ERROR:
-		what = "session_error";
-		if ((name = ev->tool) == NULL) {
-			explain(cx, "kb: session_error: the event has no "
-			    "tool\n");
-			return false;
-		}
-		rc = kb_session_error(cx->opts->db, ev->session_id, name,
-		    c->kb_limit, &rows, &err);
-		break;
-	}
-	if (rc < 0) {
-		if (!cx->kb_failed)
-			buf_printf(&cx->out->notes, "reflexion-rules: %s; kb "
-			    "conditions do not hold\n", err);
-		cx->kb_failed = true;
-		explain(cx, "kb: %s: %s\n", what, err);
-		free(err);
-		return false;
-	}
-	explain(cx, "kb: %s for '%s': %zu row%s\n", what, name, rows.n,
-	    rows.n == 1 ? "" : "s");
-	if (rows.n == 0)
-		return false;
-	if (in_when)
-		kb_rows_take(&cx->rows, &rows);
-	kb_rows_release(&rows);
-	return true;
-}
-
-void
-eval_load_file(struct ectx *cx)
-{
-	if (cx->file_state == 0)
-		load_file(cx);
-}
-
-static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
-
-bool
-eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	return eval_cond(cx, c, in_when);
-}
-
-static bool
-eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
-{
-	size_t	i;
-	bool	r;
-
-	switch (c->kind) {
-	case C_TEXT:
-		return eval_text(cx, c, in_when);
-	case C_ENV:
-		for (i = 0; i < c->nstrs; i++) {
-			const char *v = getenv(c->strs[i]);
-			if (v != NULL && *v != '\0') {
-				explain(cx, "env: %s is set\n", c->strs[i]);
-				return true;
-			}
-		}
-		explain(cx, "env: none of %zu variables is set\n", c->nstrs);
-		return false;
-	case C_FILE_CONTAINS:
-		if (cx->file_state == 0)
-			load_file(cx);
-		if (cx->file_state < 0) {
-			explain(cx, "file_contains: no readable file on disk\n");
-			return false;
-		}
-		for (i = 0; i < c->nstrs; i++)
-			if (find_text(cx->file_text, cx->file_len, c->strs[i],
-			    strlen(c->strs[i]), false, false) >= 0) {
-				explain(cx, "file_contains: '%s' found in %s\n",
-				    c->strs[i], cx->ev->abs_path);
-				return true;
-			}
-		explain(cx, "file_contains: no marker found in %s\n",
-		    cx->ev->abs_path);
-		return false;
-	case C_ALL:
-	case C_ANY:
-		if (c->kind == C_ANY && c->nkids > 1)
-			explain(cx, "any of:\n");
-		else if (c->kind == C_ALL && c->nkids > 1 &&
-		    cx->depth > 1)
-			explain(cx, "all of:\n");
-		cx->depth++;
-		for (i = 0; i < c->nkids; i++) {
-			r = eval_cond(cx, c->kids[i], in_when);
-			if (c->kind == C_ALL && !r) {
-				cx->depth--;
-				return false;
-			}
-			if (c->kind == C_ANY && r) {
-				cx->depth--;
-				return true;
-			}
-		}
-		cx->depth--;
-		return c->kind == C_ALL;
-	case C_NOT:
-		explain(cx, "not:\n");
-		cx->depth++;
-		r = !eval_cond(cx, c->kids[0], false);
-		cx->depth--;
-		return r;
-	case C_KB:
-		return eval_kb(cx, c, in_when);
-	case C_SHELL:
-		return eval_shell(cx, c, in_when);
-	case C_SH_TEXT:
-		return eval_shell_part(cx, c);
-	case C_SH_FLAGS:
-		return eval_shell_flags(cx, c);
-	case C_SECTIONS:
-		return eval_sections(cx, c, in_when);
-	}
-	return false;
 }
 
 /* ---- rules ---------------------------------------------------------------- */
@@ -673,7 +173,7 @@ cheap_when_fails(struct ectx *cx, const struct cond *when)
 		return false;
 	for (i = 0; i < when->nkids; i++)
 		if (is_cheap(when->kids[i]) &&
-		    !eval_cond(cx, when->kids[i], false))
+		    !eval_condition(cx, when->kids[i], false))
 			return true;
 	return false;
 }
@@ -685,13 +185,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	struct rr_event	*ev = cx->ev;
 	struct buf	 text;
 
-	cx->rule = r;
-	cx->match = NULL;
-	cx->match_len = 0;
-	cx->match_is_glob = false;
-	cx->depth = 0;
-	kb_rows_release(&cx->rows);
-	eval_ext_reset_rule(cx);
+	eval_ctx_reset_rule(cx, r);
 	if (!rule_applies(r, ev)) {
 		if (cx->opts->explain && (r->events & (1u << ev->kind)))
 			explain(cx, "rule %s (%s:%d): skipped: tool '%s' not "
@@ -718,7 +212,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	if (r->when != NULL) {
 		explain(cx, "when:\n");
 		cx->depth = 1;
-		if (!eval_cond(cx, r->when, true)) {
+		if (!eval_condition(cx, r->when, true)) {
 			cx->depth = 1;
 			explain(cx, "not fired: 'when' does not hold\n");
 			return;
@@ -728,7 +222,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	if (r->unless != NULL) {
 		explain(cx, "unless:\n");
 		cx->depth = 1;
-		if (eval_cond(cx, r->unless, false)) {
+		if (eval_condition(cx, r->unless, false)) {
 			cx->depth = 1;
 			explain(cx, "not fired: cancelled by 'unless'\n");
 			return;
@@ -860,11 +354,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	struct pf_candidates	cands;
 	size_t			i;
 
-	memset(&cx, 0, sizeof(cx));
-	cx.ev = ev;
-	cx.opts = opts;
-	cx.out = out;
-	buf_init(&cx.missing);
+	eval_ctx_init(&cx, ev, opts, out);
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
 	    !prefilter_disabled();
 	if (opts->only != NULL)
@@ -876,9 +366,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 			eval_rule(&cx, rs->rules[cands.rules[i]]);
 		pf_candidates_release(&cands);
 	}
-	free(cx.file_text);
-	kb_rows_release(&cx.rows);
-	eval_ext_release(&cx);
+	eval_ctx_release(&cx);
 	if (out->nfired > 1)
 		qsort(out->fired, out->nfired, sizeof(*out->fired), fired_cmp);
 	apply_once(&cx);

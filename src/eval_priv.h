@@ -1,8 +1,14 @@
 /*
- * Shared by eval.c (rules, conditions, text matching) and eval_ext.c (the
- * shell, sections, json and required forms, and the file fields).  Not for
- * other modules.  Texts made for templates ({{missing}}, {{sections}},
- * {{keywords}}) live in the event's arena or in `missing`.
+ * Private to the evaluation stage (eval*.c), not for other modules.  The
+ * stage is layered; each file calls only the ones below it:
+ *
+ *	eval.c		rules and the event (eval.h)
+ *	eval_cond.c	conditions; the only file that recurses into them
+ *	eval_match.c	text matching of a condition's subjects
+ *	eval_ctx.c	the per-event scratch below and its low helpers
+ *
+ * Texts made for templates ({{missing}}, {{sections}}, {{keywords}}) live
+ * in the event's arena or in `missing`.
  */
 #ifndef RR_EVAL_PRIV_H
 #define RR_EVAL_PRIV_H
@@ -13,8 +19,6 @@
 #include "buf.h"
 #include "eval.h"
 #include "kb.h"
-
-#define FILE_CONTAINS_MAX	(16u * 1024 * 1024)
 
 struct sh_script;
 struct sh_cmd;
@@ -29,7 +33,7 @@ struct ectx {
 	const char		*match;
 	size_t			 match_len;
 	bool			 match_is_glob;
-	/* The file on disk, read once for file_contains. */
+	/* The file on disk, read once: file_contains, file_before, after. */
 	int			 file_state;	/* 0 unread, 1 read, -1 none */
 	char			*file_text;
 	size_t			 file_len;
@@ -38,7 +42,6 @@ struct ectx {
 	/* Rows the rule's kb conditions found, for its message. */
 	struct kb_rows		 rows;
 	bool			 kb_failed;	/* reported once per event */
-	/* eval_ext.c */
 	struct sh_script	*sh;		/* `command` parsed, once */
 	const struct sh_cmd	*sh_cmd;	/* the one a shell map tests */
 	int			 after_state;	/* file_after: 0 unread, 1, -1 */
@@ -47,33 +50,31 @@ struct ectx {
 	const char		*keywords;	/* {{keywords}} of this rule */
 };
 
-/* eval.c */
+/* eval_ctx.c */
+void	 eval_ctx_init(struct ectx *, struct rr_event *,
+	     const struct eval_opts *, struct eval_outcome *);
+void	 eval_ctx_reset_rule(struct ectx *, const struct rule *);
+void	 eval_ctx_release(struct ectx *);
 void	 eval_explain(struct ectx *, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
+/* Shorter to read in every eval*.c file. */
+#define explain(...)	eval_explain(__VA_ARGS__)
 void	 eval_snippet(struct buf *, const char *, size_t);
-bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);
+void	 eval_add_missing(struct ectx *, const char *, size_t);
+/* Reads the file the tool touches into file_text, once per event. */
+void	 eval_load_file(struct ectx *);
+/* Fills ev->f[F_FILE_BEFORE] or [F_FILE_AFTER] the first time. */
+void	 eval_file_field(struct ectx *, enum rr_field);
+
+/* eval_match.c */
+/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
+long	 eval_find_text(const char *hay, size_t hlen, const char *needle,
+	     size_t nlen, bool ci, bool word);
 bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
 	     bool in_when);
-bool	 eval_pattern_hit(struct ectx *, const struct cond *, size_t pi,
-	     const char *s, size_t len, size_t *start, size_t *end);
-/* Reads the file the tool touches into file_text, once per event. */
-void	 eval_load_file(struct ectx *);
 
-/* eval_ext.c */
-bool	 eval_shell(struct ectx *, const struct cond *, bool in_when);
-bool	 eval_shell_part(struct ectx *, const struct cond *);
-bool	 eval_shell_flags(struct ectx *, const struct cond *);
-bool	 eval_sections(struct ectx *, const struct cond *, bool in_when);
-bool	 eval_json(struct ectx *, const struct cond *,
-	     const char *const *subjects, const size_t *lens, size_t n,
-	     bool in_when);
-bool	 eval_required(struct ectx *, const struct cond *,
-	     const char *const *subjects, const size_t *lens, size_t n,
-	     bool in_when);
-/* Fills ev->f[F_FILE_BEFORE] or [F_FILE_AFTER] the first time. */
-void	 eval_file_field(struct ectx *, enum rr_field);
-void	 eval_ext_reset_rule(struct ectx *);
-void	 eval_ext_release(struct ectx *);
+/* eval_cond.c */
+bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);
 
 #endif

@@ -14,7 +14,7 @@
 
 static struct ruleset	rs;
 static struct diag_list	dl;
-static char		tmp[] = "/tmp/rr-evalext.XXXXXX";
+static char		tmp[] = "/tmp/rr-evalforms.XXXXXX";
 
 static void
 use(const char *yaml)

@@ -1,0 +1,413 @@
+/*
+ * Conditions: eval_condition() decides one by its kind.  A text condition
+ * picks its subjects (a field of the event, a part of a shell command)
+ * and leaves matching them to eval_match.c; env, file_contains and kb are
+ * decided here.  all / any / not, shell maps and sections evaluate the
+ * conditions inside them, and this is the only file that recurses: the
+ * files below it evaluate no condition.
+ *
+ * Each reads the event lazily: a command is parsed or a file read only
+ * when a rule asks, once per event.  The sections file is read on every
+ * evaluation, never cached, so an edited file counts at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "eval_priv.h"
+#include "fileio.h"
+#include "kb.h"
+#include "mdsections.h"
+#include "shellwords.h"
+#include "xmalloc.h"
+
+/* ---- text, kb ----------------------------------------------------------- */
+
+static bool
+eval_text(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_event	*ev = cx->ev;
+	struct rr_text	 t;
+	const char	*subjects[2];
+	size_t		 lens[2], nsub = 0;
+
+	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
+		eval_file_field(cx, c->field);
+	if (c->field == F_INPUT)
+		t = event_input(ev, c->input_key);
+	else
+		t = ev->f[c->field];
+	if (c->field == F_PATH && ev->abs_path != NULL) {
+		/* Relative to the project first, then absolute. */
+		subjects[nsub] = ev->rel_path;
+		lens[nsub++] = strlen(ev->rel_path);
+		if (ev->rel_path != ev->abs_path) {
+			subjects[nsub] = ev->abs_path;
+			lens[nsub++] = strlen(ev->abs_path);
+		}
+	} else if (t.s != NULL) {
+		subjects[nsub] = t.s;
+		lens[nsub++] = t.len;
+	}
+	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
+}
+
+/* The file name seed 000 looks up: file_path.split('/').pop(). */
+static const char *
+kb_file_name(const struct rr_event *ev)
+{
+	const char	*p = ev->f[F_PATH].s, *slash;
+
+	if (p == NULL || ev->f[F_PATH].len == 0)
+		return NULL;
+	slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+static bool
+eval_kb(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_event	*ev = cx->ev;
+	struct kb_rows	 rows;
+	const char	*name = NULL, *what = "kb";
+	char		*err = NULL;
+	int		 rc = 0;
+
+	if (cx->opts->db == NULL) {
+		explain(cx, "kb: no knowledge base here\n");
+		return false;
+	}
+	kb_rows_init(&rows);
+	switch (c->kb_query) {
+	case KBQ_FILE_ERRORS:
+		what = "file_errors";
+		if ((name = kb_file_name(ev)) == NULL) {
+			explain(cx, "kb: file_errors: the event has no file "
+			    "path\n");
+			return false;
+		}
+		rc = kb_file_errors(cx->opts->db, name, c->kb_limit, 0, &rows,
+		    &err);
+		break;
+	case KBQ_SESSION_ERROR:
+		what = "session_error";
+		if ((name = ev->tool) == NULL) {
+			explain(cx, "kb: session_error: the event has no "
+			    "tool\n");
+			return false;
+		}
+		rc = kb_session_error(cx->opts->db, ev->session_id, name,
+		    c->kb_limit, &rows, &err);
+		break;
+	}
+	if (rc < 0) {
+		if (!cx->kb_failed)
+			buf_printf(&cx->out->notes, "reflexion-rules: %s; kb "
+			    "conditions do not hold\n", err);
+		cx->kb_failed = true;
+		explain(cx, "kb: %s: %s\n", what, err);
+		free(err);
+		return false;
+	}
+	explain(cx, "kb: %s for '%s': %zu row%s\n", what, name, rows.n,
+	    rows.n == 1 ? "" : "s");
+	if (rows.n == 0)
+		return false;
+	if (in_when)
+		kb_rows_take(&cx->rows, &rows);
+	kb_rows_release(&rows);
+	return true;
+}
+
+/* ---- shell maps --------------------------------------------------------- */
+
+static bool
+eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct rr_text		 cmd = cx->ev->f[F_COMMAND];
+	const struct sh_cmd	*sc;
+	size_t			 i;
+	bool			 r;
+
+	if (cmd.s == NULL) {
+		explain(cx, "shell: no command in this event\n");
+		return false;
+	}
+	if (cx->sh == NULL) {
+		cx->sh = xcalloc(1, sizeof(*cx->sh));
+		sh_parse(cx->sh, cmd.s, cmd.len);
+	}
+	for (i = 0; i < cx->sh->n; i++) {
+		sc = &cx->sh->cmds[i];
+		if (cx->opts->explain != NULL) {
+			explain(cx, "shell: command %zu of %zu ", i + 1,
+			    cx->sh->n);
+			eval_snippet(cx->opts->explain, sc->text,
+			    strlen(sc->text));
+			buf_addc(cx->opts->explain, '\n');
+		}
+		cx->sh_cmd = sc;
+		cx->depth++;
+		r = eval_condition(cx, c->kids[0], false);
+		cx->depth--;
+		cx->sh_cmd = NULL;
+		if (!r)
+			continue;
+		/* {{match}}: the whole simple command, as unquoted. */
+		if (in_when && (cx->match == NULL || cx->match_is_glob)) {
+			cx->match = sc->text;
+			cx->match_len = strlen(sc->text);
+			cx->match_is_glob = false;
+		}
+		return true;
+	}
+	explain(cx, "shell: none of %zu simple command%s matched%s\n",
+	    cx->sh->n, cx->sh->n == 1 ? "" : "s", cx->sh->truncated ?
+	    " (the command was too long or deep to parse whole)" : "");
+	return false;
+}
+
+static bool
+eval_shell_part(struct ectx *cx, const struct cond *c)
+{
+	const struct sh_cmd	*sc = cx->sh_cmd;
+	const char		**subjects, *one = NULL;
+	size_t			*lens, n = 0, i;
+	bool			 r;
+
+	if (sc == NULL)
+		return false;
+	subjects = xcalloc(sc->argc + sc->nredirects + 1, sizeof(*subjects));
+	lens = xcalloc(sc->argc + sc->nredirects + 1, sizeof(*lens));
+	switch (c->sh_part) {
+	case SH_PROGRAM:
+		one = sc->program;
+		break;
+	case SH_SUBCOMMAND:
+		one = sh_subcommand(sc);
+		break;
+	case SH_ARGS:
+		for (i = 1; i < sc->argc; i++)
+			subjects[n++] = sc->argv[i];
+		break;
+	case SH_DIR:
+		one = sc->dir;
+		break;
+	case SH_REDIRECTS:
+		for (i = 0; i < sc->nredirects; i++)
+			subjects[n++] = sc->redirects[i];
+		break;
+	case SH_INPUT:
+		one = sc->input;
+		break;
+	case SH__COUNT:
+		break;
+	}
+	if (one != NULL)
+		subjects[n++] = one;
+	for (i = 0; i < n; i++)
+		lens[i] = strlen(subjects[i]);
+	r = eval_match_subjects(cx, c, subjects, lens, n, false);
+	free(subjects);
+	free(lens);
+	return r;
+}
+
+static bool
+eval_shell_flags(struct ectx *cx, const struct cond *c)
+{
+	size_t	i;
+
+	if (cx->sh_cmd == NULL)
+		return false;
+	for (i = 0; i < c->nstrs; i++)
+		if (sh_has_flag(cx->sh_cmd, c->strs[i])) {
+			explain(cx, "flags: %s is set\n", c->strs[i]);
+			return true;
+		}
+	explain(cx, "flags: none of %zu is set\n", c->nstrs);
+	return false;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Reads the sections file; -1 with a note on stderr when it cannot. */
+static int
+read_sections_file(struct ectx *cx, const char *path, struct buf *out)
+{
+	struct stat		st;
+	enum fd_read_result	rr;
+	int			fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		err = errno;
+	else if (fstat(fd, &st) < 0)
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if ((rr = fd_read_all(fd, MD_FILE_MAX, false, out)) ==
+	    FD_READ_ERROR)
+		err = errno;
+	else if (rr == FD_READ_TOO_BIG)
+		err = EFBIG;
+	if (fd >= 0)
+		close(fd);
+	if (err == 0)
+		return 0;
+	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d: rule '%s': "
+	    "cannot read %s: %s\n", cx->rule->file, cx->rule->line,
+	    cx->rule->id, path, err == EINVAL ? "not a regular file" :
+	    err == EFBIG ? "larger than 4 MB" : strerror(err));
+	return -1;
+}
+
+static bool
+eval_sections(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	const struct sections_spec	*spec = c->sections;
+	const char			**active, *dir = cx->ev->project_dir;
+	struct buf			 text, titles, kw;
+	char				*path;
+	size_t				 n = 0, i, found;
+
+	active = xcalloc(spec->ntags + 1, sizeof(*active));
+	cx->depth++;
+	for (i = 0; i < spec->ntags; i++)
+		if (spec->tags[i].when == NULL ||
+		    eval_condition(cx, spec->tags[i].when, false))
+			active[n++] = spec->tags[i].name;
+	cx->depth--;
+	if (n == 0) {
+		explain(cx, "sections: no keyword applies\n");
+		free(active);
+		return false;
+	}
+	qsort(active, n, sizeof(*active), name_cmp);
+	buf_init(&kw);
+	for (i = 0; i < n; i++)
+		buf_printf(&kw, "%s%s", i ? ", " : "", active[i]);
+	if (spec->file[0] == '/' || dir == NULL || *dir == '\0')
+		path = xstrdup(spec->file);
+	else
+		path = xasprintf("%s/%s", dir, spec->file);
+	buf_init(&text);
+	buf_init(&titles);
+	found = 0;
+	if (read_sections_file(cx, path, &text) == 0)
+		found = md_tagged_sections(text.data, text.len, active, n,
+		    &titles);
+	explain(cx, "sections: keywords %s: %zu tagged section%s in %s\n",
+	    kw.data, found, found == 1 ? "" : "s", path);
+	if (found > 0 && in_when) {
+		cx->keywords = arena_strndup(&cx->ev->arena, kw.data, kw.len);
+		cx->sections = arena_strndup(&cx->ev->arena, titles.data,
+		    titles.len);
+	}
+	buf_release(&kw);
+	buf_release(&text);
+	buf_release(&titles);
+	free(path);
+	free(active);
+	return found > 0;
+}
+
+/* ---- the dispatcher ----------------------------------------------------- */
+
+static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
+
+/*
+ * The entry to conditions: eval.c decides `when` and `unless` with it,
+ * and the shell maps and sections above the conditions they hold.
+ */
+bool
+eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	return eval_cond(cx, c, in_when);
+}
+
+static bool
+eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	size_t	i;
+	bool	r;
+
+	switch (c->kind) {
+	case C_TEXT:
+		return eval_text(cx, c, in_when);
+	case C_ENV:
+		for (i = 0; i < c->nstrs; i++) {
+			const char *v = getenv(c->strs[i]);
+			if (v != NULL && *v != '\0') {
+				explain(cx, "env: %s is set\n", c->strs[i]);
+				return true;
+			}
+		}
+		explain(cx, "env: none of %zu variables is set\n", c->nstrs);
+		return false;
+	case C_FILE_CONTAINS:
+		eval_load_file(cx);
+		if (cx->file_state < 0) {
+			explain(cx, "file_contains: no readable file on disk\n");
+			return false;
+		}
+		for (i = 0; i < c->nstrs; i++)
+			if (eval_find_text(cx->file_text, cx->file_len,
+			    c->strs[i], strlen(c->strs[i]), false,
+			    false) >= 0) {
+				explain(cx, "file_contains: '%s' found in %s\n",
+				    c->strs[i], cx->ev->abs_path);
+				return true;
+			}
+		explain(cx, "file_contains: no marker found in %s\n",
+		    cx->ev->abs_path);
+		return false;
+	case C_ALL:
+	case C_ANY:
+		if (c->kind == C_ANY && c->nkids > 1)
+			explain(cx, "any of:\n");
+		else if (c->kind == C_ALL && c->nkids > 1 &&
+		    cx->depth > 1)
+			explain(cx, "all of:\n");
+		cx->depth++;
+		for (i = 0; i < c->nkids; i++) {
+			r = eval_cond(cx, c->kids[i], in_when);
+			if (c->kind == C_ALL && !r) {
+				cx->depth--;
+				return false;
+			}
+			if (c->kind == C_ANY && r) {
+				cx->depth--;
+				return true;
+			}
+		}
+		cx->depth--;
+		return c->kind == C_ALL;
+	case C_NOT:
+		explain(cx, "not:\n");
+		cx->depth++;
+		r = !eval_cond(cx, c->kids[0], false);
+		cx->depth--;
+		return r;
+	case C_KB:
+		return eval_kb(cx, c, in_when);
+	case C_SHELL:
+		return eval_shell(cx, c, in_when);
+	case C_SH_TEXT:
+		return eval_shell_part(cx, c);
+	case C_SH_FLAGS:
+		return eval_shell_flags(cx, c);
+	case C_SECTIONS:
+		return eval_sections(cx, c, in_when);
+	}
+	return false;
+}

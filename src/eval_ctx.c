@@ -1,0 +1,197 @@
+/*
+ * The per-event scratch of the evaluation stage (struct ectx, see
+ * eval_priv.h) and its low helpers: the explain trace, the file the tool
+ * touches (read once per event), the file_before / file_after fields made
+ * from it, and the {{missing}} text.  It owns what the scratch holds
+ * between rules and events and frees it.  Nothing here matches text or
+ * evaluates a condition: the other eval*.c files build on this one, never
+ * the other way round.
+ */
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "edits.h"
+#include "eval_priv.h"
+#include "fileio.h"
+#include "jsonw.h"
+#include "kb.h"
+#include "shellwords.h"
+
+#define EXPLAIN_SNIPPET		60
+#define FILE_CONTAINS_MAX	(16u * 1024 * 1024)
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+void
+eval_ctx_init(struct ectx *cx, struct rr_event *ev,
+    const struct eval_opts *opts, struct eval_outcome *out)
+{
+	memset(cx, 0, sizeof(*cx));
+	cx->ev = ev;
+	cx->opts = opts;
+	cx->out = out;
+	buf_init(&cx->missing);
+}
+
+/* Forgets what the previous rule found; the event's reads stay. */
+void
+eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
+{
+	cx->rule = r;
+	cx->match = NULL;
+	cx->match_len = 0;
+	cx->match_is_glob = false;
+	cx->depth = 0;
+	kb_rows_release(&cx->rows);
+	buf_reset(&cx->missing);
+	cx->sections = NULL;
+	cx->keywords = NULL;
+}
+
+void
+eval_ctx_release(struct ectx *cx)
+{
+	free(cx->file_text);
+	cx->file_text = NULL;
+	kb_rows_release(&cx->rows);
+	if (cx->sh != NULL) {
+		sh_release(cx->sh);
+		free(cx->sh);
+		cx->sh = NULL;
+	}
+	buf_release(&cx->missing);
+	/* file_before pointed into file_text, freed above. */
+	cx->ev->f[F_FILE_BEFORE].s = NULL;
+	cx->ev->f[F_FILE_BEFORE].len = 0;
+}
+
+/* ---- explain ------------------------------------------------------------- */
+
+void
+eval_snippet(struct buf *b, const char *s, size_t len)
+{
+	size_t	cut = utf8_prefix(s, len, EXPLAIN_SNIPPET), i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < cut; i++) {
+		if (s[i] == '\n')
+			buf_adds(b, "\\n");
+		else if ((unsigned char)s[i] < 0x20)
+			buf_addc(b, ' ');
+		else
+			buf_addc(b, s[i]);
+	}
+	buf_addc(b, '\'');
+	if (cut < len)
+		buf_adds(b, "...");
+}
+
+/* The trace of `explain`, indented to the current depth. */
+void
+eval_explain(struct ectx *cx, const char *fmt, ...)
+{
+	va_list	ap;
+	int	i;
+
+	if (cx->opts->explain == NULL)
+		return;
+	for (i = 0; i < cx->depth; i++)
+		buf_adds(cx->opts->explain, "  ");
+	va_start(ap, fmt);
+	buf_vprintf(cx->opts->explain, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- {{missing}} --------------------------------------------------------- */
+
+/* Adds one item to {{missing}}. */
+void
+eval_add_missing(struct ectx *cx, const char *s, size_t len)
+{
+	if (cx->missing.len)
+		buf_adds(&cx->missing, ", ");
+	buf_add(&cx->missing, s, len);
+}
+
+/* ---- the file on disk ---------------------------------------------------- */
+
+static void
+load_file(struct ectx *cx)
+{
+	struct stat	 st;
+	struct buf	 b;
+	int		 fd;
+
+	cx->file_state = -1;
+	if (cx->ev->abs_path == NULL)
+		return;
+	/* O_NONBLOCK: a FIFO planted at the path must not hang the hook. */
+	fd = open(cx->ev->abs_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	buf_init(&b);
+	if (fd_read_all(fd, FILE_CONTAINS_MAX, false, &b) == FD_READ_OK) {
+		cx->file_text = buf_detach(&b, &cx->file_len);
+		cx->file_state = 1;
+	} else
+		buf_release(&b);
+	close(fd);
+}
+
+void
+eval_load_file(struct ectx *cx)
+{
+	if (cx->file_state == 0)
+		load_file(cx);
+}
+
+/* ---- file_before, file_after --------------------------------------------- */
+
+void
+eval_file_field(struct ectx *cx, enum rr_field f)
+{
+	struct rr_event	*ev = cx->ev;
+	const cJSON	*input;
+	struct buf	 b;
+
+	eval_load_file(cx);
+	if (f == F_FILE_BEFORE) {
+		if (cx->file_state == 1) {
+			ev->f[F_FILE_BEFORE].s = cx->file_text;
+			ev->f[F_FILE_BEFORE].len = cx->file_len;
+		}
+		return;
+	}
+	if (f != F_FILE_AFTER || cx->after_state != 0)
+		return;
+	cx->after_state = -1;
+	if (ev->kind == EV_POST_TOOL_USE) {
+		/* The tool already ran: the file on disk is the result. */
+		if (cx->file_state == 1) {
+			ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena,
+			    cx->file_text, cx->file_len);
+			ev->f[F_FILE_AFTER].len = cx->file_len;
+			cx->after_state = 1;
+		}
+		return;
+	}
+	input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
+	buf_init(&b);
+	if (edit_result(ev->tool, input, cx->file_state == 1 ?
+	    cx->file_text : NULL, cx->file_len, &b) == 0) {
+		ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena, b.data,
+		    b.len);
+		ev->f[F_FILE_AFTER].len = b.len;
+		cx->after_state = 1;
+	}
+	buf_release(&b);
+}
