@@ -1,9 +1,12 @@
 /*
- * Simple commands of the shell tokenizer (see shellwords.h): a word list
- * from the lexer becomes a struct sh_cmd once assignments, reserved words
- * and wrappers are off its front; then the scripts it runs (sh -c, eval,
- * su -c, find -exec) are parsed one level deeper, and a cd is remembered.
- * Also the queries rules make of a command: subcommand and flags.
+ * The command reader of the shell tokenizer (see shellwords.h), the upper
+ * layer (shellwords_priv.h): sh_parse() runs the lexer with this file's
+ * hooks, and each word list the lexer reads becomes a struct sh_cmd once
+ * assignments, reserved words and wrappers are off its front; then the
+ * scripts it runs (sh -c, eval, su -c, find -exec) are parsed one level
+ * deeper, and a cd is remembered.  The variables and aliases defined on
+ * the way are this file's own state.  The queries rules make of a
+ * command are in shellquery.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,34 @@
 #include "buf.h"
 #include "shellwords_priv.h"
 #include "xmalloc.h"
+
+#define SH_MAX_VARS	64
+#define SH_MAX_ALIASES	32
+#define SH_MAX_UNWRAP	16
+
+struct sh_var {
+	const char	*name;
+	const char	*value;
+};
+
+struct sh_alias {
+	const char	*name;
+	const char	*value;
+	bool		 active;	/* being expanded: not again inside */
+};
+
+/*
+ * The reader's state for one sh_parse(), the lexer's parser.ctx: what
+ * earlier commands defined, for the commands after them.
+ */
+struct reader {
+	struct sh_var		 vars[SH_MAX_VARS];
+	size_t			 nvars;
+	struct sh_alias		 aliases[SH_MAX_ALIASES];
+	size_t			 naliases;
+};
+
+static void emit_words(struct frame *, struct sh_word *, size_t, int);
 
 static bool
 in_set(const char *s, const char *const *set)
@@ -29,29 +60,32 @@ base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
-const char *
-sh_lookup_var(const struct parser *ps, const char *name, size_t len)
+/* The lexer's lookup_var hook. */
+static const char *
+lookup_var(const struct parser *ps, const char *name, size_t len)
 {
-	size_t	i;
+	const struct reader	*r = ps->ctx;
+	size_t			 i;
 
-	for (i = ps->nvars; i > 0; i--)
-		if (strlen(ps->vars[i - 1].name) == len &&
-		    memcmp(ps->vars[i - 1].name, name, len) == 0)
-			return ps->vars[i - 1].value;
+	for (i = r->nvars; i > 0; i--)
+		if (strlen(r->vars[i - 1].name) == len &&
+		    memcmp(r->vars[i - 1].name, name, len) == 0)
+			return r->vars[i - 1].value;
 	return NULL;
 }
 
 static void
 set_var(struct parser *ps, const char *word)
 {
+	struct reader	*r = ps->ctx;
 	const char	*eq = strchr(word, '=');
 	struct arena	*a = &ps->sc->arena;
 
-	if (eq == NULL || ps->nvars == SH_MAX_VARS)
+	if (eq == NULL || r->nvars == SH_MAX_VARS)
 		return;
-	ps->vars[ps->nvars].name = arena_strndup(a, word, (size_t)(eq - word));
-	ps->vars[ps->nvars].value = arena_strdup(a, eq + 1);
-	ps->nvars++;
+	r->vars[r->nvars].name = arena_strndup(a, word, (size_t)(eq - word));
+	r->vars[r->nvars].value = arena_strdup(a, eq + 1);
+	r->nvars++;
 }
 
 /*
@@ -62,30 +96,32 @@ set_var(struct parser *ps, const char *word)
 static void
 set_aliases(struct parser *ps, const struct sh_cmd *c)
 {
+	struct reader	*r = ps->ctx;
 	struct arena	*a = &ps->sc->arena;
 	const char	*eq;
 	size_t		 k;
 
-	for (k = 1; k < c->argc && ps->naliases < SH_MAX_ALIASES; k++) {
+	for (k = 1; k < c->argc && r->naliases < SH_MAX_ALIASES; k++) {
 		eq = strchr(c->argv[k], '=');
 		if (eq == NULL || eq == c->argv[k])
 			continue;
-		ps->aliases[ps->naliases].name = arena_strndup(a, c->argv[k],
+		r->aliases[r->naliases].name = arena_strndup(a, c->argv[k],
 		    (size_t)(eq - c->argv[k]));
-		ps->aliases[ps->naliases].value = arena_strdup(a, eq + 1);
-		ps->aliases[ps->naliases].active = false;
-		ps->naliases++;
+		r->aliases[r->naliases].value = arena_strdup(a, eq + 1);
+		r->aliases[r->naliases].active = false;
+		r->naliases++;
 	}
 }
 
 static struct sh_alias *
 find_alias(struct parser *ps, const char *name)
 {
-	size_t	i;
+	struct reader	*r = ps->ctx;
+	size_t		 i;
 
-	for (i = ps->naliases; i > 0; i--)
-		if (strcmp(ps->aliases[i - 1].name, name) == 0)
-			return &ps->aliases[i - 1];
+	for (i = r->naliases; i > 0; i--)
+		if (strcmp(r->aliases[i - 1].name, name) == 0)
+			return &r->aliases[i - 1];
 	return NULL;
 }
 
@@ -391,8 +427,8 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 	buf_release(&b);
 }
 
-bool
-sh_is_shell(const char *prog)
+static bool
+is_shell(const char *prog)
 {
 	return in_set(prog, shells);
 }
@@ -402,8 +438,8 @@ sh_is_shell(const char *prog)
  * *reads_stdin is set when it runs no script file and no -c (so a
  * here-document or here-string is its script).
  */
-const char *
-sh_shell_script(const struct sh_cmd *c, bool *reads_stdin)
+static const char *
+shell_script(const struct sh_cmd *c, bool *reads_stdin)
 {
 	const char	*s;
 	bool		 has_c = false;
@@ -440,6 +476,17 @@ sh_shell_script(const struct sh_cmd *c, bool *reads_stdin)
 	return NULL;
 }
 
+/* The lexer's runs_input hook: a here-document fed to sh is its script. */
+static bool
+runs_input(const struct sh_cmd *c)
+{
+	bool	reads_stdin;
+
+	if (!is_shell(c->program))
+		return false;
+	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
+}
+
 /* Nested scripts run by the command just emitted. */
 static void
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
@@ -450,8 +497,8 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	bool		 reads_stdin;
 	size_t		 i, j;
 
-	if (sh_is_shell(c->program)) {
-		script = sh_shell_script(c, &reads_stdin);
+	if (is_shell(c->program)) {
+		script = shell_script(c, &reads_stdin);
 		if (script != NULL)
 			sh_parse_nested(f, script, strlen(script));
 		else if (reads_stdin && c->input != NULL)
@@ -493,7 +540,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			    strcmp(w[j].s, "+"); j++)
 				;
 			if (j > i + 1)
-				sh_emit_words(f, w + i + 1, j - i - 1,
+				emit_words(f, w + i + 1, j - i - 1,
 				    f->depth + 1);
 			i = j;
 		}
@@ -507,10 +554,11 @@ static const char *const declarers[] = {
 /*
  * Turns words into a simple command at `depth`: assignments, reserved
  * words and wrappers off the front; the command is appended to the
- * script, then the scripts it runs are parsed.
+ * script, then the scripts it runs are parsed.  The lexer's emit_words
+ * hook, and run_nested()'s for find -exec.
  */
-void
-sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
+static void
+emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 {
 	struct sh_script	*sc = f->ps->sc;
 	struct arena		*a = &sc->arena;
@@ -610,75 +658,28 @@ sh_emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	free(x.v);
 }
 
-/* ---- queries ------------------------------------------------------------ */
-
-struct global_opts {
-	const char		*program;
-	const char *const	*with_value;
+static const struct sh_hooks reader_hooks = {
+	.emit_words = emit_words,
+	.lookup_var = lookup_var,
+	.runs_input = runs_input
 };
 
-static const char *const git_opts[] = {
-	"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-	"--super-prefix", NULL
-};
-static const char *const docker_opts[] = {
-	"-H", "--host", "--config", "--context", "-c", "-l", "--log-level",
-	NULL
-};
-static const char *const kubectl_opts[] = {
-	"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server",
-	"--cluster", "--user", NULL
-};
-
-static const struct global_opts global_opts[] = {
-	{ "git", git_opts },
-	{ "docker", docker_opts },
-	{ "kubectl", kubectl_opts },
-};
-
-const char *
-sh_subcommand(const struct sh_cmd *c)
+void
+sh_parse(struct sh_script *sc, const char *text, size_t len)
 {
-	const char *const	*with_value = NULL;
-	size_t			 i;
+	struct reader	*r;
 
-	for (i = 0; i < sizeof(global_opts) / sizeof(global_opts[0]); i++)
-		if (strcmp(c->program, global_opts[i].program) == 0)
-			with_value = global_opts[i].with_value;
-	for (i = 1; i < c->argc; i++) {
-		if (strcmp(c->argv[i], "--") == 0)
-			return i + 1 < c->argc ? c->argv[i + 1] : NULL;
-		if (c->argv[i][0] != '-' || c->argv[i][1] == '\0')
-			return c->argv[i];
-		if (with_value != NULL && in_set(c->argv[i], with_value))
-			i++;
-	}
-	return NULL;
+	memset(sc, 0, sizeof(*sc));
+	arena_init(&sc->arena);
+	r = xcalloc(1, sizeof(*r));
+	sh_lex(sc, text, len, &reader_hooks, r);
+	free(r);
 }
 
-bool
-sh_has_flag(const struct sh_cmd *c, const char *flag)
+void
+sh_release(struct sh_script *sc)
 {
-	const char	*s;
-	size_t		 i, flen = strlen(flag), n;
-
-	if (flen < 2 || flag[0] != '-')
-		return false;
-	for (i = 1; i < c->argc; i++) {
-		s = c->argv[i];
-		if (strcmp(s, "--") == 0)
-			break;
-		if (s[0] != '-' || s[1] == '\0')
-			continue;
-		if (flag[1] == '-') {			/* --long */
-			n = strcspn(s, "=");
-			if (n == flen && memcmp(s, flag, n) == 0)
-				return true;
-		} else if (flen == 2) {			/* -x in a bundle */
-			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)
-				return true;
-		} else if (strcmp(s, flag) == 0)	/* -word */
-			return true;
-	}
-	return false;
+	free(sc->cmds);
+	arena_release(&sc->arena);
+	memset(sc, 0, sizeof(*sc));
 }

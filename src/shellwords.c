@@ -1,10 +1,12 @@
 /*
  * The shell lexer (see shellwords.h): one recursive-descent pass over the
- * text.  sh_parse_list() reads a list of commands until the end or an
+ * text.  parse_list() reads a list of commands until the end or an
  * unmatched ')', read_word() reads one word, unquoting as it goes, and
- * the words of each simple command go to sh_emit_words() (shellcmd.c).
- * The C recursion is bounded by SH_MAX_NEST whatever the input; deeper
- * groups are skipped by an iterative scan.
+ * the words of each simple command go to the command reader (shellcmd.c)
+ * through the hooks it gave sh_lex(): this file calls nothing of it by
+ * name (see shellwords_priv.h).  The C recursion is bounded by
+ * SH_MAX_NEST whatever the input; deeper groups are skipped by an
+ * iterative scan.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +25,9 @@ enum redir_kind {
 	R_HEREDOC_TABS,	/* <<- */
 	R_HERESTRING	/* <<< */
 };
+
+static const char *parse_list(struct parser *, const char *, const char *,
+	    int, int, bool, const char *);
 
 /* Ends an unquoted word. */
 static bool
@@ -84,7 +89,7 @@ sh_parse_nested(struct frame *f, const char *text, size_t len)
 		f->ps->sc->truncated = true;
 		return;
 	}
-	sh_parse_list(f->ps, text, text + len, f->depth + 1, f->nest + 1, false,
+	parse_list(f->ps, text, text + len, f->depth + 1, f->nest + 1, false,
 	    f->dir);
 }
 
@@ -152,7 +157,7 @@ static void
 expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
     bool quoted)
 {
-	const char	*v = sh_lookup_var(f->ps, name, len);
+	const char	*v = f->ps->hooks->lookup_var(f->ps, name, len);
 	size_t		 i;
 
 	if (v == NULL || !sh_charge(f->ps, strlen(v))) {
@@ -241,7 +246,7 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 		f->ps->sc->truncated = true;
 		q = skip_group(p, end);
 	} else {
-		q = sh_parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true,
+		q = parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true,
 		    f->dir);
 		if (q < end && *q == ')')
 			q++;
@@ -414,7 +419,7 @@ finish_cmd(struct frame *f)
 	struct sh_cmd		*c;
 
 	if (f->words.n > 0)
-		sh_emit_words(f, f->words.v, f->words.n, f->depth);
+		f->ps->hooks->emit_words(f, f->words.v, f->words.n, f->depth);
 	/* Here-documents belong to the first command this produced. */
 	for (k = 0; k < f->ndocs; k++)
 		if (f->docs[k].cmd == -1)
@@ -436,7 +441,6 @@ read_heredocs(struct frame *f, const char *p)
 	struct buf		 body;
 	const char		*eol, *line;
 	size_t			 k, dl;
-	bool			 reads_stdin;
 
 	for (k = 0; k < f->ndocs; k++) {
 		buf_init(&body);
@@ -460,13 +464,8 @@ read_heredocs(struct frame *f, const char *p)
 			struct sh_cmd *c = &sc->cmds[f->docs[k].cmd];
 			c->input = arena_strndup(&sc->arena, body.data,
 			    body.len);
-			if (sh_is_shell(c->program)) {
-				struct sh_cmd copy = *c;
-				if (sh_shell_script(&copy, &reads_stdin) == NULL &&
-				    reads_stdin)
-					sh_parse_nested(f, copy.input,
-					    strlen(copy.input));
-			}
+			if (f->ps->hooks->runs_input(c))
+				sh_parse_nested(f, c->input, strlen(c->input));
 		}
 		buf_release(&body);
 	}
@@ -605,8 +604,8 @@ all_digits(const struct sh_word *w)
  * Reads a list of commands from p; in_paren stops at an unmatched ')' and
  * returns its position, otherwise at end.
  */
-const char *
-sh_parse_list(struct parser *ps, const char *p, const char *end, int depth,
+static const char *
+parse_list(struct parser *ps, const char *p, const char *end, int depth,
     int nest, bool in_paren, const char *dir)
 {
 	struct frame	 f;
@@ -659,7 +658,7 @@ sh_parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				continue;
 			}
 			/* A ( ) subshell: its cd does not leak out. */
-			q = sh_parse_list(ps, p + 1, end, depth, nest + 1, true,
+			q = parse_list(ps, p + 1, end, depth, nest + 1, true,
 			    f.dir);
 			p = q < end && *q == ')' ? q + 1 : q;
 			continue;
@@ -695,25 +694,16 @@ sh_parse_list(struct parser *ps, const char *p, const char *end, int depth,
 }
 
 void
-sh_parse(struct sh_script *sc, const char *text, size_t len)
+sh_lex(struct sh_script *sc, const char *text, size_t len,
+    const struct sh_hooks *hooks, void *ctx)
 {
-	struct parser	*ps;
+	struct parser	ps;
 
-	memset(sc, 0, sizeof(*sc));
-	arena_init(&sc->arena);
-	ps = xcalloc(1, sizeof(*ps));
-	ps->sc = sc;
-	ps->work_left = SH_WORK_BASE + (len > (SIZE_MAX - SH_WORK_BASE) /
+	memset(&ps, 0, sizeof(ps));
+	ps.sc = sc;
+	ps.hooks = hooks;
+	ps.ctx = ctx;
+	ps.work_left = SH_WORK_BASE + (len > (SIZE_MAX - SH_WORK_BASE) /
 	    SH_WORK_PER_BYTE ? SIZE_MAX - SH_WORK_BASE : len * SH_WORK_PER_BYTE);
-	sh_parse_list(ps, text, text + len, 0, 0, false, NULL);
-	free(ps);
+	parse_list(&ps, text, text + len, 0, 0, false, NULL);
 }
-
-void
-sh_release(struct sh_script *sc)
-{
-	free(sc->cmds);
-	arena_release(&sc->arena);
-	memset(sc, 0, sizeof(*sc));
-}
-

@@ -1,7 +1,28 @@
 /*
- * Shared by shellwords.c (the lexer: words, quotes, expansions, lists)
- * and shellcmd.c (simple commands: wrappers, nested scripts, cd).  Not
- * for other modules.  Every string lives in the script's arena.
+ * The two layers of the shell tokenizer (shellwords.h), and what passes
+ * between them.  Not for other modules.  Every string lives in the
+ * script's arena.
+ *
+ *   shellcmd.c    the command reader, upper layer: sh_parse() and
+ *                 sh_release(); the words of a simple command become a
+ *                 struct sh_cmd (assignments, variables, aliases,
+ *                 wrappers, cd) and the scripts it runs (sh -c, eval,
+ *                 su -c, env -S, find -exec) are parsed one level deeper.
+ *                 It knows which programs are shells.
+ *   shellwords.c  the lexer, lower layer: text becomes the words of each
+ *                 simple command (quotes, expansions, lists, redirections,
+ *                 here-documents), within the limits and the work budget.
+ *                 It knows no program: it gives the reader the words and
+ *                 hangs redirections and input on the first command the
+ *                 reader made of them.
+ *
+ * The reader calls down: sh_lex(), sh_parse_nested(), sh_charge().  The
+ * lexer names nothing of the reader; it calls up only through the struct
+ * sh_hooks that the reader hands sh_lex(), with the reader's own state
+ * (variables, aliases) in parser.ctx.  So the recursion of nested scripts
+ * (a word list -> the reader -> sh -c's script -> the lexer -> ...) runs
+ * through the hooks, bounded by SH_MAX_DEPTH, SH_MAX_NEST and the budget.
+ * shellquery.c reads finished commands only and needs neither.
  */
 #ifndef RR_SHELLWORDS_PRIV_H
 #define RR_SHELLWORDS_PRIV_H
@@ -12,11 +33,8 @@
 #include "shellwords.h"
 
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
-#define SH_MAX_VARS	64
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
-#define SH_MAX_UNWRAP	16
-#define SH_MAX_ALIASES	32
 /*
  * Work, in bytes parsed again (sh -c, eval, aliases, backquotes) or
  * produced by an expansion ($var, {a,b}): at most this much plus so many
@@ -44,31 +62,18 @@ struct wordvec {
 	size_t		 n, cap;
 };
 
-struct sh_var {
-	const char	*name;
-	const char	*value;
-};
-
 struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
 };
 
-struct sh_alias {
-	const char	*name;
-	const char	*value;
-	bool		 active;	/* being expanded: not again inside */
-};
-
 /* State shared by every level of one sh_parse(). */
 struct parser {
 	struct sh_script	*sc;
-	struct sh_var		 vars[SH_MAX_VARS];
-	size_t			 nvars;
-	struct sh_alias		 aliases[SH_MAX_ALIASES];
-	size_t			 naliases;
 	size_t			 work_left;	/* see SH_WORK_BASE */
+	const struct sh_hooks	*hooks;
+	void			*ctx;		/* the reader's state */
 };
 
 /* One list being read: a script, a ( ) group or a $( ). */
@@ -85,9 +90,35 @@ struct frame {
 	size_t		 ndocs;
 };
 
-/* The lexer (shellwords.c). */
-const char *sh_parse_list(struct parser *, const char *p, const char *end,
-	     int depth, int nest, bool in_paren, const char *dir);
+/*
+ * What the lexer asks of the command reader, which sets them.  The reader
+ * finds its own state in parser.ctx.
+ */
+struct sh_hooks {
+	/*
+	 * The words of one simple command, read in f, at `depth`: they
+	 * become commands in sc->cmds, and a cd sets f->dir.
+	 */
+	void		 (*emit_words)(struct frame *f, struct sh_word *,
+			     size_t n, int depth);
+	/* The value of $name, or NULL when it is not known. */
+	const char	*(*lookup_var)(const struct parser *ps,
+			     const char *name, size_t len);
+	/*
+	 * Whether c runs its standard input as its script (a shell with no
+	 * -c and no script file), so that a here-document is parsed.
+	 */
+	bool		 (*runs_input)(const struct sh_cmd *c);
+};
+
+/*
+ * The lexer (shellwords.c), called by the reader.
+ *
+ * Reads text[0..len) into sc, which the caller has initialised, as the
+ * top-level script, with a work budget for its length.
+ */
+void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
+	     const struct sh_hooks *hooks, void *ctx);
 /*
  * Takes n bytes off the work left; false, with the script truncated, when
  * there is not that much left (the caller then does not do that work).
@@ -95,14 +126,6 @@ const char *sh_parse_list(struct parser *, const char *p, const char *end,
 bool	 sh_charge(struct parser *, size_t n);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
-
-/* Simple commands (shellcmd.c). */
-void	 sh_emit_words(struct frame *, struct sh_word *, size_t n, int depth);
-const char *sh_lookup_var(const struct parser *, const char *name,
-	     size_t len);
-bool	 sh_is_shell(const char *program);
-/* The script of sh -c SCRIPT, or NULL; *reads_stdin: no script, no -c. */
-const char *sh_shell_script(const struct sh_cmd *, bool *reads_stdin);
 
 static inline bool
 is_blank(char c)
