@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "fileio.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
@@ -28,10 +29,19 @@
 
 static int cmd_init_exec(int, char **);
 
+enum { INIT_AGENT, INIT_PROJECT_DIR, INIT_COMMAND, INIT_DRY_RUN };
+
+static const struct cmd_option init_options[] = {
+	{ "agent", 0, "claude", 0, INIT_AGENT },
+	{ "project-dir", 0, "DIR", 0, INIT_PROJECT_DIR },
+	{ "command", 0, "CMD", 0, INIT_COMMAND },
+	{ "dry-run", 0, NULL, 0, INIT_DRY_RUN },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_init_entry = {
 	.name = "init",
-	.usage = "[--agent claude] [--project-dir DIR] [--command CMD] "
-	    "[--dry-run]",
+	.options = init_options,
 	.summary = "register the hooks in .claude/settings.json",
 	.exec = cmd_init_exec,
 };
@@ -260,7 +270,7 @@ cmd_init_exec(int argc, char **argv)
 	int			 existed, changed, status = RR_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &a) < 0)
-		return cmd_usage(&cmd_init_entry);
+		return cmd_usage(&cmd_init_entry, NULL);
 	if (a.help) {
 		cmd_print_help(&cmd_init_entry, stdout);
 		return RR_EXIT_OK;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "db.h"
 #include "errnorm.h"
 #include "event.h"
@@ -34,7 +35,7 @@ static int cmd_kb_exec(int, char **);
 
 const struct cmd_entry cmd_kb_entry = {
 	.name = "kb",
-	.usage = "add|search|list|import|export|prune|reindex [OPTIONS] "
+	.args = "add|search|list|import|export|prune|reindex [OPTIONS] "
 	    "[ARGS]",
 	.summary = "Manage the error knowledge base: 'add ERROR [RESOLUTION]', "
 	    "'search TEXT', 'list', 'import [FILE]' and 'export [FILE]' (JSON "
@@ -524,7 +525,7 @@ cmd_kb_exec(int argc, char **argv)
 			return RR_EXIT_OK;
 		}
 	if (parse_args(argc, argv, &a) < 0 || a.sub == NULL)
-		return cmd_usage(&cmd_kb_entry);
+		return cmd_usage(&cmd_kb_entry, NULL);
 	if (strcmp(a.sub, "add") == 0)
 		return kb_add(&a);
 	if (strcmp(a.sub, "search") == 0)
@@ -540,5 +541,5 @@ cmd_kb_exec(int argc, char **argv)
 	if (strcmp(a.sub, "reindex") == 0)
 		return kb_reindex(&a);
 	fprintf(stderr, "reflexion-rules kb: unknown subcommand '%s'\n", a.sub);
-	return cmd_usage(&cmd_kb_entry);
+	return cmd_usage(&cmd_kb_entry, NULL);
 }

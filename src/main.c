@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmdargs.h"
 #include "match_re.h"
 
 #ifndef PACKAGE_VERSION
@@ -34,8 +34,11 @@ usage(FILE *fp)
 	const struct cmd_entry *const *c;
 
 	fprintf(fp, "usage: reflexion-rules COMMAND [ARGS]\n\n");
-	for (c = commands; *c; c++)
-		fprintf(fp, "  %-8s %s\n", (*c)->name, (*c)->usage);
+	for (c = commands; *c; c++) {
+		fprintf(fp, "  %-8s ", (*c)->name);
+		cmd_print_synopsis(*c, fp);
+		fputc('\n', fp);
+	}
 	fprintf(fp, "\n  --version  print the version\n"
 	    "  --help     print this help\n\nSee reflexion-rules(1) and "
 	    "reflexion-rules(5).\n");
