@@ -36,6 +36,7 @@ struct cmd_option {
  * A command with verbs (kb) stops parsing at its first positional
  * argument, the verb, and leaves the rest to the verb's own entry; a
  * verb's name is its command's name, a space and the verb ("kb add").
+ * The command runs its verbs: their exec is NULL.
  */
 struct cmd_entry {
 	const char			 *name;
