@@ -27,24 +27,27 @@ enum rr_exit {
 struct cmd_option {
 	const char	*name;
 	char		 alias;
-	const char	*value;		/* as the usage names it; NULL: a flag */
+	const char	*value;		/* its name in usage; NULL: a flag */
 	int		 flags;		/* CMD_OPT_* */
 	int		 id;
 };
 
 /*
+ * options may be NULL.  args names the positional arguments in the usage
+ * line; there are lower of them at least and upper at most (-1: any).
+ *
  * A command with verbs (kb) stops parsing at its first positional
  * argument, the verb, and leaves the rest to the verb's own entry; a
  * verb's name is its command's name, a space and the verb ("kb add").
- * The command runs its verbs: their exec is NULL.
+ * verbs ends with NULL.  The command runs its verbs: their exec is NULL.
  */
 struct cmd_entry {
 	const char			 *name;
-	const struct cmd_option		 *options;	/* NULL: none */
-	const char			 *args;		/* positional, for usage */
-	int				  lower;	/* positional: at least */
-	int				  upper;	/* at most; -1: any */
-	const struct cmd_entry *const	 *verbs;	/* NULL-terminated */
+	const struct cmd_option		 *options;
+	const char			 *args;
+	int				  lower;
+	int				  upper;
+	const struct cmd_entry *const	 *verbs;
 	const char			 *summary;
 	int				(*exec)(int argc, char **argv);
 };

@@ -23,11 +23,15 @@ struct cmd_optval {
 	size_t		  n;
 };
 
+/*
+ * opts has one element per row of the entry's table; rest holds the
+ * positional arguments, or with verbs the verb and all that follows it.
+ */
 struct cmd_args {
 	const struct cmd_entry	 *entry;
-	struct cmd_optval	 *opts;		/* one per row of entry->options */
-	char			**rest;		/* positional; with verbs, the */
-	int			  nrest;	/* verb and everything after it */
+	struct cmd_optval	 *opts;
+	char			**rest;
+	int			  nrest;
 	bool			  help;		/* -h or --help */
 };
 
