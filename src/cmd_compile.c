@@ -11,13 +11,21 @@
 
 #include "cache.h"
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "xmalloc.h"
 
 static int cmd_compile_exec(int, char **);
 
+enum { COMPILE_RULES };
+
+static const struct cmd_option compile_options[] = {
+	{ "rules", 0, "PATH", CMD_OPT_REPEAT, COMPILE_RULES },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_compile_entry = {
 	.name = "compile",
-	.usage = "[--rules PATH]...",
+	.options = compile_options,
 	.summary = "Compile the rules into the cache under "
 	    "$REFLEXION_HOME/cache/ now; print where, and how many rules.",
 	.exec = cmd_compile_exec,
@@ -26,37 +34,36 @@ const struct cmd_entry cmd_compile_entry = {
 static int
 cmd_compile_exec(int argc, char **argv)
 {
-	struct common_args	 a;
+	struct cmd_args		 a;
+	struct rule_sources	 src;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
-	char			*home, cwd[4096];
+	char			*home, *err, cwd[4096];
 	const char		*project;
 	size_t			 i;
 	int			 status;
 
-	if (common_args_parse(&cmd_compile_entry, argc, argv, ARGS_RULES,
-	    &a) < 0) {
-		common_args_release(&a);
-		return cmd_usage(&cmd_compile_entry);
-	}
+	if (cmd_args_parse(&cmd_compile_entry, argc, argv, &a, &err) < 0)
+		return cmd_usage(&cmd_compile_entry, err);
 	if (a.help) {
 		cmd_print_help(&cmd_compile_entry, stdout);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
 	if (cache_disabled()) {
 		fprintf(stderr, "reflexion-rules compile: the cache is off "
 		    "(REFLEXION_NO_CACHE is set)\n");
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
+	src.paths = cmd_args_values(&a, COMPILE_RULES, &src.npaths);
 	/* The hook's project is the event's cwd: here, this directory. */
 	project = project_dir(getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
 	home = reflexion_home();
 	memset(&rq, 0, sizeof(rq));
-	rq.sources = &a.sources;
+	rq.sources = &src;
 	rq.home = home;
 	rq.project = project;
 	rq.rebuild = true;
@@ -81,6 +88,6 @@ cmd_compile_exec(int argc, char **argv)
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	free(home);
-	common_args_release(&a);
+	cmd_args_release(&a);
 	return status;
 }

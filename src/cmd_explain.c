@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "db.h"
 #include "eval.h"
 #include "hook.h"
@@ -16,9 +17,17 @@
 
 static int cmd_explain_exec(int, char **);
 
+enum { EXPLAIN_RULES };
+
+static const struct cmd_option explain_options[] = {
+	{ "rules", 0, "PATH", CMD_OPT_REPEAT, EXPLAIN_RULES },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_explain_entry = {
 	.name = "explain",
-	.usage = "[--rules PATH]... < event.json",
+	.options = explain_options,
+	.args = "< event.json",
 	.summary = "Show which rules an event would fire, and why.",
 	.exec = cmd_explain_exec,
 };
@@ -26,7 +35,8 @@ const struct cmd_entry cmd_explain_entry = {
 static int
 cmd_explain_exec(int argc, char **argv)
 {
-	struct common_args	 a;
+	struct cmd_args		 a;
+	struct rule_sources	 src;
 	struct rr_event		 ev;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
@@ -38,14 +48,11 @@ cmd_explain_exec(int argc, char **argv)
 	char			*sysmsg, *db_path;
 	size_t			 len, i;
 
-	if (common_args_parse(&cmd_explain_entry, argc, argv, ARGS_RULES,
-	    &a) < 0) {
-		common_args_release(&a);
-		return cmd_usage(&cmd_explain_entry);
-	}
+	if (cmd_args_parse(&cmd_explain_entry, argc, argv, &a, &err) < 0)
+		return cmd_usage(&cmd_explain_entry, err);
 	if (a.help) {
 		cmd_print_help(&cmd_explain_entry, stdout);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -56,12 +63,13 @@ cmd_explain_exec(int argc, char **argv)
 		free(err);
 		free(input);
 		event_release(&ev);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
 	free(input);
 	home = reflexion_home();
-	cmd_load_all_rules(&a.sources, home, ev.project_dir, &rs, &diags);
+	src.paths = cmd_args_values(&a, EXPLAIN_RULES, &src.npaths);
+	cmd_load_all_rules(&src, home, ev.project_dir, &rs, &diags);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
 
@@ -109,6 +117,6 @@ cmd_explain_exec(int argc, char **argv)
 	ruleset_release(&rs);
 	event_release(&ev);
 	free(home);
-	common_args_release(&a);
+	cmd_args_release(&a);
 	return RR_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "event.h"
 #include "fileio.h"
 #include "hook.h"
@@ -26,10 +27,20 @@
 
 static int cmd_hook_exec(int, char **);
 
+enum { HOOK_AGENT, HOOK_RULES, HOOK_EXIT2, HOOK_DEADLINE };
+
+static const struct cmd_option hook_options[] = {
+	{ "agent", 0, "claude", 0, HOOK_AGENT },
+	{ "rules", 0, "PATH", CMD_OPT_REPEAT, HOOK_RULES },
+	{ "exit2", 0, NULL, 0, HOOK_EXIT2 },
+	{ "deadline", 0, "MS", 0, HOOK_DEADLINE },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_hook_entry = {
 	.name = "hook",
-	.usage = "[--agent claude] [--rules PATH]... [--exit2] "
-	    "[--deadline MS] < event.json",
+	.options = hook_options,
+	.args = "< event.json",
 	.summary = "Evaluate the rules for one hook event read on stdin and "
 	    "answer in the agent's hook protocol.",
 	.exec = cmd_hook_exec,
@@ -81,9 +92,10 @@ deadline_ms(const char *opt, struct hook_reply *r)
 static int
 cmd_hook_exec(int argc, char **argv)
 {
-	struct common_args	 a;
+	struct cmd_args		 a;
 	struct hook_opts	 opts;
 	struct hook_reply	 reply;
+	const char		*agent;
 	char			*input = NULL, *err = NULL, *home;
 	size_t			 len = 0;
 	int			 rc, status, args_rc;
@@ -94,9 +106,13 @@ cmd_hook_exec(int argc, char **argv)
 	/* A closed stdout or a file size limit must not kill the hook. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	args_rc = common_args_parse(&cmd_hook_entry, argc, argv,
-	    ARGS_RULES | ARGS_AGENT | ARGS_EXIT2 | ARGS_DEADLINE, &a);
-	ms = deadline_ms(args_rc == 0 ? a.deadline : NULL, &reply);
+	if ((args_rc = cmd_args_parse(&cmd_hook_entry, argc, argv, &a,
+	    &err)) < 0) {
+		fprintf(stderr, "reflexion-rules hook: %s\n", err);
+		free(err);
+		err = NULL;
+	}
+	ms = deadline_ms(cmd_args_get(&a, HOOK_DEADLINE), &reply);
 	warn = xasprintf("reflexion-rules: no answer within the deadline of "
 	    "%lu ms; allowing\n", ms);
 	watchdog_answer("", 0, warn, strlen(warn), 0);
@@ -107,20 +123,22 @@ cmd_hook_exec(int argc, char **argv)
 		err = NULL;
 	}
 	rc = read_all_fd(0, &input, &len, HOOK_STDIN_MAX, &err);
+	agent = cmd_args_get(&a, HOOK_AGENT);
 	if (args_rc < 0)
 		usage_reply(&reply, "bad arguments (see 'reflexion-rules hook "
 		    "--help')");
 	else if (a.help) {
 		cmd_print_help(&cmd_hook_entry, stdout);
-	} else if (a.agent != NULL && strcmp(a.agent, "claude") != 0)
+	} else if (agent != NULL && strcmp(agent, "claude") != 0)
 		usage_reply(&reply, "only '--agent claude' is supported by "
 		    "this version");
 	else if (rc < 0) {
 		buf_printf(&reply.err, "reflexion-rules: %s; allowing\n", err);
 	} else {
 		memset(&opts, 0, sizeof(opts));
-		opts.sources = a.sources;
-		opts.exit2 = a.exit2;
+		opts.sources.paths = cmd_args_values(&a, HOOK_RULES,
+		    &opts.sources.npaths);
+		opts.exit2 = cmd_args_has(&a, HOOK_EXIT2);
 		opts.deadline_ms = ms;
 		home = reflexion_home();
 		opts.home = home;
@@ -129,7 +147,7 @@ cmd_hook_exec(int argc, char **argv)
 	}
 	free(err);
 	free(input);
-	common_args_release(&a);
+	cmd_args_release(&a);
 	watchdog_disarm();
 	/* If stdout is gone there is nobody to tell; the status still counts. */
 	fd_write_all(1, reply.out.data, reply.out.len);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "fileio.h"
 #include "import.h"
 #include "xmalloc.h"
@@ -23,7 +24,9 @@ static int cmd_import_exec(int, char **);
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "skill-rules.json | hookify.NAME.local.md...",
+	.args = "skill-rules.json | hookify.NAME.local.md...",
+	.lower = 1,
+	.upper = -1,
 	.summary = "Print the reflexion-rules YAML equivalent of a diet103 "
 	    "skill-rules.json or of hookify rule files.",
 	.exec = cmd_import_exec,
@@ -133,22 +136,20 @@ header(struct buf *b, enum kind k, int argc, char **argv)
 static int
 cmd_import_exec(int argc, char **argv)
 {
-	struct common_args	 a;
+	struct cmd_args		 a;
 	struct diag_list	 diags;
 	struct import_ids	 ids;
 	struct buf		 text, rules, doc;
 	enum kind		 k, first = K_UNKNOWN;
 	int			 i, n = 0, r, status = RR_EXIT_OK;
 	size_t			 j;
+	char			*err;
 
-	if (common_args_parse(&cmd_import_entry, argc, argv, ARGS_POSITIONAL,
-	    &a) < 0 || (!a.help && a.nrest == 0)) {
-		common_args_release(&a);
-		return cmd_usage(&cmd_import_entry);
-	}
+	if (cmd_args_parse(&cmd_import_entry, argc, argv, &a, &err) < 0)
+		return cmd_usage(&cmd_import_entry, err);
 	if (a.help) {
 		cmd_print_help(&cmd_import_entry, stdout);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
 	diag_list_init(&diags);
@@ -200,6 +201,6 @@ cmd_import_exec(int argc, char **argv)
 	buf_release(&doc);
 	import_ids_release(&ids);
 	diag_list_release(&diags);
-	common_args_release(&a);
+	cmd_args_release(&a);
 	return status;
 }

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "fileio.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
@@ -28,78 +29,22 @@
 
 static int cmd_init_exec(int, char **);
 
+enum { INIT_AGENT, INIT_PROJECT_DIR, INIT_COMMAND, INIT_DRY_RUN };
+
+static const struct cmd_option init_options[] = {
+	{ "agent", 0, "claude", 0, INIT_AGENT },
+	{ "project-dir", 0, "DIR", 0, INIT_PROJECT_DIR },
+	{ "command", 0, "CMD", 0, INIT_COMMAND },
+	{ "dry-run", 0, NULL, 0, INIT_DRY_RUN },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_init_entry = {
 	.name = "init",
-	.usage = "[--agent claude] [--project-dir DIR] [--command CMD] "
-	    "[--dry-run]",
+	.options = init_options,
 	.summary = "register the hooks in .claude/settings.json",
 	.exec = cmd_init_exec,
 };
-
-struct init_args {
-	const char	*agent;
-	const char	*project_dir;
-	const char	*command;
-	bool		 dry_run;
-	bool		 help;
-};
-
-/* Accepts "--name VALUE" and "--name=VALUE", as common_args_parse() does. */
-static const char *
-option_value(const char *name, int argc, char **argv, int *i, int *bad)
-{
-	size_t	n = strlen(name);
-
-	if (strncmp(argv[*i], name, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* Returns 0, or -1 after printing one line on stderr. */
-static int
-parse_args(int argc, char **argv, struct init_args *a)
-{
-	const char	*v;
-	int		 i, bad = 0;
-
-	memset(a, 0, sizeof(*a));
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0)
-			a->help = true;
-		else if (strcmp(argv[i], "--dry-run") == 0)
-			a->dry_run = true;
-		else if ((v = option_value("--agent", argc, argv, &i, &bad)))
-			a->agent = v;
-		else if ((v = option_value("--project-dir", argc, argv, &i,
-		    &bad)))
-			a->project_dir = v;
-		else if ((v = option_value("--command", argc, argv, &i,
-		    &bad)))
-			a->command = v;
-		else {
-			if (bad)
-				fprintf(stderr, "reflexion-rules init: option "
-				    "'%s' needs a value\n", argv[i]);
-			else if (argv[i][0] != '-')
-				fprintf(stderr, "reflexion-rules init: "
-				    "unexpected argument '%s'\n", argv[i]);
-			else
-				fprintf(stderr, "reflexion-rules init: unknown "
-				    "option '%s'\n", argv[i]);
-			return -1;
-		}
-	}
-	return 0;
-}
 
 /*
  * Reads all of path.  Returns 1 with *data (NUL-terminated) and *mode, 0
@@ -251,37 +196,45 @@ install(const char *dir, const char *path, const char *old, size_t oldlen,
 static int
 cmd_init_exec(int argc, char **argv)
 {
-	struct init_args	 a;
-	const char		*base, *command;
+	struct cmd_args		 a;
+	const char		*agent, *project, *base, *command;
 	char			*dir, *path, *old = NULL, *json = NULL;
 	char			*err = NULL;
 	size_t			 oldlen = 0, n;
 	mode_t			 mode = 0644;
 	int			 existed, changed, status = RR_EXIT_USAGE;
+	bool			 help, dry_run;
 
-	if (parse_args(argc, argv, &a) < 0)
-		return cmd_usage(&cmd_init_entry);
-	if (a.help) {
+	if (cmd_args_parse(&cmd_init_entry, argc, argv, &a, &err) < 0)
+		return cmd_usage(&cmd_init_entry, err);
+	help = a.help;
+	agent = cmd_args_get(&a, INIT_AGENT);
+	project = cmd_args_get(&a, INIT_PROJECT_DIR);
+	command = cmd_args_get(&a, INIT_COMMAND);
+	dry_run = cmd_args_has(&a, INIT_DRY_RUN);
+	cmd_args_release(&a);	/* the values point into argv */
+	if (help) {
 		cmd_print_help(&cmd_init_entry, stdout);
 		return RR_EXIT_OK;
 	}
-	if (a.agent != NULL && strcmp(a.agent, "claude") != 0) {
+	if (agent != NULL && strcmp(agent, "claude") != 0) {
 		fprintf(stderr, "reflexion-rules init: only --agent claude is "
 		    "supported for now\n");
 		return RR_EXIT_USAGE;
 	}
-	command = a.command ? a.command : SETTINGS_DEFAULT_COMMAND;
+	if (command == NULL)
+		command = SETTINGS_DEFAULT_COMMAND;
 	if (*command == '\0') {
 		fprintf(stderr, "reflexion-rules init: --command must not be "
 		    "empty\n");
 		return RR_EXIT_USAGE;
 	}
-	if (a.project_dir != NULL && *a.project_dir == '\0') {
+	if (project != NULL && *project == '\0') {
 		fprintf(stderr, "reflexion-rules init: --project-dir must not "
 		    "be empty\n");
 		return RR_EXIT_USAGE;
 	}
-	if ((base = a.project_dir) == NULL)
+	if ((base = project) == NULL)
 		base = getenv("CLAUDE_PROJECT_DIR");
 	if (base == NULL || *base == '\0' || strcmp(base, ".") == 0)
 		dir = xstrdup(".claude");
@@ -306,7 +259,7 @@ cmd_init_exec(int argc, char **argv)
 		status = RR_EXIT_OK;
 		goto out;
 	}
-	if (a.dry_run) {
+	if (dry_run) {
 		fputs(json, stdout);
 		status = RR_EXIT_OK;
 		goto out;

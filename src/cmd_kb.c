@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "db.h"
 #include "errnorm.h"
 #include "event.h"
@@ -32,20 +33,108 @@
 
 static int cmd_kb_exec(int, char **);
 
+enum { KB_LIMIT, KB_DAYS, KB_JSON, KB_RAW };
+
+static const struct cmd_option kb_add_options[] = {
+	{ "raw", 0, NULL, 0, KB_RAW },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+static const struct cmd_option kb_query_options[] = {
+	{ "limit", 0, "N", 0, KB_LIMIT },
+	{ "json", 0, NULL, 0, KB_JSON },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+static const struct cmd_option kb_prune_options[] = {
+	{ "days", 0, "N", 0, KB_DAYS },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+/* The verbs; cmd_kb_exec() runs them. */
+static const struct cmd_entry kb_add_verb = {
+	.name = "kb add",
+	.options = kb_add_options,
+	.args = "ERROR [RESOLUTION]",
+	.lower = 1,
+	.upper = 2,
+	.summary = "Add an entry to the error knowledge base, or give an "
+	    "existing one a new RESOLUTION.  ERROR is normalized first unless "
+	    "--raw.",
+};
+
+static const struct cmd_entry kb_search_verb = {
+	.name = "kb search",
+	.options = kb_query_options,
+	.args = "TEXT",
+	.lower = 1,
+	.upper = 1,
+	.summary = "Print the entries whose error contains TEXT, newest "
+	    "first; 20 at most unless --limit says otherwise (0: all).  "
+	    "--json prints the export format.  Exit 1 when there is none.",
+};
+
+static const struct cmd_entry kb_list_verb = {
+	.name = "kb list",
+	.options = kb_query_options,
+	.summary = "Print the entries, newest first; 20 at most unless "
+	    "--limit says otherwise (0: all).  --json prints the export "
+	    "format.",
+};
+
+static const struct cmd_entry kb_import_verb = {
+	.name = "kb import",
+	.args = "[FILE]",
+	.upper = 1,
+	.summary = "Merge the JSON Lines of FILE (standard input without it, "
+	    "or with -) into the knowledge base, as 'kb export' writes them.",
+};
+
+static const struct cmd_entry kb_export_verb = {
+	.name = "kb export",
+	.args = "[FILE]",
+	.upper = 1,
+	.summary = "Write every entry as JSON Lines, sorted by error text, "
+	    "to FILE (standard output without it, or with -).",
+};
+
+static const struct cmd_entry kb_prune_verb = {
+	.name = "kb prune",
+	.options = kb_prune_options,
+	.summary = "Delete the events older than N days (default 30) and "
+	    "compact the search index.",
+};
+
+static const struct cmd_entry kb_reindex_verb = {
+	.name = "kb reindex",
+	.summary = "Drop the search index and build it again from the "
+	    "entries.",
+};
+
+static const struct cmd_entry *const kb_verbs[] = {
+	&kb_add_verb,
+	&kb_search_verb,
+	&kb_list_verb,
+	&kb_import_verb,
+	&kb_export_verb,
+	&kb_prune_verb,
+	&kb_reindex_verb,
+	NULL
+};
+
 const struct cmd_entry cmd_kb_entry = {
 	.name = "kb",
-	.usage = "add|search|list|import|export|prune|reindex [OPTIONS] "
-	    "[ARGS]",
-	.summary = "Manage the error knowledge base: 'add ERROR [RESOLUTION]', "
-	    "'search TEXT', 'list', 'import [FILE]' and 'export [FILE]' (JSON "
-	    "Lines), 'prune [--days N]', 'reindex' (build the search index "
-	    "again).  Options: --limit N, --json, --raw "
-	    "(add: store ERROR without normalizing it).",
+	.args = "[OPTIONS] [ARGS]",
+	.lower = 1,
+	.verbs = kb_verbs,
+	.summary = "Manage the error knowledge base.  import and export read "
+	    "and write JSON Lines, one entry a line, so that a team can share "
+	    "a curated knowledge base through git.",
 	.exec = cmd_kb_exec,
 };
 
+/* A verb's arguments, as its table has them, the numbers checked. */
 struct kb_args {
-	const char	*sub;
 	const char	*pos[2];
 	int		 npos;
 	long		 limit;
@@ -68,48 +157,51 @@ parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-static int
-parse_args(int argc, char **argv, struct kb_args *a)
+/* --limit N, --days N: from 0 to a billion.  Sets *err unless it is set. */
+static void
+kb_number(const struct cmd_args *ca, int id, const char *name, long *out,
+    char **err)
 {
-	const char	*v;
+	const char	*v = cmd_args_get(ca, id);
+
+	if (v != NULL && *err == NULL &&
+	    parse_long(v, 0, 1000000000, out) < 0)
+		*err = xasprintf("--%s needs a number", name);
+}
+
+/*
+ * Parses the arguments of verb into a.  Returns -1 when the verb is to
+ * run, else the exit status: its help was printed, or a usage error.
+ */
+static int
+kb_parse(const struct cmd_entry *verb, int argc, char **argv,
+    struct kb_args *a)
+{
+	struct cmd_args	 ca;
+	char		*err = NULL;
 	int		 i;
 
 	memset(a, 0, sizeof(*a));
 	a->limit = -1;
 	a->days = -1;
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			a->json = true;
-		else if (strcmp(argv[i], "--raw") == 0)
-			a->raw = true;
-		else if (strcmp(argv[i], "--limit") == 0 ||
-		    strcmp(argv[i], "--days") == 0) {
-			if (i + 1 >= argc || parse_long(argv[i + 1], 0, 1000000000,
-			    argv[i][2] == 'l' ? &a->limit : &a->days) < 0) {
-				fprintf(stderr, "reflexion-rules kb: %s needs a "
-				    "number\n", argv[i]);
-				return -1;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    strcmp(argv[i], "--") != 0) {
-			fprintf(stderr, "reflexion-rules kb: unknown option "
-			    "'%s'\n", argv[i]);
-			return -1;
-		} else if (strcmp(argv[i], "--") == 0)
-			continue;
-		else if (a->sub == NULL)
-			a->sub = argv[i];
-		else if (a->npos < 2)
-			a->pos[a->npos++] = argv[i];
-		else {
-			v = argv[i];
-			fprintf(stderr, "reflexion-rules kb: unexpected argument "
-			    "'%s'\n", v);
-			return -1;
-		}
+	if (cmd_args_parse(verb, argc, argv, &ca, &err) < 0)
+		return cmd_usage(verb, err);
+	if (ca.help) {
+		cmd_print_help(verb, stdout);
+		cmd_args_release(&ca);
+		return RR_EXIT_OK;
 	}
-	return 0;
+	a->json = cmd_args_has(&ca, KB_JSON);
+	a->raw = cmd_args_has(&ca, KB_RAW);
+	kb_number(&ca, KB_LIMIT, "limit", &a->limit, &err);
+	kb_number(&ca, KB_DAYS, "days", &a->days, &err);
+	/* No verb takes more than two; the values point into argv. */
+	for (i = 0; i < ca.nrest && i < 2; i++)
+		a->pos[a->npos++] = ca.rest[i];
+	cmd_args_release(&ca);
+	if (err != NULL)
+		return cmd_usage(&cmd_kb_entry, err);
+	return -1;
 }
 
 static struct rr_db *
@@ -189,11 +281,8 @@ kb_add(struct kb_args *a)
 	char			 cwd[4096];
 	int			 attempt;
 
-	if (a->npos < 1 || a->pos[0][0] == '\0') {
-		fprintf(stderr, "usage: reflexion-rules kb add [--raw] ERROR "
-		    "[RESOLUTION]\n");
-		return RR_EXIT_USAGE;
-	}
+	if (a->pos[0][0] == '\0')
+		return cmd_usage(&kb_add_verb, NULL);
 	if (*proj == '\0' && getcwd(cwd, sizeof(cwd)) != NULL)
 		proj = cwd;
 	error = a->raw ? xstrdup(a->pos[0]) : errnorm(a->pos[0],
@@ -232,16 +321,6 @@ kb_query(struct kb_args *a, bool search)
 	size_t		 limit;
 	int		 rc;
 
-	if (search && a->npos != 1) {
-		fprintf(stderr, "usage: reflexion-rules kb search [--limit N] "
-		    "[--json] TEXT\n");
-		return RR_EXIT_USAGE;
-	}
-	if (!search && a->npos != 0) {
-		fprintf(stderr, "usage: reflexion-rules kb list [--limit N] "
-		    "[--json]\n");
-		return RR_EXIT_USAGE;
-	}
 	limit = a->limit >= 0 ? (size_t)a->limit : KB_LIST_DEFAULT;
 	db = open_db();
 	kb_rows_init(&rows);
@@ -454,10 +533,6 @@ kb_prune(struct kb_args *a)
 	char		*err = NULL, cutoff[32];
 	int		 days = a->days >= 0 ? (int)a->days : 30;
 
-	if (a->npos != 0) {
-		fprintf(stderr, "usage: reflexion-rules kb prune [--days N]\n");
-		return RR_EXIT_USAGE;
-	}
 	db_days_ago(days, cutoff);
 	db = open_db();
 	if (db_conn(db, DB_WRITE, &err) == NULL)
@@ -482,17 +557,13 @@ fail:
 
 /* Drops the search index and builds it again from the rows. */
 static int
-kb_reindex(struct kb_args *a)
+kb_reindex(void)
 {
 	struct rr_db	*db;
 	sqlite3_stmt	*st;
 	char		*err = NULL;
 	long long	 rows = 0;
 
-	if (a->npos != 0) {
-		fprintf(stderr, "usage: reflexion-rules kb reindex\n");
-		return RR_EXIT_USAGE;
-	}
 	db = open_db();
 	if (db_conn(db, DB_WRITE, &err) == NULL ||
 	    db_rebuild_index(db, &err) < 0)
@@ -514,31 +585,39 @@ fail:
 static int
 cmd_kb_exec(int argc, char **argv)
 {
-	struct kb_args	a;
-	int		i;
+	struct cmd_args		 top;
+	struct kb_args		 a;
+	const struct cmd_entry	*verb;
+	char			*err;
+	int			 status;
 
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0) {
-			cmd_print_help(&cmd_kb_entry, stdout);
-			return RR_EXIT_OK;
-		}
-	if (parse_args(argc, argv, &a) < 0 || a.sub == NULL)
-		return cmd_usage(&cmd_kb_entry);
-	if (strcmp(a.sub, "add") == 0)
+	if (cmd_args_parse(&cmd_kb_entry, argc, argv, &top, &err) < 0)
+		return cmd_usage(&cmd_kb_entry, err);
+	if (top.help) {
+		cmd_print_help(&cmd_kb_entry, stdout);
+		cmd_args_release(&top);
+		return RR_EXIT_OK;
+	}
+	if ((verb = cmd_find_verb(&cmd_kb_entry, top.rest[0])) == NULL) {
+		err = xasprintf("unknown subcommand '%s'", top.rest[0]);
+		cmd_args_release(&top);
+		return cmd_usage(&cmd_kb_entry, err);
+	}
+	status = kb_parse(verb, top.nrest - 1, top.rest + 1, &a);
+	cmd_args_release(&top);
+	if (status >= 0)
+		return status;
+	if (verb == &kb_add_verb)
 		return kb_add(&a);
-	if (strcmp(a.sub, "search") == 0)
+	if (verb == &kb_search_verb)
 		return kb_query(&a, true);
-	if (strcmp(a.sub, "list") == 0)
+	if (verb == &kb_list_verb)
 		return kb_query(&a, false);
-	if (strcmp(a.sub, "export") == 0)
+	if (verb == &kb_export_verb)
 		return kb_export(&a);
-	if (strcmp(a.sub, "import") == 0)
+	if (verb == &kb_import_verb)
 		return kb_import(&a);
-	if (strcmp(a.sub, "prune") == 0)
+	if (verb == &kb_prune_verb)
 		return kb_prune(&a);
-	if (strcmp(a.sub, "reindex") == 0)
-		return kb_reindex(&a);
-	fprintf(stderr, "reflexion-rules kb: unknown subcommand '%s'\n", a.sub);
-	return cmd_usage(&cmd_kb_entry);
+	return kb_reindex();
 }

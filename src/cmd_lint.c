@@ -6,14 +6,24 @@
 #include <string.h>
 
 #include "cmd_common.h"
+#include "cmdargs.h"
 #include "compile.h"
 #include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);
 
+enum { LINT_FORMAT };
+
+static const struct cmd_option lint_options[] = {
+	{ "format", 0, "text|json|github", 0, LINT_FORMAT },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_lint_entry = {
 	.name = "lint",
-	.usage = "[--format text|json|github] [PATH...]",
+	.options = lint_options,
+	.args = "[PATH...]",
+	.upper = -1,
 	.summary = "Check rule files and print every problem found, as "
 	    "file:line:col: error: message [CODE].",
 	.exec = cmd_lint_exec,
@@ -22,30 +32,28 @@ const struct cmd_entry cmd_lint_entry = {
 static int
 cmd_lint_exec(int argc, char **argv)
 {
-	struct common_args	 a;
+	struct cmd_args		 a;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	const char		*fmt;
-	char			*home;
+	char			*home, *err;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
 
-	if (common_args_parse(&cmd_lint_entry, argc, argv,
-	    ARGS_FORMAT | ARGS_POSITIONAL, &a) < 0) {
-		common_args_release(&a);
-		return cmd_usage(&cmd_lint_entry);
-	}
+	if (cmd_args_parse(&cmd_lint_entry, argc, argv, &a, &err) < 0)
+		return cmd_usage(&cmd_lint_entry, err);
 	if (a.help) {
 		cmd_print_help(&cmd_lint_entry, stdout);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	fmt = a.format ? a.format : "text";
+	if ((fmt = cmd_args_get(&a, LINT_FORMAT)) == NULL)
+		fmt = "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") &&
 	    strcmp(fmt, "github")) {
 		fprintf(stderr, "reflexion-rules lint: unknown format '%s' "
 		    "(text, json or github)\n", fmt);
-		common_args_release(&a);
+		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
 	ruleset_init(&rs);
@@ -83,6 +91,6 @@ cmd_lint_exec(int argc, char **argv)
 	status = diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
 	diag_list_release(&diags);
 	ruleset_release(&rs);
-	common_args_release(&a);
+	cmd_args_release(&a);
 	return status;
 }

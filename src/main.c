@@ -7,9 +7,10 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmdargs.h"
 #include "match_re.h"
 
 #ifndef PACKAGE_VERSION
@@ -28,14 +29,31 @@ static const struct cmd_entry *const commands[] = {
 	NULL
 };
 
+enum { MAIN_VERSION };
+
+static const struct cmd_option main_options[] = {
+	{ "version", 0, NULL, 0, MAIN_VERSION },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+/* The program's own options come before the command, which parses the rest. */
+static const struct cmd_entry main_entry = {
+	.name = "",
+	.options = main_options,
+	.verbs = commands,
+};
+
 static void
 usage(FILE *fp)
 {
 	const struct cmd_entry *const *c;
 
 	fprintf(fp, "usage: reflexion-rules COMMAND [ARGS]\n\n");
-	for (c = commands; *c; c++)
-		fprintf(fp, "  %-8s %s\n", (*c)->name, (*c)->usage);
+	for (c = commands; *c; c++) {
+		fprintf(fp, "  %-8s ", (*c)->name);
+		cmd_print_synopsis(*c, fp);
+		fputc('\n', fp);
+	}
 	fprintf(fp, "\n  --version  print the version\n"
 	    "  --help     print this help\n\nSee reflexion-rules(1) and "
 	    "reflexion-rules(5).\n");
@@ -44,26 +62,34 @@ usage(FILE *fp)
 int
 main(int argc, char **argv)
 {
-	const struct cmd_entry *const *c;
+	struct cmd_args		 a;
+	const struct cmd_entry	*c;
+	char			*err;
+	int			 status;
 
-	if (argc < 2) {
+	if (cmd_args_parse(&main_entry, argc - 1, argv + 1, &a, &err) < 0) {
+		fprintf(stderr, "reflexion-rules: %s\n", err);
+		free(err);
 		usage(stderr);
 		return RR_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
+	if (a.help || (a.nrest > 0 && strcmp(a.rest[0], "help") == 0)) {
+		usage(stdout);
+		status = RR_EXIT_OK;
+	} else if (cmd_args_has(&a, MAIN_VERSION)) {
 		printf("reflexion-rules %s (PCRE2 %s)\n", PACKAGE_VERSION,
 		    rr_regex_version());
-		return RR_EXIT_OK;
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return RR_EXIT_OK;
-	}
-	for (c = commands; *c; c++)
-		if (strcmp((*c)->name, argv[1]) == 0)
-			return (*c)->exec(argc - 2, argv + 2);
-	fprintf(stderr, "reflexion-rules: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return RR_EXIT_USAGE;
+		status = RR_EXIT_OK;
+	} else if (a.nrest == 0) {
+		usage(stderr);
+		status = RR_EXIT_USAGE;
+	} else if ((c = cmd_find_verb(&main_entry, a.rest[0])) == NULL) {
+		fprintf(stderr, "reflexion-rules: unknown command '%s'\n",
+		    a.rest[0]);
+		usage(stderr);
+		status = RR_EXIT_USAGE;
+	} else
+		status = c->exec(a.nrest - 1, a.rest + 1);
+	cmd_args_release(&a);
+	return status;
 }
