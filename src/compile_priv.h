@@ -68,9 +68,10 @@ struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 
 extern const char *const compile_kb_keys[];
 extern const char *const compile_record_keys[];
-/* compile.c, for compile_ext.c */
-int	 compile_text_matcher(struct cctx *, const struct ynode *, bool globs,
+/* compile_match.c */
+int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 	     struct matcher *, const char *label);
+/* compile.c, for compile_ext.c */
 struct cond *compile_condition_map(struct cctx *, const struct ynode *map,
 	     const char *label);
 
