@@ -1,6 +1,8 @@
 /*
- * Rules, rule files and rule directories (the value-level compiler is in
- * compile.c).
+ * Rules, rule files and rule directories: the top of the compile stage
+ * and the home of its entry points (compile.h).  A rule's when: and
+ * unless: are compiled by compile_cond.c, its record: options and test
+ * seeds by compile_kb.c.
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -20,6 +22,21 @@
 
 #define RULE_FILE_MAX	(32u * 1024 * 1024)
 #define RULE_DIR_DEPTH	16
+
+const char *const compile_top_keys[] = {
+	"version", "pack", "description", "vars", "rules", "on_error", NULL
+};
+
+const char *const compile_rule_keys[] = {
+	"id", "description", "on", "tools", "priority", "when", "unless",
+	"once", "action", "message", "skill", "tags", "enabled", "tests",
+	"ignore_stop_hook_active", "record", NULL
+};
+
+const char *const compile_test_keys[] = {
+	"name", "event", "expect", "kb", "tool_errors", "known_gap", "files",
+	"message_contains", NULL
+};
 
 static const char *const known_event_names[] = {
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
