@@ -9,7 +9,8 @@
  *
  * Its files, each calling only the ones below it:
  *
- *   compile_rule.c   rules, rule files and directories; the entry points
+ *   compile_path.c   rule files and directories on disk
+ *   compile_rule.c   a rule file's YAML and its rules
  *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
  *   compile_match.c  text matchers
  *   compile_json.c   a json matcher's spec
@@ -93,9 +94,6 @@ struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
 
 /* compile_rule.c */
-int	 read_rule_file(const char *path, char **text, size_t *len,
-	     struct diag_list *);
-
 extern const char *const compile_rule_keys[];
 extern const char *const compile_top_keys[];
 extern const char *const compile_test_keys[];
