@@ -35,12 +35,12 @@ static const char *const cond_keys[] = {
 	"sections", NULL
 };
 
-const char *const shell_keys[] = {
+static const char *const shell_keys[] = {
 	"program", "subcommand", "args", "flags", "dir", "redirects", "input",
 	"any", "all", "not", NULL
 };
 
-const char *const sections_keys[] = {
+static const char *const sections_keys[] = {
 	"file", "keywords", NULL
 };
 

@@ -11,7 +11,7 @@
 #include "compile_priv.h"
 #include "jsoncheck.h"
 
-const char *const json_keys[] = {
+static const char *const json_keys[] = {
 	"find", "where", "keys", "types", "equals", "each", NULL
 };
 

@@ -14,11 +14,11 @@
 
 #define KB_LIMIT_MAX	50
 
-const char *const compile_kb_keys[] = {
+static const char *const compile_kb_keys[] = {
 	"query", "limit", NULL
 };
 
-const char *const compile_record_keys[] = {
+static const char *const compile_record_keys[] = {
 	"retention_days", "max_output", "head_lines", "tail_lines", "redact",
 	"redact_defaults", "detect_errors", "collapse_reads", NULL
 };

@@ -82,9 +82,6 @@ const struct record_opts *compile_record(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
-extern const char *const compile_kb_keys[];
-extern const char *const compile_record_keys[];
-
 /* compile_match.c */
 int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 	     struct matcher *, const char *label);
@@ -92,10 +89,5 @@ int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
-
-/* compile_rule.c */
-extern const char *const compile_rule_keys[];
-extern const char *const compile_top_keys[];
-extern const char *const compile_test_keys[];
 
 #endif

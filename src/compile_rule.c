@@ -13,17 +13,17 @@
 #include "event.h"
 #include "glob.h"
 
-const char *const compile_top_keys[] = {
+static const char *const compile_top_keys[] = {
 	"version", "pack", "description", "vars", "rules", "on_error", NULL
 };
 
-const char *const compile_rule_keys[] = {
+static const char *const compile_rule_keys[] = {
 	"id", "description", "on", "tools", "priority", "when", "unless",
 	"once", "action", "message", "skill", "tags", "enabled", "tests",
 	"ignore_stop_hook_active", "record", NULL
 };
 
-const char *const compile_test_keys[] = {
+static const char *const compile_test_keys[] = {
 	"name", "event", "expect", "kb", "tool_errors", "known_gap", "files",
 	"message_contains", NULL
 };
