@@ -2,8 +2,8 @@
  * The spec of a json matcher (reflexion-rules(5), jsoncheck.h): find,
  * where, keys, types, equals and nested each entries, compiled into a
  * struct json_spec in the ruleset's arena.  Expected JSON values are owned
- * by the ruleset.  A text matcher's {json: ...} comes here; this file
- * uses only the context's helpers (compile_ctx.c).
+ * by the ruleset.  A text matcher's {json: ...} (compile_match.c) comes
+ * here; this file uses only the context's helpers (compile_ctx.c).
  */
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * input.<key>, a part of a shell command, ...) compiled into a struct
  * matcher.  Regexes and globs are compiled here and owned by the
  * ruleset; a {json: ...} spec is compiled by compile_json.c.  The
- * conditions call this; it calls only down.
+ * conditions (compile_cond.c) call this; it calls only down.
  */
 #include <stdio.h>
 #include <string.h>
