@@ -1,5 +1,5 @@
 /*
- * Evaluation of the condition forms compile_cond.c compiles (shell,
+ * Evaluation of the condition forms compile_ext.c compiles (shell,
  * sections), of the json and required matchers, and of the file_before /
  * file_after fields.  Each reads the event lazily: a command is parsed,
  * a file read or an edit applied only when a rule asks, once per event.
