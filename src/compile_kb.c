@@ -1,7 +1,8 @@
 /*
- * The memory parts of the rule language: the `kb` condition and a rule's
- * `record:` options (the rest of the compiler is compile.c and
- * compile_rule.c).
+ * The memory parts of the rule language: the `kb` condition, a rule's
+ * `record:` options and the kb and tool_errors seeds of its tests.  A
+ * leaf of the compile stage: compile_cond.c and compile_rule.c call it,
+ * and it uses only the context's helpers (compile_ctx.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,11 @@
 
 #define KB_LIMIT_MAX	50
 
-const char *const compile_kb_keys[] = {
+static const char *const compile_kb_keys[] = {
 	"query", "limit", NULL
 };
 
-const char *const compile_record_keys[] = {
+static const char *const compile_record_keys[] = {
 	"retention_days", "max_output", "head_lines", "tail_lines", "redact",
 	"redact_defaults", "detect_errors", "collapse_reads", NULL
 };

@@ -1,6 +1,21 @@
 /*
- * Shared between compile.c (values, matchers, conditions) and
- * compile_rule.c (rules, files, directories).  Not for other modules.
+ * The compile stage's private header: YAML rule files to a struct ruleset
+ * (rule.h).  Not for other modules; they use compile.h.
+ *
+ * The compiler walks the tree from yamlload.c and reports every problem it
+ * finds, with the node's position, instead of stopping at the first: lint
+ * is only useful if one run shows everything.  A rule with any error is not
+ * added, so a broken rule never half-works.
+ *
+ * Its files, each calling only the ones below it:
+ *
+ *   compile_path.c   rule files and directories on disk
+ *   compile_rule.c   a rule file's YAML and its rules
+ *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
+ *   compile_match.c  text matchers
+ *   compile_json.c   a json matcher's spec
+ *   compile_kb.c     the kb condition, record: options, test seeds
+ *   compile_ctx.c    the context of one file: errors, keys, string lists
  */
 #ifndef RR_COMPILE_PRIV_H
 #define RR_COMPILE_PRIV_H
@@ -38,6 +53,7 @@ struct strlist {
 	size_t			 n, cap;
 };
 
+/* compile_ctx.c */
 struct diag *cx_error(struct cctx *, const struct ynode *, enum diag_code,
 	     const char *, ...) __attribute__((format(printf, 4, 5)));
 struct diag *cx_error_at(struct cctx *, const struct ynode *, size_t off,
@@ -51,13 +67,13 @@ int	 strlist_from(struct cctx *, const struct ynode *, struct strlist *,
 	     bool expand_vars, const char *what);
 void	 strlist_push(struct cctx *, struct strlist *, const struct ynode *,
 	     const char *, size_t);
-struct cond *compile_when(struct cctx *, const struct ynode *key,
-	     const struct ynode *v, bool is_unless);
 void	 compile_check_keys(struct cctx *, const struct ynode *map,
 	     const char *where, const char *const *known);
-int	 read_rule_file(const char *path, char **text, size_t *len,
-	     struct diag_list *);
 struct cJSON *ynode_to_json(const struct ynode *, int depth);
+
+/* compile_json.c */
+int	 compile_json_spec(struct cctx *, const struct ynode *v,
+	     struct json_spec **out);
 
 /* compile_kb.c */
 struct cond *compile_kb_cond(struct cctx *, const struct ynode *key,
@@ -66,26 +82,12 @@ const struct record_opts *compile_record(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
-extern const char *const compile_kb_keys[];
-extern const char *const compile_record_keys[];
-/* compile.c, for compile_ext.c */
-int	 compile_text_matcher(struct cctx *, const struct ynode *, bool globs,
+/* compile_match.c */
+int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 	     struct matcher *, const char *label);
-struct cond *compile_condition_map(struct cctx *, const struct ynode *map,
-	     const char *label);
 
-/* compile_ext.c: shell, sections and json (reflexion-rules(5)). */
-struct cond *compile_shell(struct cctx *, const struct ynode *key,
-	     const struct ynode *v);
-struct cond *compile_shell_part(struct cctx *, const struct ynode *key,
-	     const struct ynode *v);
-struct cond *compile_sections(struct cctx *, const struct ynode *key,
-	     const struct ynode *v);
-int	 compile_json_spec(struct cctx *, const struct ynode *v,
-	     struct json_spec **out);
-
-extern const char *const compile_rule_keys[];
-extern const char *const compile_top_keys[];
-extern const char *const compile_test_keys[];
+/* compile_cond.c */
+struct cond *compile_when(struct cctx *, const struct ynode *key,
+	     const struct ynode *v, bool is_unless);
 
 #endif

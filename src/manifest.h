@@ -3,7 +3,7 @@
  * still what they were: the freshness half of the compiled cache.
  *
  * While rules are compiled for the cache, the loader logs every path it
- * looks at (compile_rule.c, sources.c): rule files with their stat data
+ * looks at (compile_path.c, sources.c): rule files with their stat data
  * and a hash of the text it read, directories with their stat data and a
  * hash of their sorted entry names, and paths that were absent (so
  * creating them invalidates).  (The engine binary is part of the cache

@@ -21,15 +21,14 @@ while read -r num name summary; do
 	fi
 done <"$TMPROOT/codes"
 
-# The key arrays of compile.c and compile_ext.c, between their opening
+# The key arrays of the compiler (src/compile*.c), between their opening
 # line and NULL.
 for arr in compile_top_keys compile_rule_keys matcher_keys compile_test_keys \
     cond_keys compile_kb_keys compile_record_keys shell_keys sections_keys \
     json_keys json_each_keys; do
-	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR/src/compile.c" \
-	    "$SRCDIR/src/compile_kb.c" "$SRCDIR/src/compile_ext.c" |
+	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR"/src/compile*.c |
 	    grep -o '"[a-z_+]*"' | tr -d '"' >"$TMPROOT/keys"
-	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in compile.c"
+	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in src/compile*.c"
 	while read -r key; do
 		if grep -q "\"$key\"" "$schema"; then
 			ok "schema has '$key' ($arr)"

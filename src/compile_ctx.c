@@ -1,0 +1,299 @@
+/*
+ * The bottom of the compile stage: the context of compiling one file
+ * (struct cctx, compile_priv.h) and the helpers every part of the compiler
+ * uses on it.  Errors with their positions and "did you mean" hints, key
+ * checks, string lists with $vars, and YAML values as JSON.  Nothing here
+ * knows a rule, a condition or a matcher: the other compile_*.c files
+ * build on this one, never the other way round.
+ */
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile_priv.h"
+
+struct diag *
+cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
+    const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+
+	ydoc_loc(cx->doc, n, &loc);
+	va_start(ap, fmt);
+	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	va_end(ap);
+	cx->errors++;
+	return d;
+}
+
+/* Points inside a scalar: the column of byte `off` of its text. */
+struct diag *
+cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
+    enum diag_code code, const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+	size_t		 i;
+	int		 col = n->col, line = n->line;
+
+	ydoc_loc(cx->doc, n, &loc);
+	/*
+	 * Only a scalar written on one line maps offsets to columns exactly
+	 * (escapes in quoted scalars aside); otherwise point at the scalar.
+	 */
+	if (n->type == YNODE_SCALAR && n->end_line == n->line &&
+	    (n->style == YSTYLE_PLAIN || n->style == YSTYLE_SINGLE ||
+	    n->style == YSTYLE_DOUBLE) && off <= n->len) {
+		if (n->style != YSTYLE_PLAIN)
+			col++;
+		for (i = 0; i < off; i++)
+			if (((unsigned char)n->str[i] & 0xc0) != 0x80)
+				col++;
+		loc.line = line;
+		loc.col = col;
+		loc.end_line = line;
+		loc.end_col = col;
+	}
+	va_start(ap, fmt);
+	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	va_end(ap);
+	cx->errors++;
+	return d;
+}
+
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
+	size_t	row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *
+closest_word(const char *word, const char *const *list)
+{
+	const char	*best = NULL;
+	size_t		 d, bestd = 99, limit;
+
+	limit = strlen(word) <= 4 ? 1 : 2;
+	for (; *list; list++) {
+		d = edit_distance(word, *list);
+		if (d < bestd) {
+			bestd = d;
+			best = *list;
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+static bool
+in_list(const char *word, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(word, *list) == 0)
+			return true;
+	return false;
+}
+
+void
+cx_unknown_key(struct cctx *cx, const struct ynode *key, const char *where,
+    const char *const *known)
+{
+	struct diag	*d;
+	const char	*near = closest_word(key->str, known);
+
+	d = cx_error(cx, key, DIAG_unknown_key, "unknown key '%s' in %s",
+	    key->str, where);
+	if (near != NULL)
+		diag_set_hint(d, "did you mean '%s'?", near);
+}
+
+/* Checks every key of map against known; reports the others. */
+void
+compile_check_keys(struct cctx *cx, const struct ynode *map, const char *where,
+    const char *const *known)
+{
+	size_t	i;
+
+	for (i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		if (k->type != YNODE_SCALAR) {
+			cx_error(cx, k, DIAG_wrong_type,
+			    "a key in %s must be a string", where);
+			continue;
+		}
+		if (!in_list(k->str, known))
+			cx_unknown_key(cx, k, where, known);
+	}
+}
+
+bool
+is_string(const struct ynode *n)
+{
+	return n != NULL && n->type == YNODE_SCALAR && !ynode_is_null(n);
+}
+
+/* ---- string lists and $vars ------------------------------------------- */
+
+/*
+ * A "string or list of strings" value, with $name items expanded from
+ * vars:.  Results are arena strings; positions are kept for diagnostics.
+ */
+void
+strlist_push(struct cctx *cx, struct strlist *l, const struct ynode *n,
+    const char *s, size_t len)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct strlist_item *items = arena_alloc(&cx->rs->arena,
+		    cap * sizeof(*items));
+		if (l->n)
+			memcpy(items, l->items, l->n * sizeof(*items));
+		l->items = items;
+		l->cap = cap;
+	}
+	l->items[l->n].node = n;
+	l->items[l->n].s = arena_strndup(&cx->rs->arena, s, len);
+	l->items[l->n].len = len;
+	l->n++;
+}
+
+static void
+strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
+    bool expand_vars, const char *what)
+{
+	const struct ynode	*v;
+	size_t			 i;
+
+	if (!is_string(n)) {
+		cx_error(cx, n, DIAG_wrong_type, "%s must be a string, not %s",
+		    what, ynode_type_name(n));
+		return;
+	}
+	if (expand_vars && n->style == YSTYLE_PLAIN && n->str[0] == '$' &&
+	    n->len > 1) {
+		v = ynode_get(cx->vars, n->str + 1);
+		if (v == NULL) {
+			struct diag *d = cx_error(cx, n, DIAG_unknown_var,
+			    "unknown variable '%s'", n->str);
+			if (cx->vars == NULL)
+				diag_set_hint(d, "define it under 'vars:' at "
+				    "the top of the file");
+			return;
+		}
+		if (v->type == YNODE_SCALAR) {
+			strlist_push(cx, l, n, v->str, v->len);
+			return;
+		}
+		if (v->type == YNODE_SEQ) {
+			for (i = 0; i < v->n; i++)
+				if (is_string(v->items[i]))
+					strlist_push(cx, l, n,
+					    v->items[i]->str, v->items[i]->len);
+			return;
+		}
+		cx_error(cx, n, DIAG_wrong_type,
+		    "variable '%s' must be a string or a list", n->str);
+		return;
+	}
+	strlist_push(cx, l, n, n->str, n->len);
+}
+
+int
+strlist_from(struct cctx *cx, const struct ynode *n, struct strlist *l,
+    bool expand_vars, const char *what)
+{
+	size_t	i, before = cx->errors;
+
+	memset(l, 0, sizeof(*l));
+	if (n->type == YNODE_SEQ) {
+		for (i = 0; i < n->n; i++)
+			strlist_add_scalar(cx, l, n->items[i], expand_vars,
+			    what);
+	} else if (n->type == YNODE_SCALAR && !ynode_is_null(n)) {
+		strlist_add_scalar(cx, l, n, expand_vars, what);
+	} else {
+		cx_error(cx, n, DIAG_wrong_type,
+		    "%s must be a string or a list of strings, not %s", what,
+		    ynode_type_name(n));
+	}
+	return cx->errors == before ? 0 : -1;
+}
+
+/* ---- YAML values to JSON (rule tests) ----------------------------------- */
+
+static cJSON *
+scalar_to_json(const struct ynode *n)
+{
+	char	*end;
+	double	 d;
+	int	 b;
+
+	if (n->style != YSTYLE_PLAIN || n->tag != NULL)
+		return cJSON_CreateString(n->str);
+	if (ynode_is_null(n))
+		return cJSON_CreateNull();
+	if ((b = ynode_bool(n)) >= 0)
+		return cJSON_CreateBool(b);
+	if (n->len > 0 && strchr("0123456789-+.", n->str[0]) != NULL) {
+		d = strtod(n->str, &end);
+		if (*end == '\0')
+			return cJSON_CreateNumber(d);
+	}
+	return cJSON_CreateString(n->str);
+}
+
+cJSON *
+ynode_to_json(const struct ynode *n, int depth)
+{
+	cJSON	*j, *item;
+	size_t	 i;
+
+	if (depth > 64)
+		return cJSON_CreateNull();
+	switch (n->type) {
+	case YNODE_SCALAR:
+		return scalar_to_json(n);
+	case YNODE_SEQ:
+		j = cJSON_CreateArray();
+		for (i = 0; i < n->n; i++) {
+			item = ynode_to_json(n->items[i], depth + 1);
+			cJSON_AddItemToArray(j, item);
+		}
+		return j;
+	case YNODE_MAP:
+		j = cJSON_CreateObject();
+		for (i = 0; i < n->n; i++) {
+			const struct ynode *k = n->items[2 * i];
+			if (k->type != YNODE_SCALAR)
+				continue;
+			item = ynode_to_json(n->items[2 * i + 1], depth + 1);
+			cJSON_AddItemToObject(j, k->str, item);
+		}
+		return j;
+	}
+	return cJSON_CreateNull();
+}
