@@ -35,7 +35,10 @@
 #include "rule.h"
 #include "sources.h"
 
-/* Bump whenever the encoding of cache.c or cache_rule.c changes. */
+/*
+ * Bump whenever the encoding changes: cache.c and cache_write.c, or the
+ * rule encoding (cache_rule.c, cache_cond.c, cache_codec.c).
+ */
 #define CACHE_FORMAT	3
 #define CACHE_CHUNK	32
 
