@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
 #include "cmd_common.h"
+#include "load.h"
 #include "xmalloc.h"
 
 static int cmd_compile_exec(int, char **);
@@ -46,7 +46,7 @@ cmd_compile_exec(int argc, char **argv)
 		common_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	if (cache_disabled()) {
+	if (rules_cache_off()) {
 		fprintf(stderr, "reflexion-rules compile: the cache is off "
 		    "(REFLEXION_NO_CACHE is set)\n");
 		common_args_release(&a);
@@ -59,11 +59,13 @@ cmd_compile_exec(int argc, char **argv)
 	rq.sources = &a.sources;
 	rq.home = home;
 	rq.project = project;
-	rq.rebuild = true;
+	rq.mode = LOAD_REBUILD;
+	/* compile says itself what it did (stdout) or why not (stderr). */
+	rq.say = SAY_NOTHING;
 	rules_load(&rs, &diags, &rq, &how);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
-	if (how.status == CACHE_BUILT) {
+	if (how.status == LOADED_BUILT) {
 		printf("compiled %zu rule%s from %zu file%s into %s\n", rs.n,
 		    rs.n == 1 ? "" : "s", rs.nfiles, rs.nfiles == 1 ? "" : "s",
 		    how.path);
