@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "cmd_common.h"
-#include "load.h"
 #include "xmalloc.h"
 
 void
@@ -113,23 +112,4 @@ common_args_release(struct common_args *a)
 	free(a->rest);
 	free(a->sources.paths);
 	memset(a, 0, sizeof(*a));
-}
-
-void
-cmd_load_all_rules(const struct rule_sources *src, const char *home,
-    const char *project, struct ruleset *rs, struct diag_list *diags)
-{
-	struct rules_request	 rq = {
-		.sources = src,
-		.home = home,
-		.project = project,
-		.say = SAY_TRACE,
-		.all = true,
-	};
-	struct rules_loaded	 how;
-
-	rules_load(rs, diags, &rq, &how);
-	if (how.notes != NULL)
-		fputs(how.notes, stderr);
-	rules_loaded_release(&how);
 }

@@ -41,13 +41,4 @@ int	 common_args_parse(const struct cmd_entry *, int argc, char **argv,
 void	 common_args_release(struct common_args *);
 void	 cmd_print_help(const struct cmd_entry *, FILE *);
 
-/*
- * Loads every rule of the sources (through the compiled cache), for the
- * commands that look at all of them (explain, test); with
- * REFLEXION_CACHE_TRACE, says on stderr what the cache did.  rs and
- * diags are initialized here.
- */
-void	 cmd_load_all_rules(const struct rule_sources *, const char *home,
-	     const char *project, struct ruleset *, struct diag_list *);
-
 #endif

@@ -10,6 +10,7 @@
 #include "db.h"
 #include "eval.h"
 #include "hook.h"
+#include "load.h"
 #include "xmalloc.h"
 
 #define EXPLAIN_STDIN_MAX	(64u * 1024 * 1024)
@@ -33,6 +34,8 @@ cmd_explain_exec(int argc, char **argv)
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	struct hook_reply	 reply;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
 	struct buf		 trace;
 	char			*input = NULL, *err = NULL, *home, *state_dir;
 	char			*sysmsg, *db_path;
@@ -61,7 +64,17 @@ cmd_explain_exec(int argc, char **argv)
 	}
 	free(input);
 	home = reflexion_home();
-	cmd_load_all_rules(&a.sources, home, ev.project_dir, &rs, &diags);
+	/* Every rule now: explain looks at all of them. */
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &a.sources;
+	rq.home = home;
+	rq.project = ev.project_dir;
+	rq.say = SAY_TRACE;
+	rq.all = true;
+	rules_load(&rs, &diags, &rq, &how);
+	if (how.notes != NULL)
+		fputs(how.notes, stderr);
+	rules_loaded_release(&how);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
 
