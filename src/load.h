@@ -49,7 +49,7 @@ enum load_status {
 	LOADED_HIT,		/* loaded from the cache */
 	LOADED_BUILT,		/* compiled, and the cache written */
 	LOADED_UNSAVED,		/* compiled; the cache could not be written */
-	LOADED_OFF,		/* compiled; caching is off */
+	LOADED_OFF,		/* compiled; REFLEXION_NO_CACHE is set */
 	LOADED_FRESH		/* compiled, as LOAD_FRESH asked */
 };
 
@@ -57,15 +57,16 @@ struct rules_loaded {
 	enum load_status status;
 	char		*path;		/* the cache file, or NULL; owned */
 	char		*why;		/* why it was rebuilt / not saved */
-	char		*notes;		/* for stderr, lines ending in "\n";
-					   NULL when silent; owned */
+	char		*notes;		/* for stderr, or NULL; owned */
 };
 
 /*
  * Fills rs and diags (both initialized here) with the rule set of the
  * request: from the cache when it is valid, else compiled from the
  * sources and saved.  rs always has its prefilter index.  Never fails;
- * how it went is in *how (release with rules_loaded_release()).
+ * how it went is in *how (release with rules_loaded_release()), and what
+ * the caller is to say on stderr, as rq->say asks, in how->notes: whole
+ * lines, each ending in a newline.
  */
 void	 rules_load(struct ruleset *, struct diag_list *,
 	     const struct rules_request *, struct rules_loaded *how);
