@@ -43,7 +43,6 @@
 #include "checksum.h"
 #include "fileio.h"
 #include "match_re.h"
-#include "prefilter.h"
 #include "xmalloc.h"
 
 #ifndef PACKAGE_VERSION
@@ -207,13 +206,10 @@ cache_identity_current(void)
 }
 
 char *
-cache_key(const struct rules_request *rq, const struct cache_identity *id)
+cache_key(const char *request, const struct cache_identity *id)
 {
 	struct buf	 b;
 	struct stat	 st;
-	char		 cwd[4096];
-	const char	*p;
-	size_t		 i;
 
 	buf_init(&b);
 	buf_printf(&b, "reflexion-rules cache\nformat %d\nengine %s\n"
@@ -228,18 +224,7 @@ cache_key(const struct rules_request *rq, const struct cache_identity *id)
 		    (unsigned long long)st.st_ino,
 		    (unsigned long long)st.st_size,
 		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	if (rq->sources != NULL && rq->sources->npaths > 0) {
-		if (getcwd(cwd, sizeof(cwd)) == NULL)
-			cwd[0] = '\0';
-		for (i = 0; i < rq->sources->npaths; i++) {
-			p = rq->sources->paths[i];
-			/* As given (messages name it) and absolute. */
-			buf_printf(&b, "rules %s\nat %s%s%s\n", p,
-			    p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/", p);
-		}
-	} else
-		buf_printf(&b, "home %s\nproject %s\n", rq->home,
-		    rq->project ? rq->project : "");
+	buf_adds(&b, request);
 	return buf_detach(&b, NULL);
 }
 
@@ -518,123 +503,4 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	rs->pf_owned = false;
 	rs->lazy = &v->lazy;
 	return 0;
-}
-
-/* ---- the loader ------------------------------------------------------ */
-
-static bool
-env_on(const char *name)
-{
-	const char	*v = getenv(name);
-
-	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-}
-
-bool
-cache_disabled(void)
-{
-	return env_on("REFLEXION_NO_CACHE");
-}
-
-bool
-cache_trace_enabled(void)
-{
-	return env_on("REFLEXION_CACHE_TRACE");
-}
-
-/* Every rule now: explain and test look at all of them. */
-static bool
-decode_all(struct ruleset *rs)
-{
-	size_t	i;
-
-	for (i = 0; i < rs->n; i++)
-		if (ruleset_rule(rs, i) == NULL)
-			return false;
-	return true;
-}
-
-static void
-compile_fresh(struct ruleset *rs, struct diag_list *diags,
-    const struct rules_request *rq, struct manifest *mf)
-{
-	ruleset_init(rs);
-	diag_list_init(diags);
-	manifest_init(mf);
-	rs->manifest = mf;
-	sources_load(rs, rq->sources, rq->home, rq->project, diags);
-	rs->manifest = NULL;
-	diag_sort(diags);
-	ruleset_index(rs);
-}
-
-void
-rules_load(struct ruleset *rs, struct diag_list *diags,
-    const struct rules_request *rq, struct rules_loaded *how)
-{
-	const struct cache_identity *id = cache_identity_current();
-	struct manifest	 mf;
-	char		*key, *err = NULL;
-
-	memset(how, 0, sizeof(*how));
-	if (cache_disabled()) {
-		compile_fresh(rs, diags, rq, &mf);
-		manifest_release(&mf);
-		how->status = CACHE_OFF;
-		return;
-	}
-	key = cache_key(rq, id);
-	how->path = cache_file(rq->home, key);
-	if (!rq->rebuild) {
-		if (cache_open(rs, diags, how->path, key, id, &how->why) == 0) {
-			if (!rq->all || decode_all(rs)) {
-				how->status = CACHE_HIT;
-				free(key);
-				return;
-			}
-			ruleset_release(rs);
-			diag_list_release(diags);
-			how->why = xstrdup("a rule in it is corrupt");
-		}
-	} else
-		how->why = xstrdup("rebuild requested");
-	compile_fresh(rs, diags, rq, &mf);
-	if (cache_write(how->path, key, id, rs, diags, &mf, &err) == 0)
-		how->status = CACHE_BUILT;
-	else {
-		how->status = CACHE_UNSAVED;
-		free(how->why);
-		how->why = err;
-	}
-	manifest_release(&mf);
-	free(key);
-}
-
-void
-rules_loaded_release(struct rules_loaded *how)
-{
-	free(how->path);
-	free(how->why);
-	memset(how, 0, sizeof(*how));
-}
-
-char *
-rules_loaded_trace(const struct rules_loaded *how, const struct ruleset *rs)
-{
-	switch (how->status) {
-	case CACHE_HIT:
-		return xasprintf("reflexion-rules: cache: hit %s (%zu rule%s)",
-		    how->path, rs->n, rs->n == 1 ? "" : "s");
-	case CACHE_BUILT:
-		return xasprintf("reflexion-rules: cache: built %s (%zu "
-		    "rule%s; %s)", how->path, rs->n, rs->n == 1 ? "" : "s",
-		    how->why ? how->why : "");
-	case CACHE_UNSAVED:
-		return xasprintf("reflexion-rules: cache: not saved (%s)",
-		    how->why ? how->why : "");
-	case CACHE_OFF:
-		return xstrdup("reflexion-rules: cache: off "
-		    "(REFLEXION_NO_CACHE)");
-	}
-	return xstrdup("reflexion-rules: cache: ?");
 }

@@ -1,5 +1,8 @@
 /*
- * One rule to bytes and back, for the compiled cache (cache.c).
+ * One rule to bytes and back, for the compiled cache: cache_write.c
+ * encodes, cache.c decodes.  cache_rule.c owns the rule itself (tests,
+ * record options); cache_cond.c what a rule holds (conditions,
+ * matchers, templates); cache_codec.h the byte helpers under both.
  *
  * The encoding covers the whole struct rule: conditions, matchers,
  * patterns, templates, tests' events (as JSON text), tools, tags, and
@@ -23,14 +26,9 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "cache_codec.h"
 #include "match_re.h"
 #include "rule.h"
-
-/* The writer's list of regexes, in slot order (borrowed). */
-struct cache_regexes {
-	struct rr_regex	**v;
-	size_t		  n, cap;
-};
 
 /*
  * Appends rule r (number index, from file number file) to out; its
@@ -39,14 +37,6 @@ struct cache_regexes {
  */
 int	 cache_rule_encode(struct buf *out, const struct rule *, uint32_t index,
 	     uint32_t file, struct cache_regexes *res);
-
-struct cache_decode_ctx {
-	struct ruleset	*owner;		/* arena and owned objects */
-	const char	**files;
-	size_t		 nfiles;
-	struct rr_regex_source *regex_src;
-	size_t		 nslots;
-};
 
 /* Decodes rule number index; NULL when the bytes are not one. */
 struct rule *cache_rule_decode(const unsigned char *, size_t, uint32_t index,

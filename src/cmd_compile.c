@@ -9,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "cmd_common.h"
 #include "cmdargs.h"
+#include "load.h"
 #include "xmalloc.h"
 
 static int cmd_compile_exec(int, char **);
@@ -52,7 +51,7 @@ cmd_compile_exec(int argc, char **argv)
 		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	if (cache_disabled()) {
+	if (rules_cache_off()) {
 		fprintf(stderr, "reflexion-rules compile: the cache is off "
 		    "(REFLEXION_NO_CACHE is set)\n");
 		cmd_args_release(&a);
@@ -66,11 +65,13 @@ cmd_compile_exec(int argc, char **argv)
 	rq.sources = &src;
 	rq.home = home;
 	rq.project = project;
-	rq.rebuild = true;
+	rq.mode = LOAD_REBUILD;
+	/* compile says itself what it did (stdout) or why not (stderr). */
+	rq.say = SAY_NOTHING;
 	rules_load(&rs, &diags, &rq, &how);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
-	if (how.status == CACHE_BUILT) {
+	if (how.status == LOADED_BUILT) {
 		printf("compiled %zu rule%s from %zu file%s into %s\n", rs.n,
 		    rs.n == 1 ? "" : "s", rs.nfiles, rs.nfiles == 1 ? "" : "s",
 		    how.path);

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_common.h"
 #include "cmdargs.h"
 #include "db.h"
 #include "eval.h"
 #include "hook.h"
+#include "load.h"
 #include "xmalloc.h"
 
 #define EXPLAIN_STDIN_MAX	(64u * 1024 * 1024)
@@ -43,6 +43,8 @@ cmd_explain_exec(int argc, char **argv)
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	struct hook_reply	 reply;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
 	struct buf		 trace;
 	char			*input = NULL, *err = NULL, *home, *state_dir;
 	char			*sysmsg, *db_path;
@@ -69,7 +71,17 @@ cmd_explain_exec(int argc, char **argv)
 	free(input);
 	home = reflexion_home();
 	src.paths = cmd_args_values(&a, EXPLAIN_RULES, &src.npaths);
-	cmd_load_all_rules(&src, home, ev.project_dir, &rs, &diags);
+	/* Every rule now: explain looks at all of them. */
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &src;
+	rq.home = home;
+	rq.project = ev.project_dir;
+	rq.say = SAY_TRACE;
+	rq.all = true;
+	rules_load(&rs, &diags, &rq, &how);
+	if (how.notes != NULL)
+		fputs(how.notes, stderr);
+	rules_loaded_release(&how);
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_common.h"
+#include "cmd.h"
+#include "sources.h"
 #include "cmdargs.h"
 #include "event.h"
 #include "fileio.h"

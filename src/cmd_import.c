@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd_common.h"
+#include "cmd.h"
 #include "cmdargs.h"
 #include "fileio.h"
 #include "import.h"

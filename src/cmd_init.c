@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "cmd_common.h"
+#include "cmd.h"
 #include "cmdargs.h"
 #include "fileio.h"
 #include "settings_merge.h"

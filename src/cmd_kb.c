@@ -15,7 +15,8 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "cmd_common.h"
+#include "cmd.h"
+#include "sources.h"
 #include "cmdargs.h"
 #include "db.h"
 #include "errnorm.h"

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_common.h"
 #include "cmdargs.h"
 #include "compile.h"
+#include "load.h"
 #include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);
@@ -35,6 +35,9 @@ cmd_lint_exec(int argc, char **argv)
 	struct cmd_args		 a;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
+	struct rule_sources	 src;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
 	const char		*fmt;
 	char			*home, *err;
 	size_t			 i, nrules = 0, warnings = 0;
@@ -56,17 +59,25 @@ cmd_lint_exec(int argc, char **argv)
 		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
-	ruleset_init(&rs);
-	diag_list_init(&diags);
-	if (a.nrest > 0) {
-		for (i = 0; i < (size_t)a.nrest; i++)
-			ruleset_add_path(&rs, a.rest[i], LAYER_CLI, &diags);
-	} else {
-		home = reflexion_home();
-		sources_load(&rs, NULL, home, project_dir(NULL), &diags);
-		free(home);
-	}
-	diag_sort(&diags);
+	/*
+	 * Compiled now, without the cache: lint is the check one runs right
+	 * after editing a rule file, and in CI, where a cache would be cold
+	 * anyway; its diagnostics must come from compiling every file as it
+	 * is, with no chance of a stored compile standing in; and a check
+	 * writes nothing under $REFLEXION_HOME.
+	 */
+	src.paths = (const char **)a.rest;
+	src.npaths = (size_t)a.nrest;
+	home = reflexion_home();
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &src;
+	rq.home = home;
+	rq.project = project_dir(NULL);
+	rq.mode = LOAD_FRESH;
+	rq.say = SAY_NOTHING;
+	rules_load(&rs, &diags, &rq, &how);
+	rules_loaded_release(&how);
+	free(home);
 	for (i = 0; i < rs.n; i++)
 		nrules++;
 	for (i = 0; i < diags.n; i++)

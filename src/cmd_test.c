@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_common.h"
 #include "cmdargs.h"
+#include "load.h"
 #include "ruletest.h"
 
 static int cmd_test_exec(int, char **);
@@ -39,6 +39,8 @@ cmd_test_exec(int argc, char **argv)
 	struct diag_list	 diags;
 	struct ruletest_counts	 n;
 	struct rule_sources	 src;
+	struct rules_request	 rq;
+	struct rules_loaded	 how;
 	char			*home, *line, *err;
 	size_t			 i, failed = 0;
 	int			 status;
@@ -56,7 +58,17 @@ cmd_test_exec(int argc, char **argv)
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
 	home = reflexion_home();
-	cmd_load_all_rules(&src, home, project_dir(NULL), &rs, &diags);
+	/* Every rule now: each one's tests are run. */
+	memset(&rq, 0, sizeof(rq));
+	rq.sources = &src;
+	rq.home = home;
+	rq.project = project_dir(NULL);
+	rq.say = SAY_TRACE;
+	rq.all = true;
+	rules_load(&rs, &diags, &rq, &how);
+	if (how.notes != NULL)
+		fputs(how.notes, stderr);
+	rules_loaded_release(&how);
 	free(home);
 	for (i = 0; i < diags.n; i++) {
 		if (tap) {

@@ -1,10 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "db.h"
 #include "event.h"
 #include "hook.h"
+#include "load.h"
 #include "record.h"
 #include "state.h"
 #include "watchdog.h"
@@ -45,24 +45,18 @@ load_rules(const struct hook_opts *opts, const char *project,
     bool rebuild, struct ruleset *rs, struct diag_list *diags,
     struct hook_reply *reply)
 {
-	struct rules_request	 rq;
+	struct rules_request	 rq = {
+		.sources = &opts->sources,
+		.home = opts->home,
+		.project = project,
+		.mode = rebuild ? LOAD_REBUILD : LOAD_CACHED,
+		.say = SAY_TRACE_OR_UNSAVED,
+	};
 	struct rules_loaded	 how;
-	char			*line;
 
-	memset(&rq, 0, sizeof(rq));
-	rq.sources = &opts->sources;
-	rq.home = opts->home;
-	rq.project = project;
-	rq.rebuild = rebuild;
 	rules_load(rs, diags, &rq, &how);
-	if (cache_trace_enabled()) {
-		line = rules_loaded_trace(&how, rs);
-		buf_printf(&reply->err, "%s\n", line);
-		free(line);
-	} else if (how.status == CACHE_UNSAVED)
-		buf_printf(&reply->err, "reflexion-rules: the rule cache "
-		    "cannot be saved (%s); rules are compiled on every call\n",
-		    how.why);
+	if (how.notes != NULL)
+		buf_adds(&reply->err, how.notes);
 	rules_loaded_release(&how);
 }
 

@@ -4,7 +4,8 @@
  * the project's .reflexion/rules/, then the project's diet103
  * .claude/skills/skill-rules.json; later layers override earlier rules by
  * id.  Any --rules PATH replaces all of them.  sources_list() enumerates
- * them from (home, project, config) alone, for the loader and the cache.
+ * them from (home, project, config) alone; sources_load() reads them for
+ * the loader (load.h), logging an absent one in the cache's manifest.
  */
 #ifndef RR_SOURCES_H
 #define RR_SOURCES_H

@@ -16,6 +16,7 @@
 #include "helpers.h"
 #include "prefilter.h"
 #include "ruletest.h"
+#include "sources.h"
 #include "tap.h"
 
 /* Where the header keeps the rule table's offset (cache.c's layout). */

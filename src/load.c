@@ -1,0 +1,202 @@
+/*
+ * The front door for rules (see load.h): a request becomes the key of
+ * its sources; the cache (cache.h) answers when it holds a valid rule
+ * set for that key, else the sources are compiled (sources.h) and saved
+ * as the new cache; and the notes say which.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "load.h"
+#include "manifest.h"
+#include "prefilter.h"
+#include "xmalloc.h"
+
+static bool
+env_on(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
+
+bool
+rules_cache_off(void)
+{
+	return env_on("REFLEXION_NO_CACHE");
+}
+
+static bool
+trace_on(void)
+{
+	return env_on("REFLEXION_CACHE_TRACE");
+}
+
+/*
+ * What the cache of a request is keyed by, besides the engine that
+ * cache_key() adds: every input of the key that comes from the request
+ * is computed here, and only here: the --rules paths, else the home
+ * and project directories the default sources are found in.
+ */
+static char *
+request_key(const struct rules_request *rq)
+{
+	struct buf	 b;
+	char		 cwd[4096];
+	const char	*p;
+	size_t		 i;
+
+	buf_init(&b);
+	if (rq->sources != NULL && rq->sources->npaths > 0) {
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			cwd[0] = '\0';
+		for (i = 0; i < rq->sources->npaths; i++) {
+			p = rq->sources->paths[i];
+			/* As given (messages name it) and absolute. */
+			buf_printf(&b, "rules %s\nat %s%s%s\n", p,
+			    p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/", p);
+		}
+	} else
+		buf_printf(&b, "home %s\nproject %s\n", rq->home,
+		    rq->project ? rq->project : "");
+	return buf_detach(&b, NULL);
+}
+
+/* Every rule now: explain and test look at all of them. */
+static bool
+decode_all(struct ruleset *rs)
+{
+	size_t	i;
+
+	for (i = 0; i < rs->n; i++)
+		if (ruleset_rule(rs, i) == NULL)
+			return false;
+	return true;
+}
+
+static void
+compile_fresh(struct ruleset *rs, struct diag_list *diags,
+    const struct rules_request *rq, struct manifest *mf)
+{
+	ruleset_init(rs);
+	diag_list_init(diags);
+	manifest_init(mf);
+	rs->manifest = mf;
+	sources_load(rs, rq->sources, rq->home, rq->project, diags);
+	rs->manifest = NULL;
+	diag_sort(diags);
+	ruleset_index(rs);
+}
+
+/* The request's cache when it is valid, else a compile saved as it. */
+static void
+load_cached(struct ruleset *rs, struct diag_list *diags,
+    const struct rules_request *rq, struct rules_loaded *how)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct manifest	 mf;
+	char		*request, *key, *err = NULL;
+
+	request = request_key(rq);
+	key = cache_key(request, id);
+	free(request);
+	how->path = cache_file(rq->home, key);
+	if (rq->mode != LOAD_REBUILD) {
+		if (cache_open(rs, diags, how->path, key, id, &how->why) == 0) {
+			if (!rq->all || decode_all(rs)) {
+				how->status = LOADED_HIT;
+				free(key);
+				return;
+			}
+			ruleset_release(rs);
+			diag_list_release(diags);
+			how->why = xstrdup("a rule in it is corrupt");
+		}
+	} else
+		how->why = xstrdup("rebuild requested");
+	compile_fresh(rs, diags, rq, &mf);
+	if (cache_write(how->path, key, id, rs, diags, &mf, &err) == 0)
+		how->status = LOADED_BUILT;
+	else {
+		how->status = LOADED_UNSAVED;
+		free(how->why);
+		how->why = err;
+	}
+	manifest_release(&mf);
+	free(key);
+}
+
+/*
+ * "reflexion-rules: cache: hit PATH (N rules)" and the like, with its
+ * newline; NULL for a fresh load, which involves no cache.
+ */
+static char *
+trace_line(const struct rules_loaded *how, const struct ruleset *rs)
+{
+	switch (how->status) {
+	case LOADED_HIT:
+		return xasprintf("reflexion-rules: cache: hit %s (%zu "
+		    "rule%s)\n", how->path, rs->n, rs->n == 1 ? "" : "s");
+	case LOADED_BUILT:
+		return xasprintf("reflexion-rules: cache: built %s (%zu "
+		    "rule%s; %s)\n", how->path, rs->n, rs->n == 1 ? "" : "s",
+		    how->why ? how->why : "");
+	case LOADED_UNSAVED:
+		return xasprintf("reflexion-rules: cache: not saved (%s)\n",
+		    how->why ? how->why : "");
+	case LOADED_OFF:
+		return xstrdup("reflexion-rules: cache: off "
+		    "(REFLEXION_NO_CACHE)\n");
+	case LOADED_FRESH:
+		return NULL;
+	}
+	return xstrdup("reflexion-rules: cache: ?\n");
+}
+
+/*
+ * What the caller is to say on stderr.  The hook also says when the
+ * cache cannot be saved, trace or not: it pays for that on every call.
+ */
+static char *
+load_notes(const struct rules_loaded *how, const struct ruleset *rs,
+    enum load_say say)
+{
+	if (say == SAY_NOTHING)
+		return NULL;
+	if (trace_on())
+		return trace_line(how, rs);
+	if (say == SAY_TRACE_OR_UNSAVED && how->status == LOADED_UNSAVED)
+		return xasprintf("reflexion-rules: the rule cache cannot be "
+		    "saved (%s); rules are compiled on every call\n",
+		    how->why);
+	return NULL;
+}
+
+void
+rules_load(struct ruleset *rs, struct diag_list *diags,
+    const struct rules_request *rq, struct rules_loaded *how)
+{
+	struct manifest	mf;
+
+	memset(how, 0, sizeof(*how));
+	if (rq->mode == LOAD_FRESH || rules_cache_off()) {
+		compile_fresh(rs, diags, rq, &mf);
+		manifest_release(&mf);
+		how->status = rq->mode == LOAD_FRESH ? LOADED_FRESH :
+		    LOADED_OFF;
+	} else
+		load_cached(rs, diags, rq, how);
+	how->notes = load_notes(how, rs, rq->say);
+}
+
+void
+rules_loaded_release(struct rules_loaded *how)
+{
+	free(how->path);
+	free(how->why);
+	free(how->notes);
+	memset(how, 0, sizeof(*how));
+}
