@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd_common.h"
+#include "cmd.h"
 #include "settings_merge.h"
 #include "tap.h"
 #include "xmalloc.h"
