@@ -269,7 +269,7 @@ add_guard(struct sctx *sx, const cJSON *skill, const char *name, int layer)
 	struct cond	*when, *unless, *c;
 	struct diag_loc	 loc;
 	const char	*msg, *at;
-	size_t		 before = sx->errors;
+	size_t		 before = sx->errors, paths;
 
 	ft = cJSON_GetObjectItemCaseSensitive(skill, "fileTriggers");
 	if (!cJSON_IsObject(ft)) {
@@ -298,6 +298,7 @@ add_guard(struct sctx *sx, const cJSON *skill, const char *name, int layer)
 	else if ((c = text_cond(sx, F_PATH, "path", M_GLOB, v, name,
 	    "fileTriggers.pathPatterns")) != NULL)
 		add_kid(sx, when, c);
+	paths = when->nkids;
 	v = cJSON_GetObjectItemCaseSensitive(ft, "contentPatterns");
 	if (v != NULL && (c = text_cond(sx, F_CONTENT, "content", M_REGEX, v,
 	    name, "fileTriggers.contentPatterns")) != NULL)
@@ -361,7 +362,8 @@ add_guard(struct sctx *sx, const cJSON *skill, const char *name, int layer)
 		tpl_add_var(a, r->message, V_SKILL);
 		tpl_add_literal(a, r->message, " required", 9);
 	}
-	if (sx->errors != before || when->nkids == 0)
+	/* No path pattern matches no file: diet103 never blocks then. */
+	if (sx->errors != before || paths == 0)
 		return;
 	r->when = when;
 	r->unless = unless->nkids ? unless : NULL;
