@@ -215,6 +215,17 @@ priority_of(struct sctx *sx, const cJSON *skill, const char *name)
 	return PRI_MEDIUM;
 }
 
+/* The skill's description, when it has one, describes its rules. */
+static const char *
+description_of(struct sctx *sx, const cJSON *skill)
+{
+	const cJSON	*d = cJSON_GetObjectItemCaseSensitive(skill,
+	    "description");
+
+	return cJSON_IsString(d) ? arena_strdup(&sx->rs->arena,
+	    d->valuestring) : NULL;
+}
+
 static void
 add_suggest(struct sctx *sx, const cJSON *skill, const char *name,
     int layer)
@@ -241,6 +252,7 @@ add_suggest(struct sctx *sx, const cJSON *skill, const char *name,
 	r->events = 1u << EV_USER_PROMPT_SUBMIT;
 	r->action = ACT_SUGGEST;
 	r->skill = arena_strdup(&sx->rs->arena, name);
+	r->description = description_of(sx, skill);
 	r->priority = priority_of(sx, skill, name);
 	any = new_cond(sx, C_ANY, "promptTriggers");
 	kw = cJSON_GetObjectItemCaseSensitive(pt, "keywords");
@@ -285,6 +297,7 @@ add_guard(struct sctx *sx, const cJSON *skill, const char *name, int layer)
 	r->events = 1u << EV_PRE_TOOL_USE;
 	r->action = ACT_DENY;
 	r->skill = arena_strdup(a, name);
+	r->description = description_of(sx, skill);
 	r->priority = priority_of(sx, skill, name);
 	r->tools = (const char **)tools;
 	r->tool_globs = arena_alloc(a, 3 * sizeof(*r->tool_globs));
