@@ -3,9 +3,9 @@
  * YAML (reflexion-rules(1), import).
  *
  *   import_skill_rules()  diet103 .claude/skills/skill-rules.json, into
- *                         the rules skillrules.c makes of it when it reads
- *                         the file as is (the same decisions, the same
- *                         messages)
+ *                         the rules diet103.c maps it to, the ones
+ *                         skillrules.c builds when it reads the file as is
+ *                         (the same decisions, the same messages)
  *   import_hookify()      one hookify .claude/hookify.NAME.local.md rule,
  *                         with hookify's known bugs fixed
  *

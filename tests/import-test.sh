@@ -101,6 +101,22 @@ done
 check "{{file_path}} reads {x.sql} as diet103 writes it" \
     grep -qF '"permissionDecisionReason":"{x.sql}"' "$TMPROOT/b.out"
 
+# A guardrail whose pathPatterns list is empty matches no file: diet103
+# never blocks there, whatever its contentPatterns say.
+proj=$TMPROOT/nopaths
+mkdir -p "$proj/.claude/skills"
+printf '{"skills":{"g":{"type":"guardrail","enforcement":"block","fileTriggers":{"pathPatterns":[],"contentPatterns":["XYZ"]}}}}\n' \
+    >"$proj/.claude/skills/skill-rules.json"
+import_clean "$TMPROOT/nopaths.yaml" "$proj/.claude/skills/skill-rules.json"
+printf '{"session_id":"n","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Write","tool_input":{"file_path":"%s/x.txt","content":"XYZ"}}' \
+    "$proj" "$proj" >"$TMPROOT/ev.json"
+compare "empty pathPatterns" "$TMPROOT/ev.json" "$TMPROOT/nopaths.yaml"
+if grep -q '"permissionDecision":"deny"' "$TMPROOT/a.out"; then
+	not_ok "empty pathPatterns: the JSON read as is denies nothing"
+else
+	ok "empty pathPatterns: the JSON read as is denies nothing"
+fi
+
 # ---- diet103: the real file -----------------------------------------------
 real=$SRCDIR/../shared/compat/diet103-skill-rules.json
 if [ -f "$real" ]; then
