@@ -140,10 +140,10 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
     char **err)
 {
 	cJSON		*root;
-	char		*text, *tmp, stamp[32];
+	char		*text, *data, stamp[32];
 	time_t		 now = time(NULL);
 	struct tm	 tm;
-	int		 fd, rc = -1;
+	int		 rc;
 
 	root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "version", 1);
@@ -154,31 +154,10 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	cJSON_AddStringToObject(root, "updated", stamp);
 	text = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd < 0 && errno == EEXIST) {
-		/* Left by a process with our pid that died: ours to replace. */
-		unlink(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-		    O_NOFOLLOW, 0600);
-	}
-	if (fd < 0)
-		*err = xasprintf("cannot write state file '%s': %s", tmp,
-		    strerror(errno));
-	else if (fd_write_all(fd, text, strlen(text)) < 0 ||
-	    fd_write_all(fd, "\n", 1) < 0 || fsync(fd) < 0) {
-		*err = xasprintf("cannot write state file '%s': %s", tmp,
-		    strerror(errno));
-		close(fd);
-		unlink(tmp);
-	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
-		*err = xasprintf("cannot replace state file '%s': %s", path,
-		    strerror(errno));
-		unlink(tmp);
-	} else
-		rc = 0;
-	free(tmp);
+	data = xasprintf("%s\n", text);
+	/* Mode 0600: which rules fired in a session is the user's business. */
+	rc = file_replace(path, data, strlen(data), 0600, err);
+	free(data);
 	free(text);
 	return rc;
 }
