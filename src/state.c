@@ -263,7 +263,8 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 	while ((de = readdir(d)) != NULL) {
 		if (!str_has_suffix(de->d_name, ".json") &&
 		    !str_has_suffix(de->d_name, ".lock") &&
-		    !str_has_suffix(de->d_name, ".corrupt"))
+		    !str_has_suffix(de->d_name, ".corrupt") &&
+		    !file_is_replace_temp(de->d_name))
 			continue;
 		p = xasprintf("%s/%s", state_dir, de->d_name);
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
