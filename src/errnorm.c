@@ -2,7 +2,6 @@
  * Error normalization (errnorm.h).  The regex rules are compiled once per
  * process, on first use, and applied in table order.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,12 +54,9 @@ compile_rules(void)
 	for (i = 0; i < NRULES; i++) {
 		compiled[i] = rr_regex_compile(rules[i][0], strlen(rules[i][0]),
 		    0, &off, errbuf, sizeof(errbuf));
-		if (compiled[i] == NULL) {
-			/* A typo in the table above; tests catch it first. */
-			fprintf(stderr, "reflexion-rules: errnorm rule %zu: %s\n",
-			    i, errbuf);
-			abort();
-		}
+		/* A typo in the table above; tests catch it first. */
+		if (compiled[i] == NULL)
+			BUG("errnorm rule %zu: %s", i, errbuf);
 	}
 }
 

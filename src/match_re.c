@@ -52,10 +52,8 @@ re_init(void)
 		return;
 	re_md = pcre2_match_data_create(32, NULL);
 	re_mctx = pcre2_match_context_create(NULL);
-	if (re_md == NULL || re_mctx == NULL) {
-		fprintf(stderr, "reflexion-rules: cannot allocate PCRE2 match data\n");
-		abort();
-	}
+	if (re_md == NULL || re_mctx == NULL)
+		out_of_memory(0);
 	pcre2_set_match_limit(re_mctx, (uint32_t)re_match_limit);
 	pcre2_set_depth_limit(re_mctx, RE_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re_mctx, RE_HEAP_LIMIT_KB);

@@ -262,11 +262,8 @@ detector(const char *pattern)
 
 	re = rr_regex_compile(pattern, strlen(pattern), 0, &off, errbuf,
 	    sizeof(errbuf));
-	if (re == NULL) {
-		fprintf(stderr, "reflexion-rules: detector '%s': %s\n",
-		    pattern, errbuf);
-		abort();
-	}
+	if (re == NULL)
+		BUG("detector '%s': %s", pattern, errbuf);
 	return re;
 }
 

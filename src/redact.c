@@ -3,7 +3,6 @@
  * compiled once per process, on first use.
  */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,11 +58,8 @@ compile_builtins(void)
 	for (i = 0; i < NBUILTINS; i++) {
 		compiled[i] = rr_regex_compile(builtins[i][0],
 		    strlen(builtins[i][0]), 0, &off, errbuf, sizeof(errbuf));
-		if (compiled[i] == NULL) {
-			fprintf(stderr, "reflexion-rules: redaction pattern "
-			    "%zu: %s\n", i, errbuf);
-			abort();
-		}
+		if (compiled[i] == NULL)
+			BUG("redaction pattern %zu: %s", i, errbuf);
 	}
 }
 

@@ -152,7 +152,8 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	cJSON_AddStringToObject(root, "updated", stamp);
-	text = cJSON_PrintUnformatted(root);
+	if ((text = cJSON_PrintUnformatted(root)) == NULL)
+		out_of_memory(0);
 	cJSON_Delete(root);
 	data = xasprintf("%s\n", text);
 	/* Mode 0600: which rules fired in a session is the user's business. */
