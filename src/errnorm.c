@@ -43,21 +43,13 @@ static const char *const rules[][2] = {
 
 static struct rr_regex	*compiled[NRULES];
 
+/* A typo in the table above is a BUG(); tests catch it first. */
 static void
 compile_rules(void)
 {
-	char	errbuf[128];
-	size_t	i, off;
-
-	if (compiled[0] != NULL)
-		return;
-	for (i = 0; i < NRULES; i++) {
-		compiled[i] = rr_regex_compile(rules[i][0], strlen(rules[i][0]),
-		    0, &off, errbuf, sizeof(errbuf));
-		/* A typo in the table above; tests catch it first. */
-		if (compiled[i] == NULL)
-			BUG("errnorm rule %zu: %s", i, errbuf);
-	}
+	if (compiled[0] == NULL)
+		rr_regex_compile_table("errnorm rule", rules, NRULES,
+		    sizeof(rules[0]), compiled);
 }
 
 /* Replaces every occurrence of dir that ends a path component. */

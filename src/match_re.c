@@ -133,6 +133,24 @@ rr_regex_compile(const char *pattern, size_t len, unsigned flags,
 	return re;
 }
 
+void
+rr_regex_compile_table(const char *what, const void *table, size_t n,
+    size_t row_size, struct rr_regex **out)
+{
+	const char	*pattern;
+	char		 errbuf[128];
+	size_t		 i, off;
+
+	for (i = 0; i < n; i++) {
+		pattern = *(const char *const *)((const char *)table +
+		    i * row_size);
+		out[i] = rr_regex_compile(pattern, strlen(pattern), 0, &off,
+		    errbuf, sizeof(errbuf));
+		if (out[i] == NULL)
+			BUG("%s %zu: %s at offset %zu", what, i, errbuf, off);
+	}
+}
+
 struct rr_regex *
 rr_regex_lazy(const char *pattern, size_t len, unsigned flags,
     struct rr_regex_source *src, size_t slot)
