@@ -1,7 +1,8 @@
 /*
  * fileio: file_replace() replaces content, sets the mode it is given,
  * leaves no temporary file behind, and never writes through a file or a
- * symlink found where an older writer put its temporary file.
+ * symlink found where an older writer put its temporary file;
+ * fd_read_all() keeps to its cap.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -299,6 +300,40 @@ out:
 	free(path);
 }
 
+/*
+ * fd_read_all() reads to EOF; past its cap it empties the buffer and,
+ * with drain, reads the rest anyway so that the writer never sees EPIPE.
+ */
+static void
+test_read_all(void)
+{
+	struct buf	b;
+	char		c;
+	int		fds[2];
+
+	buf_init(&b);
+	if (pipe(fds) < 0) {
+		skip("pipe");
+		return;
+	}
+	ok(write(fds[1], "0123456789", 10) == 10, "wrote 10 bytes to a pipe");
+	close(fds[1]);
+	ok(fd_read_all(fds[0], 10, false, &b) == FD_READ_OK && b.len == 10 &&
+	    memcmp(b.data, "0123456789", 10) == 0, "10 bytes under a cap of 10");
+	close(fds[0]);
+	buf_reset(&b);
+
+	if (pipe(fds) < 0)
+		return;
+	ok(write(fds[1], "0123456789", 10) == 10, "wrote 10 bytes again");
+	close(fds[1]);
+	ok(fd_read_all(fds[0], 4, true, &b) == FD_READ_TOO_BIG && b.len == 0,
+	    "over the cap: too big, the buffer emptied");
+	ok(read(fds[0], &c, 1) == 0, "with drain, the rest was read");
+	close(fds[0]);
+	buf_release(&b);
+}
+
 static void
 test_names(void)
 {
@@ -324,6 +359,7 @@ main(void)
 	test_relative(top);
 	test_failures(top);
 	test_planted(top);
+	test_read_all();
 	test_names();
 
 	cmd = xasprintf("rm -rf '%s'", top);
