@@ -1,11 +1,9 @@
 /*
  * Writing the compiled cache (the layout is described in cache.c): the
- * whole file is built in memory, then written to a temporary file in the
- * cache directory and renamed over the old one.
+ * whole file is built in memory, then replaced by file_replace(), and
+ * the temporary files of writers that died are removed.
  */
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +224,7 @@ remove_old_files(const char *dir)
 	if ((d = opendir(dir)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		tmp = de->d_name[0] == '.' &&
-		    str_has_suffix(de->d_name, ".tmp");
+		tmp = file_is_replace_temp(de->d_name);
 		old = de->d_name[0] != '.' &&
 		    str_has_suffix(de->d_name, ".rrc");
 		if (!tmp && !old)
@@ -242,34 +239,14 @@ remove_old_files(const char *dir)
 	closedir(d);
 }
 
-/*
- * Writes in page-sized pieces.  Linux caches a file in folios as large as
- * the writes that created it, and maps a whole folio on a fault: one big
- * write() made every hook that read a few pages of a 10,000-rule cache
- * map 2 MB of it.
- */
-static int
-write_pages(int fd, const char *p, size_t n)
-{
-	size_t	k;
-
-	for (; n > 0; p += k, n -= k) {
-		k = n < 4096 ? n : 4096;
-		if (fd_write_all(fd, p, k) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int
 cache_write(const char *path, const char *key,
     const struct cache_identity *id, const struct ruleset *rs,
     const struct diag_list *diags, const struct manifest *mf, char **err)
 {
-	static unsigned	 seq;
 	struct buf	 f;
-	char		*dir, *tmp, *slash;
-	int		 fd, rc = -1;
+	char		*dir, *slash;
+	int		 rc = -1;
 
 	*err = NULL;
 	buf_init(&f);
@@ -280,34 +257,11 @@ cache_write(const char *path, const char *key,
 	dir = xstrdup(path);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
-	if (mkdir_p(dir, err) < 0) {
-		free(dir);
-		buf_release(&f);
-		return -1;
+	if (mkdir_p(dir, err) == 0) {
+		remove_old_files(dir);
+		/* The engine's data is the user's alone, as its directory. */
+		rc = file_replace(path, f.data, f.len, 0600, err);
 	}
-	remove_old_files(dir);
-	tmp = xasprintf("%s/.%s.%ld.%u.tmp", dir, slash ? slash + 1 : path,
-	    (long)getpid(), seq++);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd < 0)
-		*err = xasprintf("cannot write in '%s': %s", dir,
-		    strerror(errno));
-	else if (write_pages(fd, f.data, f.len) < 0) {
-		*err = xasprintf("cannot write in '%s': %s", dir,
-		    strerror(errno));
-		close(fd);
-	} else if (close(fd) < 0)
-		*err = xasprintf("cannot write in '%s': %s", dir,
-		    strerror(errno));
-	else if (rename(tmp, path) < 0)
-		*err = xasprintf("cannot replace '%s': %s", path,
-		    strerror(errno));
-	else
-		rc = 0;
-	if (rc < 0 && fd >= 0)
-		unlink(tmp);
-	free(tmp);
 	free(dir);
 	buf_release(&f);
 	return rc;

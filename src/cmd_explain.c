@@ -3,12 +3,14 @@
  * claiming any `once` state, and show every rule considered, whether it
  * fired, and which condition decided it; then the exact hook reply.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmdargs.h"
 #include "db.h"
 #include "eval.h"
+#include "fileio.h"
 #include "hook.h"
 #include "load.h"
 #include "xmalloc.h"
@@ -45,7 +47,7 @@ cmd_explain_exec(int argc, char **argv)
 	struct hook_reply	 reply;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
-	struct buf		 trace;
+	struct buf		 in, trace;
 	char			*input = NULL, *err = NULL, *home, *state_dir;
 	char			*sysmsg, *db_path;
 	size_t			 len, i;
@@ -58,9 +60,21 @@ cmd_explain_exec(int argc, char **argv)
 		return RR_EXIT_OK;
 	}
 	memset(&ev, 0, sizeof(ev));
-	if (read_all_fd(0, &input, &len, EXPLAIN_STDIN_MAX, &err) < 0 ||
-	    event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
-	    &err) < 0) {
+	buf_init(&in);
+	switch (fd_read_all(0, EXPLAIN_STDIN_MAX, true, &in)) {
+	case FD_READ_ERROR:
+		err = xasprintf("cannot read stdin: %s", strerror(errno));
+		break;
+	case FD_READ_TOO_BIG:
+		err = xasprintf("the event on stdin is larger than %zu bytes",
+		    (size_t)EXPLAIN_STDIN_MAX);
+		break;
+	case FD_READ_OK:
+		break;
+	}
+	input = buf_detach(&in, &len);
+	if (err != NULL || event_parse(&ev, input, len,
+	    getenv("CLAUDE_PROJECT_DIR"), &err) < 0) {
 		fprintf(stderr, "reflexion-rules explain: %s\n", err);
 		free(err);
 		free(input);

@@ -96,10 +96,11 @@ cmd_hook_exec(int argc, char **argv)
 	struct cmd_args		 a;
 	struct hook_opts	 opts;
 	struct hook_reply	 reply;
+	struct buf		 in;
 	const char		*agent;
-	char			*input = NULL, *err = NULL, *home;
-	size_t			 len = 0;
-	int			 rc, status, args_rc;
+	char			*input, *err = NULL, *home;
+	size_t			 len;
+	int			 status, args_rc;
 	unsigned long		 ms;
 	char			*warn;
 
@@ -123,7 +124,19 @@ cmd_hook_exec(int argc, char **argv)
 		free(err);
 		err = NULL;
 	}
-	rc = read_all_fd(0, &input, &len, HOOK_STDIN_MAX, &err);
+	buf_init(&in);
+	switch (fd_read_all(0, HOOK_STDIN_MAX, true, &in)) {
+	case FD_READ_ERROR:
+		err = xasprintf("cannot read stdin: %s", strerror(errno));
+		break;
+	case FD_READ_TOO_BIG:
+		err = xasprintf("the event on stdin is larger than %zu bytes",
+		    (size_t)HOOK_STDIN_MAX);
+		break;
+	case FD_READ_OK:
+		break;
+	}
+	input = buf_detach(&in, &len);
 	agent = cmd_args_get(&a, HOOK_AGENT);
 	if (args_rc < 0)
 		usage_reply(&reply, "bad arguments (see 'reflexion-rules hook "
@@ -133,7 +146,7 @@ cmd_hook_exec(int argc, char **argv)
 	} else if (agent != NULL && strcmp(agent, "claude") != 0)
 		usage_reply(&reply, "only '--agent claude' is supported by "
 		    "this version");
-	else if (rc < 0) {
+	else if (err != NULL) {
 		buf_printf(&reply.err, "reflexion-rules: %s; allowing\n", err);
 	} else {
 		memset(&opts, 0, sizeof(opts));

@@ -2,10 +2,10 @@
  * reflexion-rules init: register our hook command in the project's
  * .claude/settings.json.  The file is shared with the user and with Claude
  * Code, so it is merged (settings_merge.c), never rewritten when nothing
- * changes, backed up first, and replaced by rename() so that a crash or a
- * concurrent reader never sees half a file.
+ * changes, backed up first, and replaced by file_replace() so that a crash
+ * or a concurrent reader never sees half a file.
  */
-#define _XOPEN_SOURCE 700	/* realpath(), mkstemp(), fsync() */
+#define _XOPEN_SOURCE 700	/* realpath() */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,41 +102,6 @@ read_settings(const char *path, char **data, size_t *len, mode_t *mode,
 }
 
 /*
- * Replaces path with data by way of a temporary file in the same
- * directory, so that rename() is atomic.  Returns 0 or -1 with *err.
- */
-static int
-write_atomic(const char *path, const char *data, size_t len, mode_t mode,
-    char **err)
-{
-	char	*tmp;
-	int	 fd, rc = -1;
-
-	tmp = xasprintf("%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		*err = xasprintf("cannot create a temporary file next to "
-		    "'%s': %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp() makes the file 0600; give it the mode it replaces. */
-	if (fchmod(fd, mode) < 0 || fd_write_all(fd, data, len) < 0 ||
-	    fsync(fd) < 0) {
-		*err = xasprintf("cannot write '%s': %s", tmp,
-		    strerror(errno));
-		close(fd);
-		unlink(tmp);
-	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
-		*err = xasprintf("cannot replace '%s': %s", path,
-		    strerror(errno));
-		unlink(tmp);
-	} else
-		rc = 0;
-	free(tmp);
-	return rc;
-}
-
-/*
  * Where the new content goes: a settings.json kept as a symlink (into a
  * dotfiles repository, say) must stay one, so write its target instead.
  */
@@ -156,16 +121,6 @@ write_target(const char *path, char **err)
 	return real;
 }
 
-/* The mode a new file gets from open(..., 0666). */
-static mode_t
-default_mode(void)
-{
-	mode_t	mask = umask(022);
-
-	umask(mask);
-	return 0666 & ~mask;
-}
-
 static int
 install(const char *dir, const char *path, const char *old, size_t oldlen,
     bool existed, mode_t mode, const char *json, char **err)
@@ -180,15 +135,19 @@ install(const char *dir, const char *path, const char *old, size_t oldlen,
 	}
 	if (existed) {
 		bak = xasprintf("%s.bak", path);
-		rc = write_atomic(bak, old, oldlen, mode, err);
+		rc = file_replace(bak, old, oldlen, mode, err);
 		free(bak);
 		if (rc < 0)
 			return -1;
 	}
 	if ((target = write_target(path, err)) == NULL)
 		return -1;
-	rc = write_atomic(target, json, strlen(json), existed ? mode :
-	    default_mode(), err);
+	/*
+	 * The file keeps its mode (it may be shared, or private); a new one
+	 * gets the mode an editor would give it.
+	 */
+	rc = file_replace(target, json, strlen(json), existed ? mode :
+	    new_file_mode(0666), err);
 	free(target);
 	return rc;
 }

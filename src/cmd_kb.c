@@ -359,9 +359,8 @@ kb_export(struct kb_args *a)
 	struct rr_db	*db;
 	struct kb_rows	 rows;
 	struct buf	 out;
-	char		*err = NULL, *line, *tmp;
+	char		*err = NULL, *line;
 	size_t		 i;
-	int		 fd;
 
 	db = open_db();
 	kb_rows_init(&rows);
@@ -382,18 +381,14 @@ kb_export(struct kb_args *a)
 		buf_release(&out);
 		return finish(db, RR_EXIT_OK);
 	}
-	tmp = xasprintf("%s.tmp.%ld", a->pos[0], (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || fd_write_all(fd, out.data, out.len) < 0 ||
-	    close(fd) < 0 || rename(tmp, a->pos[0]) < 0) {
-		fprintf(stderr, "reflexion-rules kb: cannot write '%s': %s\n",
-		    a->pos[0], strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	/* A file to share: readable by all, unless the umask says otherwise. */
+	if (file_replace(a->pos[0], out.data, out.len, new_file_mode(0644),
+	    &err) < 0) {
+		fprintf(stderr, "reflexion-rules kb: %s\n", err);
+		free(err);
 		buf_release(&out);
 		return finish(db, RR_EXIT_USAGE);
 	}
-	free(tmp);
 	buf_release(&out);
 	return finish(db, RR_EXIT_OK);
 }

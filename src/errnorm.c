@@ -2,7 +2,6 @@
  * Error normalization (errnorm.h).  The regex rules are compiled once per
  * process, on first use, and applied in table order.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,24 +43,13 @@ static const char *const rules[][2] = {
 
 static struct rr_regex	*compiled[NRULES];
 
+/* A typo in the table above is a BUG(); tests catch it first. */
 static void
 compile_rules(void)
 {
-	char	errbuf[128];
-	size_t	i, off;
-
-	if (compiled[0] != NULL)
-		return;
-	for (i = 0; i < NRULES; i++) {
-		compiled[i] = rr_regex_compile(rules[i][0], strlen(rules[i][0]),
-		    0, &off, errbuf, sizeof(errbuf));
-		if (compiled[i] == NULL) {
-			/* A typo in the table above; tests catch it first. */
-			fprintf(stderr, "reflexion-rules: errnorm rule %zu: %s\n",
-			    i, errbuf);
-			abort();
-		}
-	}
+	if (compiled[0] == NULL)
+		rr_regex_compile_table("errnorm rule", rules, NRULES,
+		    sizeof(rules[0]), compiled);
 }
 
 /* Replaces every occurrence of dir that ends a path component. */

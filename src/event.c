@@ -1,5 +1,4 @@
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +6,6 @@
 #include "ascii.h"
 #include "buf.h"
 #include "event.h"
-#include "fileio.h"
 #include "transcript.h"
 #include "xmalloc.h"
 
@@ -30,29 +28,6 @@ event_kind_from_name(const char *name)
 		if (strcmp(event_kind_names[i], name) == 0)
 			return (enum rr_event_kind)i;
 	return EV_OTHER;
-}
-
-int
-read_all_fd(int fd, char **data, size_t *len, size_t max, char **err)
-{
-	struct buf	b;
-
-	buf_init(&b);
-	switch (fd_read_all(fd, max, true, &b)) {
-	case FD_READ_ERROR:
-		*err = xasprintf("cannot read stdin: %s", strerror(errno));
-		buf_release(&b);
-		return -1;
-	case FD_READ_TOO_BIG:
-		*err = xasprintf("the event on stdin is larger than %zu bytes",
-		    max);
-		buf_release(&b);
-		return -1;
-	case FD_READ_OK:
-		break;
-	}
-	*data = buf_detach(&b, len);
-	return 0;
 }
 
 /* The 16-bit value of a \uXXXX escape starting at p (p[0] == '\\'), or -1. */

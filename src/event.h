@@ -73,9 +73,6 @@ extern const char *const event_kind_names[EV__COUNT];
 /* EV_OTHER when unknown. */
 enum rr_event_kind event_kind_from_name(const char *);
 
-/* Reads all of fd to EOF into an owned buffer; -1 and *err on error. */
-int	 read_all_fd(int fd, char **data, size_t *len, size_t max, char **err);
-
 /*
  * Parses one hook event from json[0..len) (need not be NUL-terminated).
  * project_dir may be NULL (then the event's cwd is used).  Returns 0, or

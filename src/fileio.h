@@ -1,9 +1,11 @@
 /*
- * Whole-file reads and writes that handle EINTR and short transfers, once.
+ * Whole-file reads and writes that handle EINTR and short transfers, once,
+ * and the one way a file is replaced (file_replace).
  */
 #ifndef RR_FILEIO_H
 #define RR_FILEIO_H
 
+#include <sys/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,5 +36,33 @@ bool	 str_has_suffix(const char *s, const char *suffix);
  * data is the user's alone).  Returns 0, or -1 with *err (owned).
  */
 int	 mkdir_p(const char *dir, char **err);
+
+/*
+ * Replaces path with data[0..len) atomically: a reader sees the old file
+ * or the new one, never a part of either, and a crash leaves one of them.
+ * The data goes to a new temporary file in path's directory, named
+ * ".BASENAME.XXXXXX.tmp" by mkstemp(3) (unpredictable and created
+ * exclusively, so no symlink or file placed there is followed or
+ * truncated); the file is fsync()ed, given mode and rename()d over path,
+ * then the directory is fsync()ed so that the rename survives a crash
+ * (best effort: the file is replaced by then, and some filesystems cannot
+ * sync a directory).  A symlink at path is replaced, not followed.
+ *
+ * mode is the new file's mode exactly, whatever the umask: a caller that
+ * wants the umask to apply, as open(2) would, passes new_file_mode(mode).
+ *
+ * Returns 0, or -1 with *err (owned) naming path, or its directory when
+ * no temporary file can be made there, and the reason.  The temporary
+ * file is gone either way.
+ */
+int	 file_replace(const char *path, const void *data, size_t len,
+	     mode_t mode, char **err);
+/*
+ * Whether a directory entry is a temporary file of file_replace() (a
+ * process that dies before its rename leaves one): ".*.tmp".
+ */
+bool	 file_is_replace_temp(const char *name);
+/* The mode open(2) gives a file it creates with mode: less the umask. */
+mode_t	 new_file_mode(mode_t mode);
 
 #endif

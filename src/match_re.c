@@ -52,10 +52,8 @@ re_init(void)
 		return;
 	re_md = pcre2_match_data_create(32, NULL);
 	re_mctx = pcre2_match_context_create(NULL);
-	if (re_md == NULL || re_mctx == NULL) {
-		fprintf(stderr, "reflexion-rules: cannot allocate PCRE2 match data\n");
-		abort();
-	}
+	if (re_md == NULL || re_mctx == NULL)
+		out_of_memory(0);
 	pcre2_set_match_limit(re_mctx, (uint32_t)re_match_limit);
 	pcre2_set_depth_limit(re_mctx, RE_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re_mctx, RE_HEAP_LIMIT_KB);
@@ -133,6 +131,24 @@ rr_regex_compile(const char *pattern, size_t len, unsigned flags,
 	re->code = code;
 	re->flags = flags;
 	return re;
+}
+
+void
+rr_regex_compile_table(const char *what, const void *table, size_t n,
+    size_t row_size, struct rr_regex **out)
+{
+	const char	*pattern;
+	char		 errbuf[128];
+	size_t		 i, off;
+
+	for (i = 0; i < n; i++) {
+		pattern = *(const char *const *)((const char *)table +
+		    i * row_size);
+		out[i] = rr_regex_compile(pattern, strlen(pattern), 0, &off,
+		    errbuf, sizeof(errbuf));
+		if (out[i] == NULL)
+			BUG("%s %zu: %s at offset %zu", what, i, errbuf, off);
+	}
 }
 
 struct rr_regex *

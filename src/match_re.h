@@ -66,6 +66,15 @@ enum rr_match_result rr_regex_match_from(const struct rr_regex *,
 long	 rr_regex_replace_all(const struct rr_regex *, const char *s,
 	     size_t len, const char *repl, struct buf *out);
 void	 rr_regex_free(struct rr_regex *);
+/*
+ * Compiles a built-in table of n patterns into out[0..n) (flags 0).  Each
+ * row of the table starts with its pattern, a const char *, and the rows
+ * are row_size bytes apart (sizeof(table[0])), so a table may hold more
+ * than patterns.  A built-in pattern that does not compile is a bug:
+ * BUG() names the table (what) and the row.
+ */
+void	 rr_regex_compile_table(const char *what, const void *table,
+	     size_t n, size_t row_size, struct rr_regex **out);
 /* Overrides the match limit (tests, and the `limits:` of issue 6). */
 void	 rr_regex_set_match_limit(unsigned long);
 /* "10.42 2022-12-11": part of the compiled cache's identity. */

@@ -251,24 +251,24 @@ record_compress(const char *s, size_t len, const struct record_opts *o,
 
 /* ---- errors found in successful output ---------------------------------- */
 
-static struct rr_regex	*re_traceback, *re_http, *re_curl, *re_errline;
+enum detector {
+	D_TRACEBACK,
+	D_HTTP,
+	D_CURL,
+	D_ERRLINE,
+	D__COUNT
+};
 
-static struct rr_regex *
-detector(const char *pattern)
-{
-	char		 errbuf[128];
-	size_t		 off;
-	struct rr_regex	*re;
+static const char *const detector_patterns[D__COUNT] = {
+	[D_TRACEBACK] = "(?m)^Traceback \\(most recent call last\\):$",
+	[D_HTTP] = "(?m)^(?:< )?HTTP/[0-9.]+ [45][0-9][0-9]\\b.*$",
+	[D_CURL] = "curl: \\(22\\) The requested URL returned error: "
+	    "[45][0-9][0-9].*$",
+	[D_ERRLINE] = "(?m)^[ \\t]*(?:[A-Za-z_][A-Za-z0-9_.]*)?Error: \\S.*$",
+};
 
-	re = rr_regex_compile(pattern, strlen(pattern), 0, &off, errbuf,
-	    sizeof(errbuf));
-	if (re == NULL) {
-		fprintf(stderr, "reflexion-rules: detector '%s': %s\n",
-		    pattern, errbuf);
-		abort();
-	}
-	return re;
-}
+/* Compiled on first use. */
+static struct rr_regex	*detectors[D__COUNT];
 
 static char *
 line_at(const char *s, size_t len, size_t start, size_t end)
@@ -290,17 +290,11 @@ record_detect_error(const char *tool, const char *s, size_t len,
 		return xasprintf("HTTP %ld%s%s", http_status,
 		    http_text && *http_text ? " " : "",
 		    http_text ? http_text : "");
-	if (re_traceback == NULL) {
-		re_traceback = detector("(?m)^Traceback \\(most recent call "
-		    "last\\):$");
-		re_http = detector("(?m)^(?:< )?HTTP/[0-9.]+ [45][0-9][0-9]"
-		    "\\b.*$");
-		re_curl = detector("curl: \\(22\\) The requested URL returned "
-		    "error: [45][0-9][0-9].*$");
-		re_errline = detector("(?m)^[ \\t]*(?:[A-Za-z_][A-Za-z0-9_.]*)?"
-		    "Error: \\S.*$");
-	}
-	if (rr_regex_match(re_traceback, s, len, &st, &en) == RR_MATCH_YES) {
+	if (detectors[0] == NULL)
+		rr_regex_compile_table("detector", detector_patterns, D__COUNT,
+		    sizeof(detector_patterns[0]), detectors);
+	if (rr_regex_match(detectors[D_TRACEBACK], s, len, &st,
+	    &en) == RR_MATCH_YES) {
 		/* The block runs to the first line not indented: the error. */
 		p = en;
 		while (p < len) {
@@ -316,14 +310,17 @@ record_detect_error(const char *tool, const char *s, size_t len,
 		}
 		return xstrndup(s + st, (p < len ? p : len) - st);
 	}
-	if (rr_regex_match(re_http, s, len, &st, &en) == RR_MATCH_YES) {
+	if (rr_regex_match(detectors[D_HTTP], s, len, &st,
+	    &en) == RR_MATCH_YES) {
 		if (s[st] == '<')
 			st += 2;
 		return line_at(s, len, st, en);
 	}
-	if (rr_regex_match(re_curl, s, len, &st, &en) == RR_MATCH_YES)
+	if (rr_regex_match(detectors[D_CURL], s, len, &st,
+	    &en) == RR_MATCH_YES)
 		return line_at(s, len, st, en);
-	if (rr_regex_match(re_errline, s, len, &st, &en) == RR_MATCH_YES)
+	if (rr_regex_match(detectors[D_ERRLINE], s, len, &st,
+	    &en) == RR_MATCH_YES)
 		return line_at(s, len, st, en);
 	return NULL;
 }

@@ -3,7 +3,6 @@
  * compiled once per process, on first use.
  */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,20 +50,9 @@ static struct rr_regex	*compiled[NBUILTINS];
 static void
 compile_builtins(void)
 {
-	char	errbuf[128];
-	size_t	i, off;
-
-	if (compiled[0] != NULL)
-		return;
-	for (i = 0; i < NBUILTINS; i++) {
-		compiled[i] = rr_regex_compile(builtins[i][0],
-		    strlen(builtins[i][0]), 0, &off, errbuf, sizeof(errbuf));
-		if (compiled[i] == NULL) {
-			fprintf(stderr, "reflexion-rules: redaction pattern "
-			    "%zu: %s\n", i, errbuf);
-			abort();
-		}
-	}
+	if (compiled[0] == NULL)
+		rr_regex_compile_table("redaction pattern", builtins,
+		    NBUILTINS, sizeof(builtins[0]), compiled);
 }
 
 /* Case-insensitive search for an ASCII needle; NULL when absent. */

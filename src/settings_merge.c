@@ -32,10 +32,8 @@ const size_t settings_nevents =
 static cJSON *
 must(cJSON *item)
 {
-	if (item == NULL) {
-		fprintf(stderr, "reflexion-rules: cannot allocate memory\n");
-		abort();
-	}
+	if (item == NULL)
+		out_of_memory(0);
 	return item;
 }
 
@@ -43,10 +41,8 @@ must(cJSON *item)
 static void
 add_member(cJSON *obj, const char *key, cJSON *item)
 {
-	if (!cJSON_AddItemToObjectCS(obj, key, item)) {
-		fprintf(stderr, "reflexion-rules: cannot allocate memory\n");
-		abort();
-	}
+	if (!cJSON_AddItemToObjectCS(obj, key, item))
+		out_of_memory(0);
 }
 
 /*

@@ -140,10 +140,10 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
     char **err)
 {
 	cJSON		*root;
-	char		*text, *tmp, stamp[32];
+	char		*text, *data, stamp[32];
 	time_t		 now = time(NULL);
 	struct tm	 tm;
-	int		 fd, rc = -1;
+	int		 rc;
 
 	root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "version", 1);
@@ -152,33 +152,13 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	cJSON_AddStringToObject(root, "updated", stamp);
-	text = cJSON_PrintUnformatted(root);
+	if ((text = cJSON_PrintUnformatted(root)) == NULL)
+		out_of_memory(0);
 	cJSON_Delete(root);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd < 0 && errno == EEXIST) {
-		/* Left by a process with our pid that died: ours to replace. */
-		unlink(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-		    O_NOFOLLOW, 0600);
-	}
-	if (fd < 0)
-		*err = xasprintf("cannot write state file '%s': %s", tmp,
-		    strerror(errno));
-	else if (fd_write_all(fd, text, strlen(text)) < 0 ||
-	    fd_write_all(fd, "\n", 1) < 0 || fsync(fd) < 0) {
-		*err = xasprintf("cannot write state file '%s': %s", tmp,
-		    strerror(errno));
-		close(fd);
-		unlink(tmp);
-	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
-		*err = xasprintf("cannot replace state file '%s': %s", path,
-		    strerror(errno));
-		unlink(tmp);
-	} else
-		rc = 0;
-	free(tmp);
+	data = xasprintf("%s\n", text);
+	/* Mode 0600: which rules fired in a session is the user's business. */
+	rc = file_replace(path, data, strlen(data), 0600, err);
+	free(data);
 	free(text);
 	return rc;
 }
@@ -284,7 +264,8 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 	while ((de = readdir(d)) != NULL) {
 		if (!str_has_suffix(de->d_name, ".json") &&
 		    !str_has_suffix(de->d_name, ".lock") &&
-		    !str_has_suffix(de->d_name, ".corrupt"))
+		    !str_has_suffix(de->d_name, ".corrupt") &&
+		    !file_is_replace_temp(de->d_name))
 			continue;
 		p = xasprintf("%s/%s", state_dir, de->d_name);
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -32,7 +32,11 @@ int	 state_claim(const char *state_dir, const char *session_id,
 	     const char *const *keys, size_t n, bool *first, bool dry_run,
 	     char **warn, char **err);
 
-/* Removes state files (and their lock files) older than max_age_days. */
+/*
+ * Removes state files older than max_age_days, and with them their lock
+ * files, those set aside as corrupt and the temporary files of writers
+ * that died.
+ */
 int	 state_prune(const char *state_dir, int max_age_days, char **err);
 
 #endif

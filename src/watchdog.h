@@ -6,9 +6,10 @@
  * watchdog_arm() starts a one-shot timer.  Until watchdog_disarm(), the
  * answer most recently given to watchdog_answer() is what the agent gets if
  * the timer fires: the SIGALRM handler writes it to stdout and stderr and
- * ends the process with _exit().  This is the one place below main.c that
- * ends the process, on purpose: a signal handler cannot return into the
- * code it interrupted (PCRE2, SQLite, malloc), so it must not go back.
+ * ends the process with _exit().  Besides out of memory and BUG()
+ * (xmalloc.h), this is the one place below main.c that ends the process,
+ * on purpose: a signal handler cannot return into the code it interrupted
+ * (PCRE2, SQLite, malloc), so it must not go back.
  * Everything the engine writes to disk is crash-safe (rename, SQLite's
  * journal), so ending there loses nothing.
  *

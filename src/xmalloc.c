@@ -1,3 +1,4 @@
+/* Allocation wrappers, out_of_memory() and BUG() (see xmalloc.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -7,10 +8,27 @@
 
 #include "xmalloc.h"
 
-static void
-oom(size_t size)
+void
+out_of_memory(size_t size)
 {
-	fprintf(stderr, "reflexion-rules: cannot allocate %zu bytes\n", size);
+	if (size != 0)
+		fprintf(stderr, "reflexion-rules: cannot allocate %zu bytes\n",
+		    size);
+	else
+		fprintf(stderr, "reflexion-rules: cannot allocate memory\n");
+	abort();
+}
+
+void
+bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "reflexion-rules: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	abort();
 }
 
@@ -20,7 +38,7 @@ xmalloc(size_t size)
 	void	*p = malloc(size ? size : 1);
 
 	if (p == NULL)
-		oom(size);
+		out_of_memory(size);
 	return p;
 }
 
@@ -30,7 +48,7 @@ xcalloc(size_t n, size_t size)
 	void	*p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL)
-		oom(n * size);
+		out_of_memory(n * size);
 	return p;
 }
 
@@ -40,7 +58,7 @@ xrealloc(void *ptr, size_t size)
 	void	*p = realloc(ptr, size ? size : 1);
 
 	if (p == NULL)
-		oom(size);
+		out_of_memory(size);
 	return p;
 }
 
@@ -48,7 +66,7 @@ void *
 xreallocarray(void *ptr, size_t n, size_t size)
 {
 	if (size != 0 && n > SIZE_MAX / size)
-		oom(SIZE_MAX);
+		out_of_memory(SIZE_MAX);
 	return xrealloc(ptr, n * size);
 }
 
@@ -85,7 +103,7 @@ xvasprintf(const char *fmt, va_list ap)
 	va_copy(again, ap);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	if (n < 0)
-		oom(0);
+		out_of_memory(0);
 	s = xmalloc((size_t)n + 1);
 	vsnprintf(s, (size_t)n + 1, fmt, again);
 	va_end(again);

@@ -3,10 +3,14 @@
  * detection, and what record_event() writes for a session's calls.
  */
 #include <cjson/cJSON.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "errnorm.h"
@@ -386,6 +390,59 @@ test_record_flow(void)
 	db_close(db);
 }
 
+/*
+ * The built-in tables (errnorm, redaction, detectors) compile through
+ * rr_regex_compile_table(); a pattern that does not is a BUG().
+ */
+static void
+test_regex_table(void)
+{
+	static const char *const good[][2] = {
+		{ "a+", "first" },
+		{ "(?i)b", "second" },
+	};
+	static const char *const bad[] = { "ok", "(unclosed" };
+	struct rr_regex		*out[2];
+	struct rlimit		 nocore = { 0, 0 };
+	char			 msg[512];
+	ssize_t			 n;
+	size_t			 st, en, got = 0;
+	pid_t			 pid;
+	int			 fds[2], status = 0;
+
+	rr_regex_compile_table("test row", good, 2, sizeof(good[0]), out);
+	ok(rr_regex_match(out[0], "xaa", 3, &st, &en) == RR_MATCH_YES &&
+	    st == 1 && en == 3 && rr_regex_match(out[1], "B", 1, NULL,
+	    NULL) == RR_MATCH_YES, "a two-column table compiles row by row");
+	rr_regex_free(out[0]);
+	rr_regex_free(out[1]);
+
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		skip("cannot fork");
+		return;
+	}
+	if (pid == 0) {
+		setrlimit(RLIMIT_CORE, &nocore);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		rr_regex_compile_table("test row", bad, 2, sizeof(bad[0]), out);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < sizeof(msg) - 1 &&
+	    (n = read(fds[0], msg + got, sizeof(msg) - 1 - got)) > 0)
+		got += (size_t)n;
+	msg[got] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	    "a bad built-in pattern aborts");
+	ok(strncmp(msg, "reflexion-rules: BUG: ", 22) == 0 &&
+	    strstr(msg, "match_re.c:") != NULL &&
+	    strstr(msg, ": test row 1: ") != NULL, "and says it is a BUG: %.*s",
+	    (int)strcspn(msg, "\n"), msg);
+}
+
 int
 main(void)
 {
@@ -393,6 +450,7 @@ main(void)
 	test_redact();
 	test_compress();
 	test_detect();
+	test_regex_table();
 	test_record_flow();
 	return done_testing();
 }

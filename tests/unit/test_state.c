@@ -190,9 +190,14 @@ main(void)
 	old[0].tv_sec = old[1].tv_sec = time(NULL) - 40 * 86400;
 	old[0].tv_nsec = old[1].tv_nsec = 0;
 	utimensat(AT_FDCWD, path, old, 0);
+	text = xasprintf("%s/.old.json.Xy12Ab.tmp", dir);
+	spit(text, "{");
+	utimensat(AT_FDCWD, text, old, 0);
 	ok(state_prune(dir, 30, &err) == 0, "prune runs");
 	ok(stat(path, &st) < 0, "a 40-day-old file is removed");
+	ok(stat(text, &st) < 0, "so is a 40-day-old temporary file");
 	is_int(file_has(dir, "s1", "rule-a"), 1, "a new file stays");
+	free(text);
 	free(path);
 
 	/* 50 processes, one key: exactly one claims it, nothing is lost. */
