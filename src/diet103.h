@@ -1,6 +1,6 @@
 /*
- * diet103's .claude/skills/skill-rules.json (SPEC.md §4; reference/
- * peers.md §2.1), mapped to the rules it means.  This file owns the
+ * diet103's .claude/skills/skill-rules.json (doc/compatibility.md §1),
+ * mapped to the rules it means.  This file owns the
  * mapping: which skill makes which rule, from which fields, with which
  * patterns, and the problems that leave a rule out.  Its users only
  * translate the description: skillrules.c builds struct rule from it
