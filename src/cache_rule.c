@@ -7,7 +7,7 @@
 
 #include "cache_rule_priv.h"
 #include "glob.h"
-#include "record.h"
+#include "rule.h"
 
 #define RULE_MAGIC	0x454c5552u	/* "RULE" */
 

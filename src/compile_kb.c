@@ -9,7 +9,7 @@
 
 #include "compile_priv.h"
 #include "match_re.h"
-#include "record.h"
+#include "rule.h"
 #include "xmalloc.h"
 
 #define KB_LIMIT_MAX	50

@@ -25,19 +25,6 @@
 /* resolvedBy (a command or a path) is cut to this many characters. */
 #define RESOLVED_BY_MAX	200
 
-void
-record_opts_default(struct record_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->retention_days = RECORD_RETENTION_DAYS;
-	o->max_output = RECORD_MAX_OUTPUT;
-	o->head_lines = RECORD_HEAD_LINES;
-	o->tail_lines = RECORD_TAIL_LINES;
-	o->redact_defaults = true;
-	o->detect_errors = true;
-	o->collapse_reads = true;
-}
-
 static const char *
 jstr(const cJSON *obj, const char *key)
 {

@@ -32,36 +32,17 @@
 #include <stddef.h>
 
 #include "db.h"
+#include "rule.h"
 
 struct rr_event;
 struct rr_regex;
 
-/* The `record:` map of a rule (reflexion-rules(5)). */
-struct record_opts {
-	int		 retention_days;	/* 0: keep forever */
-	size_t		 max_output;		/* bytes of output kept */
-	size_t		 head_lines, tail_lines;
-	bool		 redact_defaults;
-	struct rr_regex	**redact;		/* owned by the ruleset */
-	const char	**redact_src;		/* their patterns (the cache) */
-	size_t		 *redact_len;
-	size_t		 nredact;
-	bool		 detect_errors;
-	bool		 collapse_reads;
-};
-
-#define RECORD_RETENTION_DAYS	30
-#define RECORD_MAX_OUTPUT	10240
-#define RECORD_HEAD_LINES	50
-#define RECORD_TAIL_LINES	50
 /* Raw error text kept beside the normalized one. */
 #define RECORD_ERROR_RAW_MAX	500
 /* Tools listed in a resolution's toolSequence, at most. */
 #define RECORD_SEQUENCE_MAX	20
 /* Expired events deleted per call: pruning never stalls one hook. */
 #define RECORD_PRUNE_BATCH	500
-
-void	 record_opts_default(struct record_opts *);
 
 /*
  * Records ev (PostToolUse or PostToolUseFailure) with opts (NULL: the

@@ -200,3 +200,16 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	*slot = rs->n;
 	return 0;
 }
+
+void
+record_opts_default(struct record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->retention_days = RECORD_RETENTION_DAYS;
+	o->max_output = RECORD_MAX_OUTPUT;
+	o->head_lines = RECORD_HEAD_LINES;
+	o->tail_lines = RECORD_TAIL_LINES;
+	o->redact_defaults = true;
+	o->detect_errors = true;
+	o->collapse_reads = true;
+}

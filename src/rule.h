@@ -25,7 +25,6 @@
 struct cJSON;
 struct rr_regex;
 struct rr_glob;
-struct record_opts;
 struct json_spec;
 struct manifest;
 
@@ -151,6 +150,30 @@ struct cond {
 	struct sections_spec *sections;
 };
 
+/*
+ * The `record:` map of a rule (reflexion-rules(5)): how record.c writes
+ * the tool call.  Part of the model, so that the compiler and the cache
+ * need nothing of the recorder.
+ */
+struct record_opts {
+	int		 retention_days;	/* 0: keep forever */
+	size_t		 max_output;		/* bytes of output kept */
+	size_t		 head_lines, tail_lines;
+	bool		 redact_defaults;
+	struct rr_regex	**redact;		/* owned by the ruleset */
+	const char	**redact_src;		/* their patterns (the cache) */
+	size_t		 *redact_len;
+	size_t		 nredact;
+	bool		 detect_errors;
+	bool		 collapse_reads;
+};
+
+/* The defaults of a rule that says `action: record` without `record:`. */
+#define RECORD_RETENTION_DAYS	30
+#define RECORD_MAX_OUTPUT	10240
+#define RECORD_HEAD_LINES	50
+#define RECORD_TAIL_LINES	50
+
 struct rule_test {
 	struct cJSON	*event;		/* owned by the ruleset */
 	enum rr_action	 expect;	/* ACT_NONE: the rule must not fire */
@@ -243,6 +266,8 @@ struct ruleset_lazy {
 
 extern const char *const action_names[ACT__COUNT];
 extern const char *const priority_names[PRI__COUNT];
+
+void	 record_opts_default(struct record_opts *);
 
 void	 ruleset_init(struct ruleset *);
 void	 ruleset_release(struct ruleset *);
