@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		diag_print_text(devnull, &dl.items[i]);
 	diag_print_json(devnull, &dl);
 	memset(&counts, 0, sizeof(counts));
-	ruletest_run(&rs, devnull, false, &counts);
+	ruletest_run(&rs, devnull, devnull, false, &counts);
 	diag_list_release(&dl);
 	ruleset_release(&rs);
 	return 0;

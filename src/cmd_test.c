@@ -80,7 +80,7 @@ cmd_test_exec(int argc, char **argv)
 	}
 	memset(&n, 0, sizeof(n));
 	n.failed = failed;
-	ruletest_run(&rs, stdout, tap, &n);
+	ruletest_run(&rs, stdout, stderr, tap, &n);
 	/* The last line is a contract (CI greps it): gaps go before it. */
 	if (tap)
 		printf("1..%zu\n", n.passed + n.failed + n.gaps);

@@ -227,7 +227,7 @@ enum verdict {
 
 /* Runs test t of r; fills why (the failure) and returns the verdict. */
 static enum verdict
-run_one(const struct ruleset *rs, const struct rule *r,
+run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
     const struct rule_test *t, struct buf *why)
 {
 	struct rr_event		 ev;
@@ -269,7 +269,7 @@ run_one(const struct ruleset *rs, const struct rule *r,
 			buf_printf(why, "the message does not contain '%s'; "
 			    "it is '%s'", t->says[k], text);
 		}
-	fwrite(out.notes.data, 1, out.notes.len, stderr);
+	fwrite(out.notes.data, 1, out.notes.len, errfp);
 	eval_outcome_release(&out);
 	if (t->known_gap)
 		v = same ? V_GAP : V_GAP_CLOSED;
@@ -290,7 +290,7 @@ fail:
 }
 
 void
-ruletest_run(const struct ruleset *rs, FILE *fp, bool tap,
+ruletest_run(const struct ruleset *rs, FILE *fp, FILE *errfp, bool tap,
     struct ruletest_counts *n)
 {
 	const struct rule	*r;
@@ -305,7 +305,7 @@ ruletest_run(const struct ruleset *rs, FILE *fp, bool tap,
 		for (j = 0; j < r->ntests; j++) {
 			t = &r->tests[j];
 			buf_reset(&why);
-			v = run_one(rs, r, t, &why);
+			v = run_one(rs, errfp, r, t, &why);
 			switch (v) {
 			case V_PASS:
 				n->passed++;

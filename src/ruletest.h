@@ -26,11 +26,12 @@ struct ruletest_counts {
 
 /*
  * Prints one line per failing test to fp (with tap, a TAP line per test,
- * numbered from the counts so far + 1; known gaps as TODO tests); adds to
- * the counters.  A test with `files` runs in a fresh project directory
+ * numbered from the counts so far + 1; known gaps as TODO tests), and the
+ * evaluation's notes (a regex at its limit) to errfp; adds to the
+ * counters.  A test with `files` runs in a fresh project directory
  * under $TMPDIR holding them, removed afterwards.
  */
-void	ruletest_run(const struct ruleset *, FILE *fp, bool tap,
+void	ruletest_run(const struct ruleset *, FILE *fp, FILE *errfp, bool tap,
 	    struct ruletest_counts *);
 
 #endif

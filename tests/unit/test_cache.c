@@ -145,7 +145,7 @@ observe(const struct ruleset *rs, const struct diag_list *dl, int *failed)
 	}
 	fp = open_memstream(&mem, &memlen);
 	memset(&counts, 0, sizeof(counts));
-	ruletest_run(rs, fp, true, &counts);
+	ruletest_run(rs, fp, stderr, true, &counts);
 	fclose(fp);
 	buf_printf(&b, "tests %zu passed %zu failed %zu gaps\n%s",
 	    counts.passed, counts.failed, counts.gaps, mem);
