@@ -1,9 +1,12 @@
 /*
  * The multi-literal scanner (see litscan.h).  Case-insensitive literals are
  * stored folded and searched in the text folded once per run; exact ones
- * in the text as it is, with memmem(), which is linear (glibc's two-way
- * and its short-needle search), or by comparing a literal where its first
- * bytes occur.
+ * in the text as it is.  Every path is linear in the text: memmem() is
+ * (glibc's two-way and its short-needle search), and where a literal's
+ * first bytes occur, at most PREFIX of its bytes are compared in place;
+ * a longer literal whose PREFIX bytes match is settled there for the rest
+ * of the text by one memmem(), so "aaa...ab" in "aaaa..." costs one pass
+ * and not one comparison of its length per byte of text.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 
 #define FILTER_BITS	16
 #define WINDOW		4
+#define PREFIX		32	/* compared in place; a longer literal: memmem */
 
 struct lit {
 	char	*s;		/* folded if ci */
@@ -36,14 +40,16 @@ struct litscan {
 
 /*
  * One run: the text for each kind of literal (index ci: the text, its
- * folding), and what is found.
+ * folding), and what is settled.  A literal is settled when found or, if
+ * long, when known to occur nowhere (gone).
  */
 struct scan {
 	struct litscan		*ls;
 	const unsigned char	*t[2];
 	size_t			 len[2];
 	unsigned char		*found;
-	size_t			 remaining;	/* not found */
+	unsigned char		*gone;
+	size_t			 remaining;	/* not settled */
 };
 
 struct litscan *
@@ -168,21 +174,35 @@ lit_occurs(const char *text, size_t len, const char *s, size_t n, bool ci)
 static bool
 settled(const struct scan *sc, size_t id)
 {
-	return sc->found[id];
+	return sc->found[id] || sc->gone[id];
 }
 
 /*
  * Does literal id start at offset pos of its text (which has room for
- * it)?  Returns true when that settles the literal: it is found there.
+ * it)?  Returns true when that settles the literal: it is found there, or
+ * it is long, its first PREFIX bytes are there, and memmem() says whether
+ * it occurs from there on (the caller's positions only grow, so it was
+ * not found before).
  */
 static bool
 settle_at(struct scan *sc, size_t id, size_t pos)
 {
 	const struct lit	*l = &sc->ls->lits[id];
+	const unsigned char	*t = sc->t[l->ci];
+	size_t			 len = sc->len[l->ci];
 
-	if (memcmp(sc->t[l->ci] + pos, l->s, l->len) != 0)
-		return false;
-	sc->found[id] = 1;
+	if (l->len <= PREFIX) {
+		if (memcmp(t + pos, l->s, l->len) != 0)
+			return false;
+		sc->found[id] = 1;
+	} else {
+		if (memcmp(t + pos, l->s, PREFIX) != 0)
+			return false;
+		if (occurs(t + pos, len - pos, l->s, l->len))
+			sc->found[id] = 1;
+		else
+			sc->gone[id] = 1;
+	}
 	sc->remaining--;
 	return true;
 }
@@ -368,6 +388,7 @@ litscan_run(struct litscan *ls, const char *text, size_t len,
 	sc.len[false] = len;
 	sc.t[true] = (const unsigned char *)folded.data;
 	sc.len[true] = folded.len;
+	sc.gone = xcalloc(ls->n, 1);
 	ngroups = make_groups(ls, found, &g);
 	if (s == LITSCAN_AUTO) {
 		/* Rough nanoseconds: memmem streams, the window costs. */
@@ -395,5 +416,6 @@ litscan_run(struct litscan *ls, const char *text, size_t len,
 	} else
 		run_each(&sc, g, ngroups);
 	free(g);
+	free(sc.gone);
 	buf_release(&folded);
 }

@@ -15,10 +15,11 @@
  * longer grows with their number).  ci literals are kept folded and
  * searched in the text folded once per run.
  *
- * Both run in time linear in the text, whatever the text: the hook must
- * answer before its deadline, where every rule of the event would be let
- * through, on a megabyte of upper case as on prose
- * (tests/unit/test_litscan.c measures it).
+ * Both run in time linear in the text and the literals, whatever the
+ * text: the hook must answer before its deadline, where every rule of the
+ * event would be let through, on a megabyte of upper case, or of "aaaa"
+ * against a long "aaa...ab", as on prose (tests/unit/test_litscan.c
+ * measures it).
  *
  * A struct litscan owns copies of its literals.
  */

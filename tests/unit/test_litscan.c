@@ -20,6 +20,10 @@ rnd(unsigned n)
 	return (unsigned)((rng >> 33) % n);
 }
 
+/* 63 'a': long runs, in which the first bytes of long literals recur. */
+#define A8	"aaaaaaaa"
+#define A63	A8 A8 A8 A8 A8 A8 A8 "aaaaaaa"
+
 /*
  * n random bytes of alpha, or with alpha NULL of characters that fold
  * across lengths and scripts, and broken UTF-8 (the last one may be cut).
@@ -104,6 +108,11 @@ unicode_cases(void)
 	    found_by_all("\xff\xc3\xc3\x9c" "BER\x80", "\xc3\x9c" "BER\x80", true,
 	    true),
 	    "invalid UTF-8 around a match is kept byte for byte");
+	ok(found_by_all(A63 "b" A63 "c", A63 "c", false, true) &&
+	    found_by_all(A63 "b" A63 "c", A63 "C", true, true) &&
+	    found_by_all(A63 "b" A63 "c", A63 "d", true, false) &&
+	    found_by_all(A63 "b" A63 "c", "b" A63 "c", true, true),
+	    "a long literal whose first bytes occur before it");
 	ok(found_by_all("\xe2\x84" "K", "\xe2\x84" "k", true, true) &&
 	    found_by_all("\xe2\x84\xaa", "\xe2\x84", true, false),
 	    "a cut sequence is a byte string; a whole one folds");
@@ -344,7 +353,7 @@ linear_time(void)
 	static const char *const snames[] = { "each", "window", "auto" };
 	struct buf	 text;
 	struct litscan	*ls;
-	double		 t1, t8;
+	double		 t1, t8, tshort, tlong;
 	size_t		 sh, k, nfound;
 
 	buf_init(&text);
@@ -365,6 +374,28 @@ linear_time(void)
 			    snames[k], t8 / t1);
 			litscan_free(ls);
 		}
+	}
+	/*
+	 * And in the literal's length: "aaa...ab" of 64 bytes and of 64 KB
+	 * in 256 KB of 'a' cost about the same; comparing the literal at
+	 * every 'a' would cost a thousand times more.
+	 */
+	shape_text(ONE_LETTER, &text, MB / 4);
+	for (k = 0; k < 3; k++) {
+		nfound = 0;
+		ls = shape_literals(ONE_LETTER, strategies[k], 64);
+		tshort = time_run(ls, text.data, text.len, 1e9, &nfound);
+		litscan_free(ls);
+		if (tshort < FLOOR_MS)
+			tshort = FLOOR_MS;
+		ls = shape_literals(ONE_LETTER, strategies[k], 64 * 1024);
+		tlong = time_run(ls, text.data, text.len, 16 * tshort,
+		    &nfound);
+		litscan_free(ls);
+		printf("# 256 KB of 'a', %s: 64-byte literal: %.1f ms, "
+		    "64 KB: %.1f ms\n", snames[k], tshort, tlong);
+		ok(tlong <= 4 * tshort && nfound == 0,
+		    "linear in the literal's length: %s", snames[k]);
 	}
 	buf_release(&text);
 }
@@ -393,6 +424,10 @@ main(void)
 		bad += trial(1 + rnd(40), rnd(3000), "abcAB \xc3", 8, &hits);
 	for (t = 0; t < 300; t++)
 		bad += trial(1 + rnd(40), rnd(3000), NULL, 8, &hits);
+	/* Long literals, settled by memmem() where their prefix occurs. */
+	for (t = 0; t < 100; t++)
+		bad += trial(1 + rnd(40), rnd(3000), t % 2 ? A63 "B" : NULL,
+		    100, &hits);
 	for (t = 0; t < 20; t++)
 		bad += trial(200 + rnd(400), 20000 + rnd(20000), "abcdefgh", 8,
 		    &hits);
