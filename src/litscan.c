@@ -330,6 +330,30 @@ make_groups(struct litscan *ls, const unsigned char *found,
 	return n;
 }
 
+/*
+ * Where the key of g next occurs in t[pos..len), or NULL.  memmem() is
+ * given a window that starts small and doubles while the key is not in
+ * it: AddressSanitizer checks the whole haystack of every call, so one
+ * call per hit over the rest of the text would be quadratic under it.
+ */
+static const unsigned char *
+next_hit(const unsigned char *t, size_t len, size_t pos, const struct group *g)
+{
+	const unsigned char	*hit;
+	size_t			 win = 256, n;
+
+	while (g->keylen <= len - pos) {
+		n = len - pos < win ? len - pos : win;
+		if ((hit = memmem(t + pos, n, g->key, g->keylen)) != NULL)
+			return hit;
+		/* The next window overlaps this one by keylen - 1 bytes. */
+		pos += n - g->keylen + 1;
+		if (win < len)
+			win *= 2;
+	}
+	return NULL;
+}
+
 static void
 run_each(struct scan *sc, const struct group *g, size_t ngroups)
 {
@@ -343,9 +367,9 @@ run_each(struct scan *sc, const struct group *g, size_t ngroups)
 		for (left = 0, id = g[i].first; id != 0;
 		    id = sc->ls->lits[id - 1].next)
 			left++;
-		for (pos = 0; left > 0 && g[i].keylen <= len - pos &&
-		    (hit = memmem(t + pos, len - pos, g[i].key,
-		    g[i].keylen)) != NULL; pos = (size_t)(hit - t) + 1) {
+		for (pos = 0; left > 0 &&
+		    (hit = next_hit(t, len, pos, &g[i])) != NULL;
+		    pos = (size_t)(hit - t) + 1) {
 			for (id = g[i].first; id != 0;
 			    id = sc->ls->lits[id - 1].next) {
 				l = &sc->ls->lits[id - 1];
