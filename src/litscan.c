@@ -1,20 +1,33 @@
+/*
+ * The multi-literal scanner (see litscan.h).  Case-insensitive literals are
+ * stored folded and searched in the text folded once per run; exact ones
+ * in the text as it is.  Every path is linear in the text: memmem() is
+ * (glibc's two-way and its short-needle search), and where a literal's
+ * first bytes occur, at most PREFIX of its bytes are compared in place;
+ * a longer literal whose PREFIX bytes match is settled there for the rest
+ * of the text by one memmem(), so "aaa...ab" in "aaaa..." costs one pass
+ * and not one comparison of its length per byte of text.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "casefold.h"
 #include "checksum.h"
 #include "litscan.h"
 #include "xmalloc.h"
 
 #define FILTER_BITS	16
 #define WINDOW		4
+#define PREFIX		32	/* compared in place; a longer literal: memmem */
 
 struct lit {
-	char	*s;
+	char	*s;		/* folded if ci */
 	size_t	 len;
 	bool	 ci;
 	size_t	 next;		/* next literal with the same window key + 1 */
-	uint32_t key;		/* first WINDOW bytes, lowercased */
+	uint32_t key;		/* first WINDOW bytes */
 };
 
 struct litscan {
@@ -25,21 +38,19 @@ struct litscan {
 	enum litscan_strategy force;
 };
 
-static const unsigned char *
-lower_table(void)
-{
-	static unsigned char	t[256];
-	static bool		init;
-	int			c;
-
-	if (!init) {
-		for (c = 0; c < 256; c++)
-			t[c] = (unsigned char)(c >= 'A' && c <= 'Z' ?
-			    c + 32 : c);
-		init = true;
-	}
-	return t;
-}
+/*
+ * One run: the text for each kind of literal (index ci: the text, its
+ * folding), and what is settled.  A literal is settled when found or, if
+ * long, when known to occur nowhere (gone).
+ */
+struct scan {
+	struct litscan		*ls;
+	const unsigned char	*t[2];
+	size_t			 len[2];
+	unsigned char		*found;
+	unsigned char		*gone;
+	size_t			 remaining;	/* not settled */
+};
 
 struct litscan *
 litscan_new(void)
@@ -97,10 +108,16 @@ dedup_slot(struct litscan *ls, const char *s, size_t len, bool ci)
 size_t
 litscan_add(struct litscan *ls, const char *s, size_t len, bool ci)
 {
-	const unsigned char	*low = lower_table();
-	struct lit		*l;
-	size_t			*slot, i;
+	struct lit	*l;
+	struct buf	 folded;
+	size_t		*slot, i;
 
+	buf_init(&folded);
+	if (ci) {
+		rr_fold(s, len, &folded);
+		s = folded.data;
+		len = folded.len;
+	}
 	if (2 * (ls->n + 1) > ls->dedup_cap) {
 		free(ls->dedup);
 		ls->dedup_cap = ls->dedup_cap ? ls->dedup_cap * 2 : 64;
@@ -110,78 +127,84 @@ litscan_add(struct litscan *ls, const char *s, size_t len, bool ci)
 			    ls->lits[i].ci) = i + 1;
 	}
 	slot = dedup_slot(ls, s, len, ci);
-	if (*slot != 0)
+	if (*slot != 0) {
+		buf_release(&folded);
 		return *slot - 1;
+	}
 	if (ls->n == ls->cap) {
 		ls->cap = ls->cap ? ls->cap * 2 : 16;
 		ls->lits = xreallocarray(ls->lits, ls->cap, sizeof(*ls->lits));
 	}
 	l = &ls->lits[ls->n];
-	l->s = xmemdup0(s, len);
+	l->s = ci ? buf_detach(&folded, NULL) : xmemdup0(s, len);
 	l->len = len;
 	l->ci = ci;
 	l->next = 0;
 	l->key = 0;
 	for (i = 0; i < WINDOW && i < len; i++)
-		l->key = (l->key << 8) | low[(unsigned char)s[i]];
+		l->key = (l->key << 8) | (unsigned char)l->s[i];
 	*slot = ++ls->n;
 	return ls->n - 1;
 }
 
 static bool
-ci_equal(const unsigned char *a, const unsigned char *b, size_t n)
+occurs(const void *text, size_t len, const void *s, size_t n)
 {
-	const unsigned char	*low = lower_table();
-	size_t			 i;
-
-	for (i = 0; i < n; i++)
-		if (low[a[i]] != low[b[i]])
-			return false;
-	return true;
-}
-
-/* Case-insensitive search: memchr for both cases of the first byte. */
-static bool
-ci_occurs(const unsigned char *t, size_t len, const unsigned char *s,
-    size_t n)
-{
-	const unsigned char	*low = lower_table();
-	unsigned char		 a = low[s[0]], b;
-	const unsigned char	*p, *q, *r, *end = t + len - n + 1;
-
-	b = (unsigned char)(a >= 'a' && a <= 'z' ? a - 32 : a);
-	for (p = t; p < end; p = q + 1) {
-		q = memchr(p, a, (size_t)(end - p));
-		if (a != b && (r = memchr(p, b, q ? (size_t)(q - p) :
-		    (size_t)(end - p))) != NULL)
-			q = r;
-		if (q == NULL)
-			return false;
-		if (ci_equal(q + 1, s + 1, n - 1))
-			return true;
-	}
-	return false;
+	return n == 0 || (n <= len && memmem(text, len, s, n) != NULL);
 }
 
 bool
 lit_occurs(const char *text, size_t len, const char *s, size_t n, bool ci)
 {
-	if (n == 0)
-		return true;
-	if (n > len)
-		return false;
+	struct buf	ft, fs;
+	bool		r;
+
 	if (!ci)
-		return memmem(text, len, s, n) != NULL;
-	return ci_occurs((const unsigned char *)text, len,
-	    (const unsigned char *)s, n);
+		return occurs(text, len, s, n);
+	buf_init(&ft);
+	buf_init(&fs);
+	rr_fold(text, len, &ft);
+	rr_fold(s, n, &fs);
+	r = occurs(ft.data, ft.len, fs.data, fs.len);
+	buf_release(&ft);
+	buf_release(&fs);
+	return r;
 }
 
-/* Does literal l start at p (the text has room for it)? */
 static bool
-matches_at(const struct lit *l, const unsigned char *p)
+settled(const struct scan *sc, size_t id)
 {
-	return l->ci ? ci_equal(p, (const unsigned char *)l->s, l->len) :
-	    memcmp(p, l->s, l->len) == 0;
+	return sc->found[id] || sc->gone[id];
+}
+
+/*
+ * Does literal id start at offset pos of its text (which has room for
+ * it)?  Returns true when that settles the literal: it is found there, or
+ * it is long, its first PREFIX bytes are there, and memmem() says whether
+ * it occurs from there on (the caller's positions only grow, so it was
+ * not found before).
+ */
+static bool
+settle_at(struct scan *sc, size_t id, size_t pos)
+{
+	const struct lit	*l = &sc->ls->lits[id];
+	const unsigned char	*t = sc->t[l->ci];
+	size_t			 len = sc->len[l->ci];
+
+	if (l->len <= PREFIX) {
+		if (memcmp(t + pos, l->s, l->len) != 0)
+			return false;
+		sc->found[id] = 1;
+	} else {
+		if (memcmp(t + pos, l->s, PREFIX) != 0)
+			return false;
+		if (occurs(t + pos, len - pos, l->s, l->len))
+			sc->found[id] = 1;
+		else
+			sc->gone[id] = 1;
+	}
+	sc->remaining--;
+	return true;
 }
 
 static inline uint32_t
@@ -190,17 +213,21 @@ window_hash(uint32_t key)
 	return (key * 0x9e3779b1u) >> (32 - FILTER_BITS);
 }
 
-/* The one-pass strategy, for literals of WINDOW bytes or more. */
-static size_t
-run_window(struct litscan *ls, const unsigned char *t, size_t len,
-    unsigned char *found, size_t remaining)
+/*
+ * The one-pass strategy over the text of one kind (ci or not), for its
+ * literals of WINDOW bytes or more; a settled literal leaves its chain.
+ */
+static void
+run_window(struct scan *sc, bool ci)
 {
-	const unsigned char	*low = lower_table();
+	struct litscan		*ls = sc->ls;
+	const unsigned char	*t = sc->t[ci];
 	unsigned char		*filter;
-	size_t			*heads, i, id, start;
+	size_t			*heads, *link, i, id, start, open = 0;
+	size_t			 len = sc->len[ci];
 	uint32_t		 w = 0, h;
 	unsigned		 bits = 6;
-	const struct lit	*l;
+	struct lit		*l;
 
 	/* The chains' table is sized to the literals, the filter is fixed. */
 	while (bits < FILTER_BITS && ((size_t)1 << bits) < 2 * ls->n)
@@ -209,37 +236,37 @@ run_window(struct litscan *ls, const unsigned char *t, size_t len,
 	heads = xcalloc((size_t)1 << bits, sizeof(*heads));
 	for (i = 0; i < ls->n; i++) {
 		l = &ls->lits[i];
-		if (l->len < WINDOW || found[i])
+		if (l->ci != ci || l->len < WINDOW || settled(sc, i) ||
+		    l->len > len)
 			continue;
 		h = window_hash(l->key);
 		filter[h >> 3] |= (unsigned char)(1u << (h & 7));
 		h >>= FILTER_BITS - bits;
-		ls->lits[i].next = heads[h];
+		l->next = heads[h];
 		heads[h] = i + 1;
+		open++;
 	}
-	for (i = 0; i < len && remaining > 0; i++) {
-		w = (w << 8) | low[t[i]];
+	for (i = 0; i < len && open > 0; i++) {
+		w = (w << 8) | t[i];
 		if (i + 1 < WINDOW)
 			continue;
 		h = window_hash(w);
 		if (!(filter[h >> 3] & (1u << (h & 7))))
 			continue;
 		start = i + 1 - WINDOW;
-		for (id = heads[h >> (FILTER_BITS - bits)]; id != 0;
-		    id = ls->lits[id - 1].next) {
+		for (link = &heads[h >> (FILTER_BITS - bits)];
+		    (id = *link) != 0;) {
 			l = &ls->lits[id - 1];
-			if (found[id - 1] || l->key != w ||
-			    l->len > len - start)
-				continue;
-			if (matches_at(l, t + start)) {
-				found[id - 1] = 1;
-				remaining--;
-			}
+			if (l->key == w && l->len <= len - start &&
+			    settle_at(sc, id - 1, start)) {
+				*link = l->next;
+				open--;
+			} else
+				link = &l->next;
 		}
 	}
 	free(filter);
 	free(heads);
-	return remaining;
 }
 
 /*
@@ -257,23 +284,14 @@ struct group {
 static bool
 same_key(const struct group *g, const struct lit *l, size_t kl)
 {
-	if (g->ci != l->ci || g->keylen != kl)
-		return false;
-	return g->ci ? ci_equal((const unsigned char *)g->key,
-	    (const unsigned char *)l->s, kl) : memcmp(g->key, l->s, kl) == 0;
+	return g->ci == l->ci && g->keylen == kl &&
+	    memcmp(g->key, l->s, kl) == 0;
 }
 
 static size_t
 key_hash(const struct lit *l, size_t kl)
 {
-	const unsigned char	*low = lower_table();
-	unsigned char		 k[WINDOW];
-	size_t			 i;
-
-	for (i = 0; i < kl; i++)
-		k[i] = l->ci ? low[(unsigned char)l->s[i]] :
-		    (unsigned char)l->s[i];
-	return (size_t)rr_checksum(k, kl) ^ l->ci;
+	return (size_t)rr_checksum(l->s, kl) ^ l->ci;
 }
 
 /* Groups the literals not found yet; a hash table finds each one's group. */
@@ -312,65 +330,57 @@ make_groups(struct litscan *ls, const unsigned char *found,
 	return n;
 }
 
-/* Where the key of g next occurs in t[from..len), or NULL. */
+/*
+ * Where the key of g next occurs in t[pos..len), or NULL.  memmem() is
+ * given a window that starts small and doubles while the key is not in
+ * it: AddressSanitizer checks the whole haystack of every call, so one
+ * call per hit over the rest of the text would be quadratic under it.
+ */
 static const unsigned char *
-next_hit(const unsigned char *t, size_t len, size_t from, const struct group *g)
+next_hit(const unsigned char *t, size_t len, size_t pos, const struct group *g)
 {
-	const unsigned char	*low = lower_table(), *k;
-	const unsigned char	*p, *q, *r, *end;
-	unsigned char		 a, b;
+	const unsigned char	*hit;
+	size_t			 win = 256, n;
 
-	if (from + g->keylen > len)
-		return NULL;
-	if (!g->ci)
-		return memmem(t + from, len - from, g->key, g->keylen);
-	k = (const unsigned char *)g->key;
-	a = low[k[0]];
-	b = (unsigned char)(a >= 'a' && a <= 'z' ? a - 32 : a);
-	end = t + len - g->keylen + 1;
-	for (p = t + from; p < end; p = q + 1) {
-		q = memchr(p, a, (size_t)(end - p));
-		if (a != b && (r = memchr(p, b, q ? (size_t)(q - p) :
-		    (size_t)(end - p))) != NULL)
-			q = r;
-		if (q == NULL)
-			return NULL;
-		if (ci_equal(q + 1, k + 1, g->keylen - 1))
-			return q;
+	while (g->keylen <= len - pos) {
+		n = len - pos < win ? len - pos : win;
+		if ((hit = memmem(t + pos, n, g->key, g->keylen)) != NULL)
+			return hit;
+		/* The next window overlaps this one by keylen - 1 bytes. */
+		pos += n - g->keylen + 1;
+		if (win < len)
+			win *= 2;
 	}
 	return NULL;
 }
 
-static size_t
-run_each(struct litscan *ls, const unsigned char *t, size_t len,
-    struct group *g, size_t ngroups, unsigned char *found, size_t remaining)
+static void
+run_each(struct scan *sc, const struct group *g, size_t ngroups)
 {
-	const unsigned char	*hit;
 	const struct lit	*l;
-	size_t			 i, id, pos, left;
+	const unsigned char	*t, *hit;
+	size_t			 i, id, pos, left, len;
 
-	for (i = 0; i < ngroups && remaining > 0; i++) {
+	for (i = 0; i < ngroups && sc->remaining > 0; i++) {
+		t = sc->t[g[i].ci];
+		len = sc->len[g[i].ci];
 		for (left = 0, id = g[i].first; id != 0;
-		    id = ls->lits[id - 1].next)
+		    id = sc->ls->lits[id - 1].next)
 			left++;
 		for (pos = 0; left > 0 &&
 		    (hit = next_hit(t, len, pos, &g[i])) != NULL;
 		    pos = (size_t)(hit - t) + 1) {
 			for (id = g[i].first; id != 0;
-			    id = ls->lits[id - 1].next) {
-				l = &ls->lits[id - 1];
-				if (found[id - 1] ||
+			    id = sc->ls->lits[id - 1].next) {
+				l = &sc->ls->lits[id - 1];
+				if (settled(sc, id - 1) ||
 				    l->len > len - (size_t)(hit - t))
 					continue;
-				if (matches_at(l, hit)) {
-					found[id - 1] = 1;
-					remaining--;
+				if (settle_at(sc, id - 1, (size_t)(hit - t)))
 					left--;
-				}
 			}
 		}
 	}
-	return remaining;
 }
 
 void
@@ -378,36 +388,58 @@ litscan_run(struct litscan *ls, const char *text, size_t len,
     unsigned char *found)
 {
 	enum litscan_strategy	 s = ls->force;
-	const unsigned char	*t = (const unsigned char *)text;
+	struct scan		 sc;
 	struct group		*g = NULL;
-	size_t			 i, remaining = ls->n, cost_each, cost_window;
-	size_t			 ngroups;
+	struct buf		 folded;
+	size_t			 i, cost_each, cost_window, ngroups;
+	bool			 kinds[2] = { false, false };
 
+	sc.ls = ls;
+	sc.found = found;
+	sc.remaining = 0;
 	for (i = 0; i < ls->n; i++)
-		if (found[i])
-			remaining--;
-	if (remaining == 0)
+		if (!found[i]) {
+			sc.remaining++;
+			kinds[ls->lits[i].ci] = true;
+		}
+	if (sc.remaining == 0)
 		return;
+	/* Folded once for all the case-insensitive literals. */
+	buf_init(&folded);
+	if (kinds[true])
+		rr_fold(text, len, &folded);
+	sc.t[false] = (const unsigned char *)text;
+	sc.len[false] = len;
+	sc.t[true] = (const unsigned char *)folded.data;
+	sc.len[true] = folded.len;
+	sc.gone = xcalloc(ls->n, 1);
 	ngroups = make_groups(ls, found, &g);
 	if (s == LITSCAN_AUTO) {
 		/* Rough nanoseconds: memmem streams, the window costs. */
 		cost_each = ngroups * (20 + len / 16);
-		cost_window = ls->n * 10 + len * 2 + 20000;
+		cost_window = ls->n * 10 + (kinds[false] + kinds[true]) *
+		    len * 2 + 20000;
 		s = cost_window < cost_each ? LITSCAN_WINDOW : LITSCAN_EACH;
 	}
 	if (s == LITSCAN_WINDOW) {
-		remaining = run_window(ls, t, len, found, remaining);
+		if (kinds[false])
+			run_window(&sc, false);
+		if (kinds[true])
+			run_window(&sc, true);
 		/* Shorter literals than the window: each on its own. */
-		for (i = 0; i < ls->n && remaining > 0; i++) {
-			if (found[i] || ls->lits[i].len >= WINDOW)
+		for (i = 0; i < ls->n && sc.remaining > 0; i++) {
+			if (settled(&sc, i) || ls->lits[i].len >= WINDOW)
 				continue;
-			if (lit_occurs(text, len, ls->lits[i].s,
-			    ls->lits[i].len, ls->lits[i].ci)) {
+			if (occurs(sc.t[ls->lits[i].ci],
+			    sc.len[ls->lits[i].ci], ls->lits[i].s,
+			    ls->lits[i].len)) {
 				found[i] = 1;
-				remaining--;
+				sc.remaining--;
 			}
 		}
 	} else
-		run_each(ls, t, len, g, ngroups, found, remaining);
+		run_each(&sc, g, ngroups);
 	free(g);
+	free(sc.gone);
+	buf_release(&folded);
 }
