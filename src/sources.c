@@ -87,9 +87,9 @@ source_list_release(struct source_list *l)
 
 size_t
 sources_load(struct ruleset *rs, const struct rule_sources *src,
-    const char *home, const char *project, struct diag_list *diags)
+    const char *home, const char *project, const struct rr_config *cfg,
+    struct diag_list *diags)
 {
-	struct rr_config	cfg;
 	struct source_list	l;
 	size_t			i, n = 0;
 
@@ -100,12 +100,10 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		}
 		return n;
 	}
-	config_load(&cfg, home, diags);
-	sources_list(home, project, &cfg, &l);
+	sources_list(home, project, cfg, &l);
 	for (i = 0; i < l.n; i++)
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
 		    diags);
 	source_list_release(&l);
-	config_release(&cfg);
 	return n;
 }

@@ -57,10 +57,12 @@ void	 source_list_release(struct source_list *);
 
 /*
  * Loads every rule source into rs: the --rules paths when there are any,
- * else config.yaml's packs and the default sources that exist.  Errors
- * (config.yaml's too) are in diags; returns the number of sources read.
+ * else cfg's packs (the loader has read config.yaml; cfg may be NULL)
+ * and the default sources that exist.  Errors are in diags; returns the
+ * number of sources read.
  */
 size_t	 sources_load(struct ruleset *, const struct rule_sources *,
-	     const char *home, const char *project, struct diag_list *);
+	     const char *home, const char *project, const struct rr_config *,
+	     struct diag_list *);
 
 #endif
