@@ -8,6 +8,7 @@
 #include "cmdargs.h"
 #include "compile.h"
 #include "load.h"
+#include "places.h"
 #include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);
@@ -38,8 +39,9 @@ cmd_lint_exec(int argc, char **argv)
 	struct rule_sources	 src;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
+	struct rr_home		 home;
 	const char		*fmt;
-	char			*home, *err;
+	char			*err, *project, *note;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
 
@@ -68,16 +70,25 @@ cmd_lint_exec(int argc, char **argv)
 	 */
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
-	home = reflexion_home();
+	home_find(&home);
+	/* Without a PATH, the rules the hook of this project would load. */
+	project = project_root(NULL);
 	memset(&rq, 0, sizeof(rq));
 	rq.sources = &src;
-	rq.home = home;
-	rq.project = project_dir(NULL);
+	rq.home = home.dir;
+	rq.home_info = &home;
+	rq.project = project;
 	rq.mode = LOAD_FRESH;
 	rq.say = SAY_NOTHING;
 	rules_load(&rs, &diags, &rq, &how);
 	rules_loaded_release(&how);
-	free(home);
+	if (src.npaths == 0 && home.refused == NULL &&
+	    (note = home_note(&home)) != NULL) {
+		fputs(note, stderr);
+		free(note);
+	}
+	home_release(&home);
+	free(project);
 	for (i = 0; i < rs.n; i++)
 		nrules++;
 	for (i = 0; i < diags.n; i++)

@@ -81,6 +81,28 @@ decode_all(struct ruleset *rs)
 	return true;
 }
 
+/* A home was named but refused: the user's rules are missing. */
+static bool
+home_was_refused(const struct rules_request *rq)
+{
+	return rq->home == NULL && rq->home_info != NULL &&
+	    rq->home_info->refused != NULL;
+}
+
+/*
+ * As an error of the refused path: lint fails on it, and the hook shows
+ * it to the user, who believes those rules are on.
+ */
+static void
+refused_home_error(const struct rr_home *h, struct diag_list *diags)
+{
+	struct diag_loc	loc;
+
+	memset(&loc, 0, sizeof(loc));
+	loc.file = h->refused;
+	diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "%s", h->why);
+}
+
 /*
  * Compiles the request's sources, logging in mf everything read: for the
  * default sources config.yaml first (read once per load, here), then
@@ -99,8 +121,10 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 	rs->manifest = mf;
 	defaults = rq->sources == NULL || rq->sources->npaths == 0;
 	memset(&cfg, 0, sizeof(cfg));
-	if (defaults)
+	if (defaults && rq->home != NULL)
 		config_load(&cfg, rq->home, packs, mf, diags);
+	if (defaults && home_was_refused(rq))
+		refused_home_error(rq->home_info, diags);
 	sources_load(rs, rq->sources, rq->home, rq->project, &cfg, diags);
 	config_release(&cfg);
 	rs->manifest = NULL;
@@ -168,6 +192,9 @@ trace_line(const struct rules_loaded *how, const struct ruleset *rs)
 	case LOADED_OFF:
 		return xstrdup("reflexion-rules: cache: off "
 		    "(REFLEXION_NO_CACHE)\n");
+	case LOADED_NO_HOME:
+		return xstrdup("reflexion-rules: cache: none (no data "
+		    "directory)\n");
 	case LOADED_FRESH:
 		return NULL;
 	}
@@ -179,11 +206,9 @@ trace_line(const struct rules_loaded *how, const struct ruleset *rs)
  * cache cannot be saved, trace or not: it pays for that on every call.
  */
 static char *
-load_notes(const struct rules_loaded *how, const struct ruleset *rs,
+cache_note(const struct rules_loaded *how, const struct ruleset *rs,
     enum load_say say)
 {
-	if (say == SAY_NOTHING)
-		return NULL;
 	if (trace_on())
 		return trace_line(how, rs);
 	if (say == SAY_TRACE_OR_UNSAVED && how->status == LOADED_UNSAVED)
@@ -191,6 +216,39 @@ load_notes(const struct rules_loaded *how, const struct ruleset *rs,
 		    "saved (%s); rules are compiled on every call\n",
 		    how->why);
 	return NULL;
+}
+
+/*
+ * That, after the line that says there is no home, unless a refused
+ * home is an error in the diagnostics already.
+ */
+static char *
+load_notes(const struct rules_request *rq, const struct rules_loaded *how,
+    const struct ruleset *rs)
+{
+	struct buf	 b;
+	char		*s;
+	bool		 defaults;
+
+	if (rq->say == SAY_NOTHING)
+		return NULL;
+	buf_init(&b);
+	defaults = rq->sources == NULL || rq->sources->npaths == 0;
+	if (rq->home == NULL && rq->home_info != NULL &&
+	    !(defaults && home_was_refused(rq)) &&
+	    (s = home_note(rq->home_info)) != NULL) {
+		buf_adds(&b, s);
+		free(s);
+	}
+	if ((s = cache_note(how, rs, rq->say)) != NULL) {
+		buf_adds(&b, s);
+		free(s);
+	}
+	if (b.len == 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
 }
 
 void
@@ -201,15 +259,15 @@ rules_load(struct ruleset *rs, struct diag_list *diags,
 	char		*packs = packs_dir();
 
 	memset(how, 0, sizeof(*how));
-	if (rq->mode == LOAD_FRESH || rules_cache_off()) {
+	if (rq->mode == LOAD_FRESH || rq->home == NULL || rules_cache_off()) {
 		compile_fresh(rs, diags, rq, packs, &mf);
 		manifest_release(&mf);
 		how->status = rq->mode == LOAD_FRESH ? LOADED_FRESH :
-		    LOADED_OFF;
+		    rq->home == NULL ? LOADED_NO_HOME : LOADED_OFF;
 	} else
 		load_cached(rs, diags, rq, packs, how);
 	free(packs);
-	how->notes = load_notes(how, rs, rq->say);
+	how->notes = load_notes(rq, how, rs);
 }
 
 void

@@ -9,29 +9,6 @@
 #include "sources.h"
 #include "xmalloc.h"
 
-char *
-reflexion_home(void)
-{
-	const char	*h = getenv("REFLEXION_HOME");
-
-	if (h != NULL && *h != '\0')
-		return xstrdup(h);
-	h = getenv("HOME");
-	if (h == NULL || *h == '\0')
-		h = "/tmp";
-	return xasprintf("%s/.reflexion", h);
-}
-
-const char *
-project_dir(const char *event_cwd)
-{
-	const char	*p = getenv("CLAUDE_PROJECT_DIR");
-
-	if (p != NULL && *p != '\0')
-		return p;
-	return event_cwd ? event_cwd : "";
-}
-
 /* An absent source is logged too: creating it invalidates the cache. */
 static size_t
 load_if_present(struct ruleset *rs, const char *path, int layer,
@@ -65,7 +42,8 @@ sources_list(const char *home, const char *project,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; cfg != NULL && i < cfg->npacks; i++)
 		push_source(out, xstrdup(cfg->packs[i].path), LAYER_PACK);
-	push_source(out, xasprintf("%s/rules", home), LAYER_USER);
+	if (home != NULL)
+		push_source(out, xasprintf("%s/rules", home), LAYER_USER);
 	if (project != NULL && *project != '\0') {
 		push_source(out, xasprintf("%s/.reflexion/rules", project),
 		    LAYER_PROJECT);

@@ -30,11 +30,6 @@ struct rule_sources {
 	size_t		  npaths;
 };
 
-/* $REFLEXION_HOME, else $HOME/.reflexion; owned. */
-char	*reflexion_home(void);
-/* $CLAUDE_PROJECT_DIR if set and non-empty, else cwd (may be ""). */
-const char *project_dir(const char *event_cwd);
-
 /* One rule source: a file or a directory, which may not exist. */
 struct rule_source {
 	char	*path;		/* owned */
@@ -49,7 +44,8 @@ struct source_list {
 /*
  * The default sources in load order, whether they exist or not: the
  * config's packs, home/rules, project/.reflexion/rules and
- * project/.claude/skills/skill-rules.json (project may be NULL or "").
+ * project/.claude/skills/skill-rules.json (home may be NULL, project
+ * NULL or "": places.h).
  */
 void	 sources_list(const char *home, const char *project,
 	     const struct rr_config *, struct source_list *out);
