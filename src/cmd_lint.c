@@ -41,7 +41,7 @@ cmd_lint_exec(int argc, char **argv)
 	struct rules_loaded	 how;
 	struct rr_home		 home;
 	const char		*fmt;
-	char			*err, *project, *note;
+	char			*err, *project, *where, *note;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
 
@@ -82,11 +82,15 @@ cmd_lint_exec(int argc, char **argv)
 	rq.say = SAY_NOTHING;
 	rules_load(&rs, &diags, &rq, &how);
 	rules_loaded_release(&how);
+	where = sources_where(&src, home.dir, project);
 	if (src.npaths == 0 && home.refused == NULL &&
 	    (note = home_note(&home)) != NULL) {
 		fputs(note, stderr);
 		free(note);
 	}
+	if (src.npaths == 0 && rs.nfiles > 0)
+		fprintf(stderr, "reflexion-rules lint: project %s; rules "
+		    "looked for in %s\n", *project ? project : "(none)", where);
 	home_release(&home);
 	free(project);
 	for (i = 0; i < rs.n; i++)
@@ -111,6 +115,13 @@ cmd_lint_exec(int argc, char **argv)
 			    rs.nfiles == 1 ? "" : "s");
 	}
 	status = diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	/* A check that checked nothing must not pass (CI). */
+	if (rs.nfiles == 0) {
+		fprintf(stderr, "reflexion-rules lint: no rule file found; "
+		    "looked in %s\n", where);
+		status = RR_EXIT_FAIL;
+	}
+	free(where);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	cmd_args_release(&a);

@@ -41,7 +41,7 @@ cmd_test_exec(int argc, char **argv)
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
 	struct rr_home		 home;
-	char			*line, *err, *project;
+	char			*line, *err, *project, *where;
 	size_t			 i, failed = 0;
 	int			 status;
 	bool			 tap;
@@ -72,6 +72,10 @@ cmd_test_exec(int argc, char **argv)
 	if (how.notes != NULL)
 		fputs(how.notes, stderr);
 	rules_loaded_release(&how);
+	where = sources_where(&src, home.dir, project);
+	if (src.npaths == 0 && rs.nfiles > 0)
+		fprintf(stderr, "reflexion-rules test: project %s; rules "
+		    "looked for in %s\n", *project ? project : "(none)", where);
 	home_release(&home);
 	free(project);
 	for (i = 0; i < diags.n; i++) {
@@ -95,6 +99,13 @@ cmd_test_exec(int argc, char **argv)
 		printf("%zu passed, %zu failed\n", n.passed, n.failed);
 	}
 	status = n.failed || diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	/* A check that checked nothing must not pass (CI). */
+	if (rs.nfiles == 0) {
+		fprintf(stderr, "reflexion-rules test: no rule file found; "
+		    "looked in %s\n", where);
+		status = RR_EXIT_FAIL;
+	}
+	free(where);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	cmd_args_release(&a);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "compile.h"
 #include "userconf.h"
 #include "manifest.h"
@@ -61,6 +62,31 @@ source_list_release(struct source_list *l)
 		free(l->items[i].path);
 	free(l->items);
 	memset(l, 0, sizeof(*l));
+}
+
+char *
+sources_where(const struct rule_sources *src, const char *home,
+    const char *project)
+{
+	struct source_list	 l;
+	struct buf		 b;
+	size_t			 i;
+
+	buf_init(&b);
+	if (src != NULL && src->npaths > 0) {
+		for (i = 0; i < src->npaths; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", src->paths[i]);
+		return buf_detach(&b, NULL);
+	}
+	if (home != NULL)
+		buf_printf(&b, "%s/config.yaml (packs)", home);
+	sources_list(home, project, NULL, &l);
+	for (i = 0; i < l.n; i++)
+		buf_printf(&b, "%s%s", b.len ? ", " : "", l.items[i].path);
+	source_list_release(&l);
+	if (b.len == 0)
+		buf_adds(&b, "nowhere (no data directory, no project)");
+	return buf_detach(&b, NULL);
 }
 
 size_t

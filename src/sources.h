@@ -50,6 +50,14 @@ struct source_list {
 void	 sources_list(const char *home, const char *project,
 	     const struct rr_config *, struct source_list *out);
 void	 source_list_release(struct source_list *);
+/*
+ * Where rules are looked for, for a message: the paths of src when it
+ * has any, else "HOME/config.yaml (packs), HOME/rules, PROJECT/
+ * .reflexion/rules, PROJECT/.claude/skills/skill-rules.json" without
+ * what a NULL home or project lacks; owned.
+ */
+char	*sources_where(const struct rule_sources *, const char *home,
+	     const char *project);
 
 /*
  * Loads every rule source into rs: the --rules paths when there are any,
