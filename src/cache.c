@@ -363,7 +363,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	/*
 	 * Checksums catch accidents, not a crafted file, and PCRE2 trusts
 	 * what it deserializes: only a file of ours that nobody else can
-	 * write is used (REFLEXION_HOME may fall back to /tmp).
+	 * write is used, whatever its directory (places.h checks that too).
 	 */
 	if (st.st_uid != geteuid() || (st.st_mode & 022) != 0)
 		return open_fail(NULL, fd, why, "not owned by this user, or "

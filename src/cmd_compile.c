@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmdargs.h"
 #include "load.h"
+#include "places.h"
 #include "xmalloc.h"
 
 static int cmd_compile_exec(int, char **);
@@ -39,8 +39,8 @@ cmd_compile_exec(int argc, char **argv)
 	struct diag_list	 diags;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
-	char			*home, *err, cwd[4096];
-	const char		*project;
+	struct rr_home		 home;
+	char			*err, *project, *note;
 	size_t			 i;
 	int			 status;
 
@@ -57,13 +57,23 @@ cmd_compile_exec(int argc, char **argv)
 		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
+	home_find(&home);
+	if (home.dir == NULL) {
+		/* The cache lives in the data directory: nowhere to build it. */
+		note = home_note(&home);
+		fprintf(stderr, "%s", note);
+		free(note);
+		home_release(&home);
+		cmd_args_release(&a);
+		return RR_EXIT_USAGE;
+	}
 	src.paths = cmd_args_values(&a, COMPILE_RULES, &src.npaths);
-	/* The hook's project is the event's cwd: here, this directory. */
-	project = project_dir(getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
-	home = reflexion_home();
+	/* The hook's project is found from the event's cwd: here, this one. */
+	project = project_root(NULL);
 	memset(&rq, 0, sizeof(rq));
 	rq.sources = &src;
-	rq.home = home;
+	rq.home = home.dir;
+	rq.home_info = &home;
 	rq.project = project;
 	rq.mode = LOAD_REBUILD;
 	/* compile says itself what it did (stdout) or why not (stderr). */
@@ -88,7 +98,8 @@ cmd_compile_exec(int argc, char **argv)
 	rules_loaded_release(&how);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
-	free(home);
+	free(project);
+	home_release(&home);
 	cmd_args_release(&a);
 	return status;
 }

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "hook.h"
 #include "load.h"
+#include "places.h"
 #include "xmalloc.h"
 
 #define EXPLAIN_STDIN_MAX	(64u * 1024 * 1024)
@@ -48,8 +49,9 @@ cmd_explain_exec(int argc, char **argv)
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
 	struct buf		 in, trace;
-	char			*input = NULL, *err = NULL, *home, *state_dir;
-	char			*sysmsg, *db_path;
+	struct rr_home		 home;
+	char			*input = NULL, *err = NULL, *state_dir = NULL;
+	char			*sysmsg, *db_path, *project;
 	size_t			 len, i;
 
 	if (cmd_args_parse(&cmd_explain_entry, argc, argv, &a, &err) < 0)
@@ -73,8 +75,7 @@ cmd_explain_exec(int argc, char **argv)
 		break;
 	}
 	input = buf_detach(&in, &len);
-	if (err != NULL || event_parse(&ev, input, len,
-	    getenv("CLAUDE_PROJECT_DIR"), &err) < 0) {
+	if (err != NULL || event_parse(&ev, input, len, NULL, &err) < 0) {
 		fprintf(stderr, "reflexion-rules explain: %s\n", err);
 		free(err);
 		free(input);
@@ -83,12 +84,17 @@ cmd_explain_exec(int argc, char **argv)
 		return RR_EXIT_USAGE;
 	}
 	free(input);
-	home = reflexion_home();
+	/* The project of the event's cwd, as the hook finds it. */
+	project = project_root(ev.cwd);
+	event_set_project(&ev, project);
+	free(project);
+	home_find(&home);
 	src.paths = cmd_args_values(&a, EXPLAIN_RULES, &src.npaths);
 	/* Every rule now: explain looks at all of them. */
 	memset(&rq, 0, sizeof(rq));
 	rq.sources = &src;
-	rq.home = home;
+	rq.home = home.dir;
+	rq.home_info = &home;
 	rq.project = ev.project_dir;
 	rq.say = SAY_TRACE;
 	rq.all = true;
@@ -111,17 +117,20 @@ cmd_explain_exec(int argc, char **argv)
 	    rs.nfiles == 1 ? "" : "s");
 
 	buf_init(&trace);
-	state_dir = xasprintf("%s/state", home);
 	memset(&eo, 0, sizeof(eo));
-	eo.state_dir = state_dir;
 	eo.state_dry_run = true;
 	eo.explain = &trace;
-	db_path = db_default_path(home);
-	eo.db = db_new(db_path);
-	free(db_path);
+	if (home.dir != NULL) {
+		state_dir = xasprintf("%s/state", home.dir);
+		eo.state_dir = state_dir;
+		db_path = db_default_path(home.dir);
+		eo.db = db_new(db_path);
+		free(db_path);
+	}
 	eval_outcome_init(&out);
 	eval_event(&rs, &ev, &eo, &out);
-	fwrite(eo.db->notes.data, 1, eo.db->notes.len, stdout);
+	if (eo.db != NULL)
+		fwrite(eo.db->notes.data, 1, eo.db->notes.len, stdout);
 	db_close(eo.db);
 	fwrite(trace.data, 1, trace.len, stdout);
 	fwrite(out.notes.data, 1, out.notes.len, stdout);
@@ -142,7 +151,7 @@ cmd_explain_exec(int argc, char **argv)
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	event_release(&ev);
-	free(home);
+	home_release(&home);
 	cmd_args_release(&a);
 	return RR_EXIT_OK;
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "sources.h"
 #include "cmdargs.h"
 #include "event.h"
 #include "fileio.h"
@@ -98,7 +97,8 @@ cmd_hook_exec(int argc, char **argv)
 	struct hook_reply	 reply;
 	struct buf		 in;
 	const char		*agent;
-	char			*input, *err = NULL, *home;
+	char			*input, *err = NULL;
+	struct rr_home		 home;
 	size_t			 len;
 	int			 status, args_rc;
 	unsigned long		 ms;
@@ -154,10 +154,11 @@ cmd_hook_exec(int argc, char **argv)
 		    &opts.sources.npaths);
 		opts.exit2 = cmd_args_has(&a, HOOK_EXIT2);
 		opts.deadline_ms = ms;
-		home = reflexion_home();
-		opts.home = home;
+		home_find(&home);
+		opts.home = home.dir;
+		opts.home_info = &home;
 		hook_run(input, len, &opts, &reply);
-		free(home);
+		home_release(&home);
 	}
 	free(err);
 	free(input);

@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "cmdargs.h"
 #include "fileio.h"
+#include "places.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
 
@@ -157,7 +158,8 @@ cmd_init_exec(int argc, char **argv)
 {
 	struct cmd_args		 a;
 	const char		*agent, *project, *base, *command;
-	char			*dir, *path, *old = NULL, *json = NULL;
+	char			*dir, *path, *old = NULL, *json = NULL, *root;
+	char			 cwd[4096];
 	char			*err = NULL;
 	size_t			 oldlen = 0, n;
 	mode_t			 mode = 0644;
@@ -193,8 +195,14 @@ cmd_init_exec(int argc, char **argv)
 		    "be empty\n");
 		return RR_EXIT_USAGE;
 	}
+	/* The project the hook will see: CLAUDE_PROJECT_DIR, else git's. */
+	root = project == NULL ? project_root(NULL) : NULL;
 	if ((base = project) == NULL)
-		base = getenv("CLAUDE_PROJECT_DIR");
+		base = root;
+	/* Said as ".claude/settings.json" when it is here. */
+	if (project == NULL && getcwd(cwd, sizeof(cwd)) != NULL &&
+	    strcmp(base, cwd) == 0)
+		base = NULL;
 	if (base == NULL || *base == '\0' || strcmp(base, ".") == 0)
 		dir = xstrdup(".claude");
 	else {
@@ -205,6 +213,7 @@ cmd_init_exec(int argc, char **argv)
 		dir = xasprintf("%.*s%s.claude", (int)n, base,
 		    base[n - 1] == '/' ? "" : "/");
 	}
+	free(root);
 	path = xasprintf("%s/settings.json", dir);
 
 	if ((existed = read_settings(path, &old, &oldlen, &mode, &err)) < 0)

@@ -16,13 +16,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "sources.h"
 #include "cmdargs.h"
 #include "db.h"
 #include "errnorm.h"
 #include "event.h"
 #include "fileio.h"
 #include "kb.h"
+#include "places.h"
 #include "xmalloc.h"
 
 #define KB_IMPORT_MAX		(256u * 1024 * 1024)
@@ -205,18 +205,20 @@ kb_parse(const struct cmd_entry *verb, int argc, char **argv,
 	return -1;
 }
 
+/* The data directory, found once a verb is known to run (cmd_kb_exec). */
+static const char *kb_home;
+
 static struct rr_db *
 open_db(void)
 {
 	struct rr_db	*db;
-	char		*home = reflexion_home(), *path = db_default_path(home);
+	char		*path = db_default_path(kb_home);
 
 	db = db_new(path);
 	if (getenv("REFLEXION_DB_BUDGET_MS") == NULL)
 		db->budget_ms = KB_CMD_BUDGET_MS;
 	db->migrate_limit = 0;
 	free(path);
-	free(home);
 	return db;
 }
 
@@ -277,17 +279,15 @@ kb_add(struct kb_args *a)
 {
 	struct rr_db		*db;
 	enum kb_put_result	 res;
-	const char		*proj = project_dir(NULL);
-	char			*err = NULL, *error, now[32];
-	char			 cwd[4096];
+	char			*err = NULL, *error, now[32], *proj;
 	int			 attempt;
 
 	if (a->pos[0][0] == '\0')
 		return cmd_usage(&kb_add_verb, NULL);
-	if (*proj == '\0' && getcwd(cwd, sizeof(cwd)) != NULL)
-		proj = cwd;
+	proj = project_root(NULL);
 	error = a->raw ? xstrdup(a->pos[0]) : errnorm(a->pos[0],
 	    strlen(a->pos[0]), proj, getenv("HOME"));
+	free(proj);
 	db = open_db();
 	db_now(now);
 	for (attempt = 0; attempt < 2; attempt++) {
@@ -584,7 +584,8 @@ cmd_kb_exec(int argc, char **argv)
 	struct cmd_args		 top;
 	struct kb_args		 a;
 	const struct cmd_entry	*verb;
-	char			*err;
+	struct rr_home		 home;
+	char			*err, *note;
 	int			 status;
 
 	if (cmd_args_parse(&cmd_kb_entry, argc, argv, &top, &err) < 0)
@@ -603,17 +604,28 @@ cmd_kb_exec(int argc, char **argv)
 	cmd_args_release(&top);
 	if (status >= 0)
 		return status;
-	if (verb == &kb_add_verb)
-		return kb_add(&a);
-	if (verb == &kb_search_verb)
-		return kb_query(&a, true);
-	if (verb == &kb_list_verb)
-		return kb_query(&a, false);
-	if (verb == &kb_export_verb)
-		return kb_export(&a);
-	if (verb == &kb_import_verb)
-		return kb_import(&a);
-	if (verb == &kb_prune_verb)
-		return kb_prune(&a);
-	return kb_reindex();
+	home_find(&home);
+	if ((kb_home = home.dir) == NULL) {
+		/* Never a shared directory: no home, no knowledge base. */
+		note = home_note(&home);
+		fprintf(stderr, "%s", note);
+		free(note);
+		status = RR_EXIT_USAGE;
+	} else if (verb == &kb_add_verb)
+		status = kb_add(&a);
+	else if (verb == &kb_search_verb)
+		status = kb_query(&a, true);
+	else if (verb == &kb_list_verb)
+		status = kb_query(&a, false);
+	else if (verb == &kb_export_verb)
+		status = kb_export(&a);
+	else if (verb == &kb_import_verb)
+		status = kb_import(&a);
+	else if (verb == &kb_prune_verb)
+		status = kb_prune(&a);
+	else
+		status = kb_reindex();
+	kb_home = NULL;
+	home_release(&home);
+	return status;
 }

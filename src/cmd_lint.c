@@ -8,6 +8,7 @@
 #include "cmdargs.h"
 #include "compile.h"
 #include "load.h"
+#include "places.h"
 #include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);
@@ -38,8 +39,9 @@ cmd_lint_exec(int argc, char **argv)
 	struct rule_sources	 src;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
+	struct rr_home		 home;
 	const char		*fmt;
-	char			*home, *err;
+	char			*err, *project, *where, *note;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
 
@@ -68,16 +70,29 @@ cmd_lint_exec(int argc, char **argv)
 	 */
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
-	home = reflexion_home();
+	home_find(&home);
+	/* Without a PATH, the rules the hook of this project would load. */
+	project = project_root(NULL);
 	memset(&rq, 0, sizeof(rq));
 	rq.sources = &src;
-	rq.home = home;
-	rq.project = project_dir(NULL);
+	rq.home = home.dir;
+	rq.home_info = &home;
+	rq.project = project;
 	rq.mode = LOAD_FRESH;
 	rq.say = SAY_NOTHING;
 	rules_load(&rs, &diags, &rq, &how);
 	rules_loaded_release(&how);
-	free(home);
+	where = sources_where(&src, home.dir, project);
+	if (src.npaths == 0 && home.refused == NULL &&
+	    (note = home_note(&home)) != NULL) {
+		fputs(note, stderr);
+		free(note);
+	}
+	if (src.npaths == 0 && rs.nfiles > 0)
+		fprintf(stderr, "reflexion-rules lint: project %s; rules "
+		    "looked for in %s\n", *project ? project : "(none)", where);
+	home_release(&home);
+	free(project);
 	for (i = 0; i < rs.n; i++)
 		nrules++;
 	for (i = 0; i < diags.n; i++)
@@ -100,6 +115,13 @@ cmd_lint_exec(int argc, char **argv)
 			    rs.nfiles == 1 ? "" : "s");
 	}
 	status = diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	/* A check that checked nothing must not pass (CI). */
+	if (rs.nfiles == 0) {
+		fprintf(stderr, "reflexion-rules lint: no rule file found; "
+		    "looked in %s\n", where);
+		status = RR_EXIT_FAIL;
+	}
+	free(where);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	cmd_args_release(&a);

@@ -2,14 +2,13 @@
  * reflexion-rules test: run the tests: blocks of rule files, print one line
  * per failure and a final "N passed, N failed".
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmdargs.h"
 #include "load.h"
+#include "places.h"
 #include "ruletest.h"
 
 static int cmd_test_exec(int, char **);
@@ -41,7 +40,8 @@ cmd_test_exec(int argc, char **argv)
 	struct rule_sources	 src;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
-	char			*home, *line, *err;
+	struct rr_home		 home;
+	char			*line, *err, *project, *where;
 	size_t			 i, failed = 0;
 	int			 status;
 	bool			 tap;
@@ -57,19 +57,27 @@ cmd_test_exec(int argc, char **argv)
 	/* PATH arguments are read like --rules PATH: the same cache. */
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
-	home = reflexion_home();
+	home_find(&home);
+	/* Without a PATH, the rules the hook of this project would load. */
+	project = project_root(NULL);
 	/* Every rule now: each one's tests are run. */
 	memset(&rq, 0, sizeof(rq));
 	rq.sources = &src;
-	rq.home = home;
-	rq.project = project_dir(NULL);
+	rq.home = home.dir;
+	rq.home_info = &home;
+	rq.project = project;
 	rq.say = SAY_TRACE;
 	rq.all = true;
 	rules_load(&rs, &diags, &rq, &how);
 	if (how.notes != NULL)
 		fputs(how.notes, stderr);
 	rules_loaded_release(&how);
-	free(home);
+	where = sources_where(&src, home.dir, project);
+	if (src.npaths == 0 && rs.nfiles > 0)
+		fprintf(stderr, "reflexion-rules test: project %s; rules "
+		    "looked for in %s\n", *project ? project : "(none)", where);
+	home_release(&home);
+	free(project);
 	for (i = 0; i < diags.n; i++) {
 		if (tap) {
 			line = diag_format_short(&diags.items[i]);
@@ -91,6 +99,13 @@ cmd_test_exec(int argc, char **argv)
 		printf("%zu passed, %zu failed\n", n.passed, n.failed);
 	}
 	status = n.failed || diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
+	/* A check that checked nothing must not pass (CI). */
+	if (rs.nfiles == 0) {
+		fprintf(stderr, "reflexion-rules test: no rule file found; "
+		    "looked in %s\n", where);
+		status = RR_EXIT_FAIL;
+	}
+	free(where);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
 	cmd_args_release(&a);

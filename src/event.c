@@ -392,6 +392,14 @@ event_release(struct rr_event *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
+void
+event_set_project(struct rr_event *ev, const char *dir)
+{
+	ev->project_dir = arena_strdup(&ev->arena, dir);
+	ev->abs_path = ev->rel_path = NULL;
+	derive_paths(ev);
+}
+
 struct rr_text
 event_input(struct rr_event *ev, const char *key)
 {

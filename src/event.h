@@ -61,7 +61,7 @@ struct rr_event {
 	const char	*session_id;	/* "" if absent */
 	const char	*cwd;		/* "" if absent */
 	const char	*transcript_path; /* or NULL */
-	const char	*project_dir;	/* $CLAUDE_PROJECT_DIR, else cwd */
+	const char	*project_dir;	/* as given, else cwd; see places.h */
 	const char	*abs_path;	/* F_PATH made absolute, or NULL */
 	const char	*rel_path;	/* F_PATH relative to project_dir */
 	bool		 stop_hook_active;
@@ -82,6 +82,12 @@ enum rr_event_kind event_kind_from_name(const char *);
 int	 event_parse(struct rr_event *, const char *json, size_t len,
 	     const char *project_dir, char **err);
 void	 event_release(struct rr_event *);
+/*
+ * Makes dir (copied) the event's project directory and derives rel_path
+ * from it again: the hook finds the project root from the event's cwd
+ * (places.h), so only after parsing.
+ */
+void	 event_set_project(struct rr_event *, const char *dir);
 
 /* The value of input.<dotted.key> as text, or {NULL, 0}. */
 struct rr_text event_input(struct rr_event *, const char *dotted_key);

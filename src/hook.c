@@ -5,6 +5,7 @@
 #include "event.h"
 #include "hook.h"
 #include "load.h"
+#include "places.h"
 #include "record.h"
 #include "state.h"
 #include "watchdog.h"
@@ -48,6 +49,7 @@ load_rules(const struct hook_opts *opts, const char *project,
 	struct rules_request	 rq = {
 		.sources = &opts->sources,
 		.home = opts->home,
+		.home_info = opts->home_info,
 		.project = project,
 		.mode = rebuild ? LOAD_REBUILD : LOAD_CACHED,
 		.say = SAY_TRACE_OR_UNSAVED,
@@ -161,8 +163,12 @@ bad_event(const char *err, const struct hook_opts *opts,
 	struct ruleset		rs;
 	struct diag_list	diags;
 	size_t			i;
+	char			*project;
 
-	load_rules(opts, project_dir(NULL), false, &rs, &diags, reply);
+	/* No event, no cwd: the project of the hook's own directory. */
+	project = project_root(NULL);
+	load_rules(opts, project, false, &rs, &diags, reply);
+	free(project);
 	report_diags(&diags, reply);
 	for (i = 0; i < rs.nfc_files; i++)
 		if (rs.fc_files[i].events != 0)
@@ -213,14 +219,17 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct eval_opts	 eo;
 	struct rr_db		*db;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
+	char			*project;
 
-	if (event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
-	    &err) < 0) {
+	if (event_parse(&ev, input, len, NULL, &err) < 0) {
 		event_release(&ev);
 		bad_event(err, opts, reply);
 		free(err);
 		return;
 	}
+	project = project_root(ev.cwd);
+	event_set_project(&ev, project);
+	free(project);
 	if (ev.kind == EV_OTHER) {
 		/* Events we do not evaluate are read and answered with nothing. */
 		event_release(&ev);
@@ -233,13 +242,18 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		    ev.event_name);
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
 	set_deadline_answer(&rs, &ev, opts);
-	state_dir = xasprintf("%s/state", opts->home);
-	/* Opened only if a kb condition or a record rule needs it. */
-	db_path = db_default_path(opts->home);
-	db = db_new(db_path);
-	/* One call, one budget: no query may run past it either. */
-	db->bound_queries = true;
-	free(db_path);
+	/* No home, no memory: no state, no database (places.h). */
+	state_dir = NULL;
+	db = NULL;
+	if (opts->home != NULL) {
+		state_dir = xasprintf("%s/state", opts->home);
+		/* Opened only if a kb condition or a record rule needs it. */
+		db_path = db_default_path(opts->home);
+		db = db_new(db_path);
+		/* One call, one budget: no query may run past it either. */
+		db->bound_queries = true;
+		free(db_path);
+	}
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
 	eo.db = db;
@@ -274,12 +288,14 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		free(why);
 	}
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
-	hook_record(db, &out, &ev, reply);
-	buf_add(&reply->err, db->notes.data, db->notes.len);
-	db_close(db);
+	if (db != NULL) {
+		hook_record(db, &out, &ev, reply);
+		buf_add(&reply->err, db->notes.data, db->notes.len);
+		db_close(db);
+	}
 
 	/* Old sessions' state goes away once per session, not per call. */
-	if (ev.kind == EV_SESSION_START &&
+	if (state_dir != NULL && ev.kind == EV_SESSION_START &&
 	    state_prune(state_dir, STATE_MAX_AGE_DAYS, &err) < 0) {
 		buf_printf(&reply->err, "reflexion-rules: %s\n", err);
 		free(err);

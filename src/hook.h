@@ -9,11 +9,13 @@
 #include <stddef.h>
 
 #include "output.h"
+#include "places.h"
 #include "sources.h"
 
 struct hook_opts {
 	struct rule_sources	 sources;
-	const char		*home;		/* $REFLEXION_HOME */
+	const char		*home;		/* data directory, or NULL */
+	const struct rr_home	*home_info;	/* why NULL (places.h) */
 	bool			 exit2;
 	unsigned long		 deadline_ms;	/* 0: none (see watchdog.h) */
 };

@@ -13,6 +13,7 @@
 #include "load.h"
 #include "manifest.h"
 #include "prefilter.h"
+#include "userconf.h"
 #include "xmalloc.h"
 
 static bool
@@ -36,13 +37,16 @@ trace_on(void)
 }
 
 /*
- * What the cache of a request is keyed by, besides the engine that
- * cache_key() adds: every input of the key that comes from the request
- * is computed here, and only here: the --rules paths, else the home
- * and project directories the default sources are found in.
+ * What the cache of a request is keyed by, besides the engine (its
+ * version and binary) that cache_key() adds: every input of the key that
+ * comes from the request is computed here, and only here: the --rules
+ * paths, else the home and project directories the default sources are
+ * found in and the packs directory config.yaml's names are looked up in.
+ * What is in those places (config.yaml, the packs, the rule files) is the
+ * manifest's to check, on every call, by stat().
  */
 static char *
-request_key(const struct rules_request *rq)
+request_key(const struct rules_request *rq, const char *packs)
 {
 	struct buf	 b;
 	char		 cwd[4096];
@@ -60,8 +64,8 @@ request_key(const struct rules_request *rq)
 			    p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/", p);
 		}
 	} else
-		buf_printf(&b, "home %s\nproject %s\n", rq->home,
-		    rq->project ? rq->project : "");
+		buf_printf(&b, "home %s\nproject %s\npacks %s\n", rq->home,
+		    rq->project ? rq->project : "", packs);
 	return buf_detach(&b, NULL);
 }
 
@@ -77,15 +81,52 @@ decode_all(struct ruleset *rs)
 	return true;
 }
 
+/* A home was named but refused: the user's rules are missing. */
+static bool
+home_was_refused(const struct rules_request *rq)
+{
+	return rq->home == NULL && rq->home_info != NULL &&
+	    rq->home_info->refused != NULL;
+}
+
+/*
+ * As an error of the refused path: lint fails on it, and the hook shows
+ * it to the user, who believes those rules are on.
+ */
+static void
+refused_home_error(const struct rr_home *h, struct diag_list *diags)
+{
+	struct diag_loc	loc;
+
+	memset(&loc, 0, sizeof(loc));
+	loc.file = h->refused;
+	diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "%s", h->why);
+}
+
+/*
+ * Compiles the request's sources, logging in mf everything read: for the
+ * default sources config.yaml first (read once per load, here), then
+ * the packs it names and the rest.
+ */
 static void
 compile_fresh(struct ruleset *rs, struct diag_list *diags,
-    const struct rules_request *rq, struct manifest *mf)
+    const struct rules_request *rq, const char *packs, struct manifest *mf)
 {
+	struct rr_config	cfg;
+	bool			defaults;
+
 	ruleset_init(rs);
 	diag_list_init(diags);
 	manifest_init(mf);
 	rs->manifest = mf;
-	sources_load(rs, rq->sources, rq->home, rq->project, diags);
+	defaults = rq->sources == NULL || rq->sources->npaths == 0;
+	memset(&cfg, 0, sizeof(cfg));
+	if (defaults && rq->home != NULL)
+		config_load(&cfg, rq->home, packs, mf, diags);
+	if (defaults && home_was_refused(rq))
+		refused_home_error(rq->home_info, diags);
+	sources_load(rs, rq->sources, rq->home, rq->project, &cfg, diags);
+	config_release(&cfg);
 	rs->manifest = NULL;
 	diag_sort(diags);
 	ruleset_index(rs);
@@ -94,13 +135,14 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 /* The request's cache when it is valid, else a compile saved as it. */
 static void
 load_cached(struct ruleset *rs, struct diag_list *diags,
-    const struct rules_request *rq, struct rules_loaded *how)
+    const struct rules_request *rq, const char *packs,
+    struct rules_loaded *how)
 {
 	const struct cache_identity *id = cache_identity_current();
 	struct manifest	 mf;
 	char		*request, *key, *err = NULL;
 
-	request = request_key(rq);
+	request = request_key(rq, packs);
 	key = cache_key(request, id);
 	free(request);
 	how->path = cache_file(rq->home, key);
@@ -117,7 +159,7 @@ load_cached(struct ruleset *rs, struct diag_list *diags,
 		}
 	} else
 		how->why = xstrdup("rebuild requested");
-	compile_fresh(rs, diags, rq, &mf);
+	compile_fresh(rs, diags, rq, packs, &mf);
 	if (cache_write(how->path, key, id, rs, diags, &mf, &err) == 0)
 		how->status = LOADED_BUILT;
 	else {
@@ -150,6 +192,9 @@ trace_line(const struct rules_loaded *how, const struct ruleset *rs)
 	case LOADED_OFF:
 		return xstrdup("reflexion-rules: cache: off "
 		    "(REFLEXION_NO_CACHE)\n");
+	case LOADED_NO_HOME:
+		return xstrdup("reflexion-rules: cache: none (no data "
+		    "directory)\n");
 	case LOADED_FRESH:
 		return NULL;
 	}
@@ -161,11 +206,9 @@ trace_line(const struct rules_loaded *how, const struct ruleset *rs)
  * cache cannot be saved, trace or not: it pays for that on every call.
  */
 static char *
-load_notes(const struct rules_loaded *how, const struct ruleset *rs,
+cache_note(const struct rules_loaded *how, const struct ruleset *rs,
     enum load_say say)
 {
-	if (say == SAY_NOTHING)
-		return NULL;
 	if (trace_on())
 		return trace_line(how, rs);
 	if (say == SAY_TRACE_OR_UNSAVED && how->status == LOADED_UNSAVED)
@@ -175,21 +218,56 @@ load_notes(const struct rules_loaded *how, const struct ruleset *rs,
 	return NULL;
 }
 
+/*
+ * That, after the line that says there is no home, unless a refused
+ * home is an error in the diagnostics already.
+ */
+static char *
+load_notes(const struct rules_request *rq, const struct rules_loaded *how,
+    const struct ruleset *rs)
+{
+	struct buf	 b;
+	char		*s;
+	bool		 defaults;
+
+	if (rq->say == SAY_NOTHING)
+		return NULL;
+	buf_init(&b);
+	defaults = rq->sources == NULL || rq->sources->npaths == 0;
+	if (rq->home == NULL && rq->home_info != NULL &&
+	    !(defaults && home_was_refused(rq)) &&
+	    (s = home_note(rq->home_info)) != NULL) {
+		buf_adds(&b, s);
+		free(s);
+	}
+	if ((s = cache_note(how, rs, rq->say)) != NULL) {
+		buf_adds(&b, s);
+		free(s);
+	}
+	if (b.len == 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
 void
 rules_load(struct ruleset *rs, struct diag_list *diags,
     const struct rules_request *rq, struct rules_loaded *how)
 {
-	struct manifest	mf;
+	struct manifest	 mf;
+	char		*packs = packs_dir();
 
 	memset(how, 0, sizeof(*how));
-	if (rq->mode == LOAD_FRESH || rules_cache_off()) {
-		compile_fresh(rs, diags, rq, &mf);
+	if (rq->mode == LOAD_FRESH || rq->home == NULL || rules_cache_off()) {
+		compile_fresh(rs, diags, rq, packs, &mf);
 		manifest_release(&mf);
 		how->status = rq->mode == LOAD_FRESH ? LOADED_FRESH :
-		    LOADED_OFF;
+		    rq->home == NULL ? LOADED_NO_HOME : LOADED_OFF;
 	} else
-		load_cached(rs, diags, rq, how);
-	how->notes = load_notes(how, rs, rq->say);
+		load_cached(rs, diags, rq, packs, how);
+	free(packs);
+	how->notes = load_notes(rq, how, rs);
 }
 
 void

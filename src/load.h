@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "diag.h"
+#include "places.h"
 #include "rule.h"
 #include "sources.h"
 
@@ -38,7 +39,8 @@ enum load_say {
 
 struct rules_request {
 	const struct rule_sources *sources;	/* NULL or none: defaults */
-	const char	*home;		/* $REFLEXION_HOME */
+	const char	*home;		/* data directory, or NULL: none */
+	const struct rr_home *home_info; /* why home is NULL, or NULL */
 	const char	*project;	/* project directory, or NULL / "" */
 	enum load_mode	 mode;
 	enum load_say	 say;
@@ -50,6 +52,7 @@ enum load_status {
 	LOADED_BUILT,		/* compiled, and the cache written */
 	LOADED_UNSAVED,		/* compiled; the cache could not be written */
 	LOADED_OFF,		/* compiled; REFLEXION_NO_CACHE is set */
+	LOADED_NO_HOME,		/* compiled; no home to keep a cache in */
 	LOADED_FRESH		/* compiled, as LOAD_FRESH asked */
 };
 
@@ -63,7 +66,10 @@ struct rules_loaded {
 /*
  * Fills rs and diags (both initialized here) with the rule set of the
  * request: from the cache when it is valid, else compiled from the
- * sources and saved.  rs always has its prefilter index.  Never fails;
+ * sources and saved.  Without a home there is no cache: the rules are
+ * compiled in memory; a home that was refused (places.h) is an error in
+ * diags when the default sources are loaded, since the user's rules are
+ * then missing, and else a line in the notes.  rs always has its prefilter index.  Never fails;
  * how it went is in *how (release with rules_loaded_release()), and what
  * the caller is to say on stderr, as rq->say asks, in how->notes: whole
  * lines, each ending in a newline.

@@ -6,9 +6,10 @@
  * looks at (compile_path.c, sources.c): rule files with their stat data
  * and a hash of the text it read, directories with their stat data and a
  * hash of their sorted entry names, and paths that were absent (so
- * creating them invalidates).  (The engine binary is part of the cache
- * key.)  A source is one (path, kind) pair, so a new kind of source
- * (packs, a config file) is one more call to manifest_file() or
+ * creating them invalidates); and config.yaml and the packs directory
+ * (userconf.c), which say which packs are rules.  (The engine binary is
+ * part of the cache key.)  A source is one (path, kind) pair, so a new
+ * kind of source is one more call to manifest_file(), manifest_dir() or
  * manifest_absent().
  *
  * Checking costs one stat() per entry.  An entry whose mtime or ctime is

@@ -2,7 +2,8 @@
  * Merging our hook registrations into a Claude Code settings.json (see
  * settings_merge.h and doc/claude-code-hooks.md §1).  cJSON parses the file and
  * keeps members in document order; the printer below writes the tree back
- * the way Claude Code's JSON.stringify(x, null, 2) does.
+ * the way Claude Code's JSON.stringify(x, null, 2) does, except that every
+ * number of the file is written exactly as it was read (keep_numbers()).
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -179,6 +180,79 @@ put_number(struct buf *b, double d)
 	}
 }
 
+/*
+ * The number tokens of a JSON text, in document order: a run of number
+ * characters that starts outside a string with '-' or a digit.  That is
+ * the run cJSON's parse_number() reads, so in a text cJSON accepted each
+ * token is exactly one number node, in the order of its tree.
+ */
+struct numtoks {
+	const char	**s;
+	size_t		 *len;
+	size_t		  n, cap;
+};
+
+static void
+scan_numbers(const char *s, size_t len, struct numtoks *t)
+{
+	size_t	i = 0, start;
+
+	while (i < len) {
+		if (s[i] == '"') {
+			for (i++; i < len && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			i++;
+		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
+			for (start = i; i < len && s[i] != '\0' &&
+			    strchr("0123456789+-.eE", s[i]) != NULL; i++)
+				;
+			if (t->n == t->cap) {
+				t->cap = t->cap ? t->cap * 2 : 16;
+				t->s = xreallocarray(t->s, t->cap,
+				    sizeof(*t->s));
+				t->len = xreallocarray(t->len, t->cap,
+				    sizeof(*t->len));
+			}
+			t->s[t->n] = s + start;
+			t->len[t->n++] = i - start;
+		} else
+			i++;
+	}
+}
+
+/*
+ * Turns every number node under item, in document order, into a raw node
+ * holding its source text: cJSON keeps only a double, which cannot give
+ * back 1e400, -0, 1.0 or 12345678901234567890.  Returns -1 if the tokens
+ * and the nodes do not pair up, which a text cJSON accepted cannot do.
+ */
+static int
+keep_numbers(cJSON *item, const struct numtoks *t, size_t *k)
+{
+	cJSON	*c, *raw;
+	char	*text;
+
+	if (cJSON_IsNumber(item)) {
+		if (*k >= t->n)
+			return -1;
+		text = xmemdup0(t->s[*k], t->len[*k]);
+		(*k)++;
+		raw = must(cJSON_CreateRaw(text));
+		free(text);
+		/* Take raw's copy; item keeps its key and its place. */
+		item->type = cJSON_Raw | (item->type & cJSON_StringIsConst);
+		item->valuestring = raw->valuestring;
+		raw->valuestring = NULL;
+		cJSON_Delete(raw);
+		return 0;
+	}
+	for (c = item->child; c != NULL; c = c->next)
+		if (keep_numbers(c, t, k) < 0)
+			return -1;
+	return 0;
+}
+
 static void
 indent(struct buf *b, int depth)
 {
@@ -200,6 +274,8 @@ print_value(struct buf *b, const cJSON *item, int depth)
 		buf_adds(b, "true");
 	else if (cJSON_IsNumber(item))
 		put_number(b, item->valuedouble);
+	else if (cJSON_IsRaw(item))
+		buf_adds(b, item->valuestring);	/* a number as it was read */
 	else if (cJSON_IsString(item))
 		jsonw_cstring(b, item->valuestring ? item->valuestring : "");
 	else if (cJSON_IsArray(item) || cJSON_IsObject(item)) {
@@ -224,7 +300,7 @@ print_value(struct buf *b, const cJSON *item, int depth)
 		indent(b, depth);
 		buf_addc(b, obj ? '}' : ']');
 	} else
-		buf_adds(b, "null");	/* cJSON_NULL; Raw never parses */
+		buf_adds(b, "null");
 }
 
 /* 1-based line and column (in bytes) of `at` within s. */
@@ -264,6 +340,24 @@ has_nul_escape(const char *s, size_t len)
 	return 0;
 }
 
+/* keep_numbers() over all of text; 0, or -1 if the numbers do not pair. */
+static int
+keep_source_numbers(cJSON *root, const char *text, size_t len)
+{
+	struct numtoks	t;
+	size_t		k = 0;
+	int		rc;
+
+	memset(&t, 0, sizeof(t));
+	scan_numbers(text, len, &t);
+	rc = keep_numbers(root, &t, &k);
+	if (k != t.n)
+		rc = -1;
+	free(t.s);
+	free(t.len);
+	return rc;
+}
+
 static cJSON *
 parse(const char *name, const char *text, size_t len, char **err)
 {
@@ -284,6 +378,13 @@ parse(const char *name, const char *text, size_t len, char **err)
 		if (off >= len && has_nul_escape(copy, len)) {
 			*err = xasprintf("'%s' has a \\u0000 in a string, which "
 			    "would be lost; edit it by hand", name);
+			cJSON_Delete(root);
+			free(copy);
+			return NULL;
+		}
+		if (off >= len && keep_source_numbers(root, copy, len) < 0) {
+			*err = xasprintf("'%s' has a number that cannot be "
+			    "kept as written; edit it by hand", name);
 			cJSON_Delete(root);
 			free(copy);
 			return NULL;

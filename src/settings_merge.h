@@ -4,6 +4,8 @@
  * merge only appends: every other key, hook and entry keeps its place, and
  * the result is laid out as Claude Code writes it (JSON.stringify with a
  * 2-space indent) so that a later edit by either side makes a small diff.
+ * Every number is written exactly as it was read (1e400, -0, 1.0 and
+ * 12345678901234567890 included): a double cannot hold them all.
  */
 #ifndef RR_SETTINGS_MERGE_H
 #define RR_SETTINGS_MERGE_H

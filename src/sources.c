@@ -3,34 +3,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "compile.h"
 #include "userconf.h"
 #include "manifest.h"
 #include "sources.h"
 #include "xmalloc.h"
-
-char *
-reflexion_home(void)
-{
-	const char	*h = getenv("REFLEXION_HOME");
-
-	if (h != NULL && *h != '\0')
-		return xstrdup(h);
-	h = getenv("HOME");
-	if (h == NULL || *h == '\0')
-		h = "/tmp";
-	return xasprintf("%s/.reflexion", h);
-}
-
-const char *
-project_dir(const char *event_cwd)
-{
-	const char	*p = getenv("CLAUDE_PROJECT_DIR");
-
-	if (p != NULL && *p != '\0')
-		return p;
-	return event_cwd ? event_cwd : "";
-}
 
 /* An absent source is logged too: creating it invalidates the cache. */
 static size_t
@@ -65,7 +43,8 @@ sources_list(const char *home, const char *project,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; cfg != NULL && i < cfg->npacks; i++)
 		push_source(out, xstrdup(cfg->packs[i].path), LAYER_PACK);
-	push_source(out, xasprintf("%s/rules", home), LAYER_USER);
+	if (home != NULL)
+		push_source(out, xasprintf("%s/rules", home), LAYER_USER);
 	if (project != NULL && *project != '\0') {
 		push_source(out, xasprintf("%s/.reflexion/rules", project),
 		    LAYER_PROJECT);
@@ -85,11 +64,36 @@ source_list_release(struct source_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+char *
+sources_where(const struct rule_sources *src, const char *home,
+    const char *project)
+{
+	struct source_list	 l;
+	struct buf		 b;
+	size_t			 i;
+
+	buf_init(&b);
+	if (src != NULL && src->npaths > 0) {
+		for (i = 0; i < src->npaths; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", src->paths[i]);
+		return buf_detach(&b, NULL);
+	}
+	if (home != NULL)
+		buf_printf(&b, "%s/config.yaml (packs)", home);
+	sources_list(home, project, NULL, &l);
+	for (i = 0; i < l.n; i++)
+		buf_printf(&b, "%s%s", b.len ? ", " : "", l.items[i].path);
+	source_list_release(&l);
+	if (b.len == 0)
+		buf_adds(&b, "nowhere (no data directory, no project)");
+	return buf_detach(&b, NULL);
+}
+
 size_t
 sources_load(struct ruleset *rs, const struct rule_sources *src,
-    const char *home, const char *project, struct diag_list *diags)
+    const char *home, const char *project, const struct rr_config *cfg,
+    struct diag_list *diags)
 {
-	struct rr_config	cfg;
 	struct source_list	l;
 	size_t			i, n = 0;
 
@@ -100,12 +104,10 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		}
 		return n;
 	}
-	config_load(&cfg, home, diags);
-	sources_list(home, project, &cfg, &l);
+	sources_list(home, project, cfg, &l);
 	for (i = 0; i < l.n; i++)
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
 		    diags);
 	source_list_release(&l);
-	config_release(&cfg);
 	return n;
 }

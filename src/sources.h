@@ -30,11 +30,6 @@ struct rule_sources {
 	size_t		  npaths;
 };
 
-/* $REFLEXION_HOME, else $HOME/.reflexion; owned. */
-char	*reflexion_home(void);
-/* $CLAUDE_PROJECT_DIR if set and non-empty, else cwd (may be ""). */
-const char *project_dir(const char *event_cwd);
-
 /* One rule source: a file or a directory, which may not exist. */
 struct rule_source {
 	char	*path;		/* owned */
@@ -49,18 +44,29 @@ struct source_list {
 /*
  * The default sources in load order, whether they exist or not: the
  * config's packs, home/rules, project/.reflexion/rules and
- * project/.claude/skills/skill-rules.json (project may be NULL or "").
+ * project/.claude/skills/skill-rules.json (home may be NULL, project
+ * NULL or "": places.h).
  */
 void	 sources_list(const char *home, const char *project,
 	     const struct rr_config *, struct source_list *out);
 void	 source_list_release(struct source_list *);
+/*
+ * Where rules are looked for, for a message: the paths of src when it
+ * has any, else "HOME/config.yaml (packs), HOME/rules, PROJECT/
+ * .reflexion/rules, PROJECT/.claude/skills/skill-rules.json" without
+ * what a NULL home or project lacks; owned.
+ */
+char	*sources_where(const struct rule_sources *, const char *home,
+	     const char *project);
 
 /*
  * Loads every rule source into rs: the --rules paths when there are any,
- * else config.yaml's packs and the default sources that exist.  Errors
- * (config.yaml's too) are in diags; returns the number of sources read.
+ * else cfg's packs (the loader has read config.yaml; cfg may be NULL)
+ * and the default sources that exist.  Errors are in diags; returns the
+ * number of sources read.
  */
 size_t	 sources_load(struct ruleset *, const struct rule_sources *,
-	     const char *home, const char *project, struct diag_list *);
+	     const char *home, const char *project, const struct rr_config *,
+	     struct diag_list *);
 
 #endif

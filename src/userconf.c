@@ -8,6 +8,7 @@
 
 #include "userconf.h"
 #include "fileio.h"
+#include "manifest.h"
 #include "xmalloc.h"
 #include "yamlload.h"
 
@@ -150,9 +151,26 @@ add_pack(struct rr_config *cfg, const char *dir, const struct ydoc *doc,
 	cfg->npacks++;
 }
 
-/* Reads the config file; 1 when it does not exist, -1 on error. */
+/* A config file that cannot be read: logged by its stat, no contents. */
+static void
+log_unread(struct manifest *mf, const char *file)
+{
+	struct stat	st;
+
+	if (stat(file, &st) < 0)
+		manifest_absent(mf, file, errno);
+	else
+		manifest_file(mf, file, &st, NULL, 0);
+}
+
+/*
+ * Reads the config file; 1 when it does not exist, -1 on error.  The
+ * manifest gets the stat from before the read, as for rule files: a
+ * change in between shows as a newer mtime.
+ */
 static int
-read_config(const char *file, struct buf *text, struct diag_list *diags)
+read_config(const char *file, struct buf *text, struct manifest *mf,
+    struct diag_list *diags)
 {
 	struct diag_loc		 loc;
 	struct stat		 st;
@@ -162,17 +180,21 @@ read_config(const char *file, struct buf *text, struct diag_list *diags)
 	memset(&loc, 0, sizeof(loc));
 	loc.file = file;
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 && errno == ENOENT)
+	if (fd < 0 && errno == ENOENT) {
+		manifest_absent(mf, file, ENOENT);
 		return 1;
+	}
 	if (fd < 0) {
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc, "cannot open: %s",
 		    strerror(errno));
+		log_unread(mf, file);
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
 		    "not a regular file");
 		close(fd);
+		log_unread(mf, file);
 		return -1;
 	}
 	r = fd_read_all(fd, CONFIG_FILE_MAX, false, text);
@@ -183,24 +205,69 @@ read_config(const char *file, struct buf *text, struct diag_list *diags)
 	else if (r == FD_READ_TOO_BIG)
 		diag_add(diags, DIAG_ERROR, DIAG_yaml_limit, &loc,
 		    "larger than %u bytes", CONFIG_FILE_MAX);
+	if (r == FD_READ_OK)
+		manifest_file(mf, file, &st, text->data, text->len);
+	else
+		manifest_file(mf, file, &st, NULL, 0);
 	return r == FD_READ_OK ? 0 : -1;
 }
 
+/*
+ * The packs directory as the manifest sees a rules directory: its stat
+ * and the sorted names of its entries, so that a pack installed or
+ * removed (named in config.yaml or not yet) invalidates the cache.
+ */
+static void
+log_packs_dir(struct manifest *mf, const char *dir)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	char		**names = NULL;
+	size_t		 n = 0, cap = 0, i;
+
+	if (mf == NULL)
+		return;
+	if (stat(dir, &st) < 0) {
+		manifest_absent(mf, dir, errno);
+		return;
+	}
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				names = xreallocarray(names, cap,
+				    sizeof(*names));
+			}
+			names[n++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+	}
+	if (n > 1)
+		qsort(names, n, sizeof(*names), name_cmp);
+	manifest_dir(mf, dir, &st, names, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 size_t
-config_load(struct rr_config *cfg, const char *home, struct diag_list *diags)
+config_load(struct rr_config *cfg, const char *home, const char *dir,
+    struct manifest *mf, struct diag_list *diags)
 {
 	const struct ynode	*root, *k, *packs;
 	struct ydoc		 doc;
 	struct buf		 text;
 	struct diag		*d;
-	char			*dir;
 	size_t			 before = diags->errors, i;
 	int			 r;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->file = xasprintf("%s/config.yaml", home);
 	buf_init(&text);
-	r = read_config(cfg->file, &text, diags);
+	r = read_config(cfg->file, &text, mf, diags);
 	if (r != 0) {
 		buf_release(&text);
 		return diags->errors - before;
@@ -227,7 +294,7 @@ config_load(struct rr_config *cfg, const char *home, struct diag_list *diags)
 	packs = ynode_get(root, "packs");
 	if (packs == NULL || ynode_is_null(packs))
 		goto out;
-	dir = packs_dir();
+	log_packs_dir(mf, dir);
 	if (packs->type == YNODE_SEQ)
 		for (i = 0; i < packs->n; i++)
 			add_pack(cfg, dir, &doc, packs->items[i], diags);
@@ -237,7 +304,6 @@ config_load(struct rr_config *cfg, const char *home, struct diag_list *diags)
 		cfg_error(diags, &doc, packs, DIAG_wrong_type,
 		    "'packs' must be a list of pack names, not %s",
 		    ynode_type_name(packs));
-	free(dir);
 out:
 	ydoc_release(&doc);
 	buf_release(&text);

@@ -9,6 +9,13 @@
  * config file is an empty one.  Problems are diagnostics with the file's
  * line and column, like rule files; a pack that does not exist is one.
  * struct rr_config owns every string in it.
+ *
+ * Both are inputs of the rule set, so the compiled cache must see them
+ * change: config_load() logs the config file (or its absence) in the
+ * manifest, and, when the file names packs, the packs directory (a pack
+ * added or removed changes its entry names); the pack files themselves
+ * are logged when they are read as rules.  The packs directory's path is
+ * in the cache key (load.c).
  */
 #ifndef RR_USERCONF_H
 #define RR_USERCONF_H
@@ -16,6 +23,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "manifest.h"
 
 struct config_pack {
 	char	*name;
@@ -32,12 +40,14 @@ struct rr_config {
 char	*packs_dir(void);
 
 /*
- * Reads home/config.yaml into cfg (always initialized; release it).
- * Returns the number of errors added to diags; packs with an error are
- * left out, the others kept.
+ * Reads home/config.yaml into cfg (always initialized; release it), with
+ * packs from packs_dir (packs_dir() unless the caller has it already),
+ * logging what it looked at in mf (may be NULL).  Returns the number of
+ * errors added to diags; packs with an error are left out, the others
+ * kept.
  */
 size_t	 config_load(struct rr_config *cfg, const char *home,
-	     struct diag_list *);
+	     const char *packs_dir, struct manifest *mf, struct diag_list *);
 void	 config_release(struct rr_config *);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The compiled cache seen from the command line: it is rebuilt whenever a
 # source changes (edit, touch, files added or removed, skill-rules.json,
-# a source that appears, another engine), whatever has become of the
+# a source that appears, config.yaml and the packs, another engine), whatever has become of the
 # file (truncated, flipped bytes, empty, another format, a directory, a
 # symlink), by many hooks at once, and not at all where it cannot be
 # written; and the answers are the same with and without it.
@@ -252,6 +252,91 @@ if denies && grep -q 'cache: off' err && [ ! -d "$REFLEXION_HOME/cache" ]; then
 else
 	not_ok "REFLEXION_NO_CACHE"; diag <err
 fi
+
+# config.yaml and the packs are sources like the others: enabling,
+# removing or editing a pack, or another packs directory, changes the very
+# next answer, with no compile in between.
+mkdir -p packs packs2
+cat >packs/guard.yaml <<'YAML'
+version: 1
+rules:
+  - id: no-reset
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'reset\s+--hard'}
+    action: deny
+    message: 'pack guard: no reset'
+YAML
+sed 's/pack guard: no reset/pack guard (2): no reset/' packs/guard.yaml \
+    >packs2/guard.yaml
+export REFLEXION_PACKS_DIR=$TMPROOT/packs
+reset='{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"git reset --hard"}}'
+rm -f "$REFLEXION_HOME/config.yaml"
+settle "$reset" >/dev/null
+printf 'packs: [guard]\n' >"$REFLEXION_HOME/config.yaml"
+hook "$reset"
+if denies && grep -q 'pack guard: no reset' out && cache_is built &&
+    grep -q 'config.yaml changed' trace; then
+	ok "a pack enabled in config.yaml denies on the very next call"
+else
+	not_ok "a pack enabled in config.yaml"; diag <trace; diag <out
+fi
+if settle "$reset" && denies; then ok "then from the cache"
+else not_ok "then from the cache"; diag <trace; fi
+printf 'packs: []\n' >"$REFLEXION_HOME/config.yaml"
+hook "$reset"
+if ! denies && cache_is built; then
+	ok "a pack removed from config.yaml stops denying at once"
+else
+	not_ok "a pack removed from config.yaml"; diag <trace; diag <out
+fi
+printf 'packs: [guard]\n' >"$REFLEXION_HOME/config.yaml"
+settle "$reset" >/dev/null
+sed 's/reset/rebase/' packs/guard.yaml >guard.new
+cat guard.new >packs/guard.yaml
+hook "$reset"
+if ! denies && cache_is built && grep -q 'guard.yaml changed' trace; then
+	ok "an edited pack file rebuilds"
+else
+	not_ok "an edited pack file rebuilds"; diag <trace; diag <out
+fi
+REFLEXION_PACKS_DIR=$TMPROOT/packs2
+hook "$reset"
+if denies && grep -q 'pack guard (2)' out && cache_is built; then
+	ok "REFLEXION_PACKS_DIR elsewhere: that directory's packs"
+else
+	not_ok "REFLEXION_PACKS_DIR elsewhere"; diag <trace; diag <out
+fi
+REFLEXION_PACKS_DIR=$TMPROOT/packs
+printf 'packs: [guard, later]\n' >"$REFLEXION_HOME/config.yaml"
+settle "$reset" >/dev/null
+cp packs2/guard.yaml packs/later.yaml
+sed -i 's/no-reset/later-reset/' packs/later.yaml
+hook "$reset"
+if denies && grep -q 'pack guard (2)' out && cache_is built &&
+    ! grep -q systemMessage out; then
+	ok "a pack installed after config.yaml named it: loaded"
+else
+	not_ok "a pack installed after config.yaml named it"; diag <trace; diag <out
+fi
+rm packs/later.yaml
+hook "$reset"
+if ! denies && grep -q "unknown pack 'later'" out && cache_is built; then
+	ok "a pack uninstalled: gone, and the error shown"
+else
+	not_ok "a pack uninstalled"; diag <trace; diag <out
+fi
+printf 'packs: [guard\n' >"$REFLEXION_HOME/config.yaml"
+hook "$reset"
+hook "$reset"
+if cache_is hit && grep -q 'systemMessage' out &&
+    grep -q 'config.yaml:2:1: error' out; then
+	ok "a config.yaml with an error: shown, and still shown from the cache"
+else
+	not_ok "a config.yaml with an error"; diag <trace; diag <out
+fi
+rm -f "$REFLEXION_HOME/config.yaml"
+unset REFLEXION_PACKS_DIR
 
 # The repository's rule files: the same replies, traces and test results.
 unset CLAUDE_PROJECT_DIR

@@ -44,10 +44,12 @@ else
 	not_ok "100,000-deep JSON: refused cleanly (status $status)"; diag <err
 fi
 
-# REFLEXION_HOME that cannot be created: the decision is still made.
+# REFLEXION_HOME that cannot be used: the decision is still made.
 echo x >plainfile
 bash_ev s1 | REFLEXION_HOME=$TMPROOT/plainfile/home "$RR" hook --rules r.yaml >out 2>err
-if grep -q '"permissionDecision":"deny"' out && grep -q 'cannot create directory' err; then
+if grep -q '"permissionDecision":"deny"' out &&
+    grep -q 'plainfile/home: cannot be used: Not a directory' err &&
+    [ "$(wc -l <err)" = 1 ]; then
 	ok "unwritable REFLEXION_HOME: still denies, and says why on stderr"
 else
 	not_ok "unwritable REFLEXION_HOME"; diag <out; diag <err

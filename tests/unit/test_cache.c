@@ -161,7 +161,7 @@ fresh(const char *const *paths, size_t n, struct ruleset *rs,
 
 	ruleset_init(rs);
 	diag_list_init(dl);
-	sources_load(rs, &src, "/nonexistent", "", dl);
+	sources_load(rs, &src, "/nonexistent", "", NULL, dl);
 	diag_sort(dl);
 	ruleset_index(rs);
 }

@@ -153,6 +153,49 @@ same_json(const char *a, const char *b)
 	return r;
 }
 
+/*
+ * A number is written back exactly as it was read, whatever a double
+ * would make of it: an overflow, a negative zero, a trailing ".0", more
+ * digits than a double holds, an exponent in capitals.
+ */
+static void
+test_numbers_kept(void)
+{
+	static const char *const nums[] = { "1e400", "-0", "1.0",
+	    "12345678901234567890", "1E+2", "0.1", "-1.50e-0010", "007" };
+	static const char in[] =
+	    "{\"n\":{\"a\":1e400,\"b\":-0,\"c\":1.0,\"d\":12345678901234567890,"
+	    "\"e\":1E+2,\"f\":0.1,\"g\":[-1.50e-0010,{\"1e5\":\"-2 and 3.0\"}]},"
+	    "\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\","
+	    "\"command\":\"x\",\"timeout\":30.0}]}]},\"z\":007}";
+	char	*first, comma[64], last[64];
+	size_t	 i;
+
+	/* cJSON reads "007"; JSON.parse would not, but it must survive. */
+	ok(merge(in, CMD) == 0 && changed == 7, "odd numbers parse");
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		snprintf(comma, sizeof(comma), " %s,\n", nums[i]);
+		snprintf(last, sizeof(last), " %s\n", nums[i]);
+		ok(at(comma) > 0 || at(last) > 0, "%s survives init byte for "
+		    "byte", nums[i]);
+	}
+	ok(at("\"timeout\": 30.0\n") > 0 && at("\"timeout\": 10\n") > 0,
+	    "a foreign timeout keeps its text; ours is written as 10");
+	ok(at("\"1e5\": \"-2 and 3.0\"") > 0,
+	    "digits in keys and strings are not numbers");
+	first = xstrdup(out);
+	ok(merge(first, CMD) == 0 && changed == 0 && strcmp(out, first) == 0,
+	    "a second init changes nothing");
+	free(first);
+	/* Duplicate keys: every member is printed, the last one merged. */
+	ok(merge("{\"hooks\":{\"Stop\":[1.0]},\"x\":1e400,\"hooks\":"
+	    "{\"Stop\":[2.50]},\"x\":-0}", CMD) == 0 &&
+	    at("\"Stop\": [\n      1.0\n    ]\n  },\n  \"x\": 1e400,") > 0 &&
+	    at("\"Stop\": [\n      2.50,\n      {") > 0 &&
+	    at("\"x\": -0\n}") > 0,
+	    "duplicate keys: numbers kept, the last \"hooks\" merged into");
+}
+
 static void
 test_merge(void)
 {
@@ -269,14 +312,15 @@ test_merge(void)
 	    "\"f\":1e21,\"g\":123456789012,\"h\":0.1,\"i\":1e-7,\"j\":2.5E3,"
 	    "\"k\":0.000001,\"l\":[1,2.75]}", CMD) == 0, "numbers parse");
 	ok(at("\"a\": 10,\n  \"b\": 1.5,\n  \"c\": -3,\n  \"d\": 0,\n"
-	    "  \"e\": -0.25,\n  \"f\": 1e+21,\n  \"g\": 123456789012,\n"
-	    "  \"h\": 0.1,\n  \"i\": 1e-7,\n  \"j\": 2500,\n"
+	    "  \"e\": -0.25,\n  \"f\": 1e21,\n  \"g\": 123456789012,\n"
+	    "  \"h\": 0.1,\n  \"i\": 1e-7,\n  \"j\": 2.5E3,\n"
 	    "  \"k\": 0.000001,\n  \"l\": [\n    1,\n    2.75\n  ],\n") > 0,
-	    "numbers are written as JavaScript writes them");
+	    "numbers are written as they were read");
 	first = xstrdup(out);
 	ok(merge(first, CMD) == 0 && strcmp(out, first) == 0 &&
 	    same_json(first, out), "number round trip is stable");
 	free(first);
+	test_numbers_kept();
 }
 
 /* Everything in path, or NULL. */
