@@ -346,13 +346,52 @@ select_rules(const struct ruleset *rs, struct rr_event *ev, bool fast,
 	return 0;
 }
 
+/*
+ * Tells opts->decided when the rules fired since index `from` make the
+ * decision so far stronger than *strongest (ACT_DENY < ACT_ASK: lower is
+ * stronger).  Costs a look at each fired rule; the copy is made only when
+ * the decision changes, at most twice per event.
+ */
+static void
+tell_decision(const struct eval_opts *opts, const struct eval_outcome *out,
+    size_t from, enum rr_action *strongest)
+{
+	struct eval_outcome	 so_far;
+	const struct rule	*r;
+	size_t			 i;
+	bool			 stronger = false;
+
+	for (i = from; i < out->nfired; i++) {
+		r = out->fired[i].rule;
+		if (r->once == ONCE_NEVER && (r->action == ACT_DENY ||
+		    r->action == ACT_ASK) && r->action < *strongest) {
+			*strongest = r->action;
+			stronger = true;
+		}
+	}
+	if (!stronger)
+		return;
+	so_far = *out;
+	so_far.fired = xcalloc(out->nfired, sizeof(*so_far.fired));
+	so_far.nfired = so_far.cap = 0;
+	for (i = 0; i < out->nfired; i++)
+		if (out->fired[i].rule->once == ONCE_NEVER)
+			so_far.fired[so_far.nfired++] = out->fired[i];
+	if (so_far.nfired > 1)
+		qsort(so_far.fired, so_far.nfired, sizeof(*so_far.fired),
+		    fired_cmp);
+	opts->decided(opts->decided_arg, &so_far);
+	free(so_far.fired);
+}
+
 int
 eval_event(const struct ruleset *rs, struct rr_event *ev,
     const struct eval_opts *opts, struct eval_outcome *out)
 {
 	struct ectx		cx;
 	struct pf_candidates	cands;
-	size_t			i;
+	enum rr_action		strongest = ACT__COUNT;
+	size_t			i, seen;
 
 	eval_ctx_init(&cx, ev, opts, out);
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
@@ -362,8 +401,12 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	else {
 		if (select_rules(rs, ev, cx.fast, &cands) < 0)
 			return -1;
-		for (i = 0; i < cands.n; i++)
+		for (i = 0; i < cands.n; i++) {
+			seen = out->nfired;
 			eval_rule(&cx, rs->rules[cands.rules[i]]);
+			if (opts->decided != NULL && out->nfired > seen)
+				tell_decision(opts, out, seen, &strongest);
+		}
 		pf_candidates_release(&cands);
 	}
 	eval_ctx_release(&cx);

@@ -60,18 +60,24 @@ load_rules(const struct hook_opts *opts, const char *project,
 	rules_loaded_release(&how);
 }
 
-/* Every load diagnostic, one line each on stderr. */
+/* Every load diagnostic, one line each, for stderr. */
 static void
-report_diags(const struct diag_list *diags, struct hook_reply *reply)
+diag_lines(const struct diag_list *diags, struct buf *err)
 {
 	size_t	 i;
 	char	*line;
 
 	for (i = 0; i < diags->n; i++) {
 		line = diag_format_short(&diags->items[i]);
-		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
+		buf_printf(err, "reflexion-rules: %s\n", line);
 		free(line);
 	}
+}
+
+static void
+report_diags(const struct diag_list *diags, struct hook_reply *reply)
+{
+	diag_lines(diags, &reply->err);
 }
 
 /* The stand-in rule behind a deny that an error, not a rule, decided. */
@@ -149,6 +155,75 @@ set_deadline_answer(const struct ruleset *rs, struct rr_event *ev,
 	eval_outcome_release(&out);
 }
 
+/* What hold_decision() needs besides the decision. */
+struct held {
+	const struct hook_opts	*opts;
+	const struct rr_event	*ev;
+	const struct diag_list	*diags;
+	const struct hook_reply	*reply;		/* its stderr so far */
+	const char		*sysmsg;
+	bool			 guarded;	/* by an on_error: deny file */
+};
+
+/*
+ * eval_event() found a deny or an ask before it was done: that decision
+ * is the answer if the deadline passes during the rest of the rules.  An
+ * ask does not replace the deny that a fail-closed file gives at the
+ * deadline: a rule still to run might have denied.
+ */
+static void
+hold_decision(void *arg, const struct eval_outcome *so_far)
+{
+	const struct held	*h = arg;
+	struct hook_reply	 r;
+	size_t			 i;
+
+	if (h->guarded) {
+		for (i = 0; i < so_far->nfired; i++)
+			if (so_far->fired[i].rule->action == ACT_DENY)
+				break;
+		if (i == so_far->nfired)
+			return;
+	}
+	hook_reply_init(&r);
+	buf_add(&r.err, h->reply->err.data, h->reply->err.len);
+	diag_lines(h->diags, &r.err);
+	buf_add(&r.err, so_far->notes.data, so_far->notes.len);
+	output_claude(so_far, h->ev, h->sysmsg, h->opts->exit2, &r);
+	/* With --exit2, stderr of a block is the reason the model reads. */
+	if (r.status != 2)
+		buf_printf(&r.err, "reflexion-rules: the deadline of %lu ms "
+		    "passed before every rule was evaluated; the decision "
+		    "made by then stands\n", h->opts->deadline_ms);
+	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
+	    r.status);
+	hook_reply_release(&r);
+}
+
+/*
+ * Makes the reply the answer at the deadline, before anything else runs:
+ * recording and clean-up can delay a decision but never replace it.
+ */
+static void
+hold_reply(const struct hook_reply *reply, const struct hook_opts *opts)
+{
+	struct buf	err;
+
+	if (opts->deadline_ms == 0)
+		return;
+	buf_init(&err);
+	buf_add(&err, reply->err.data, reply->err.len);
+	/* With --exit2, stderr of a block is the reason the model reads. */
+	if (reply->status != 2)
+		buf_printf(&err, "reflexion-rules: the deadline of %lu ms "
+		    "passed after the decision was made; it stands, and "
+		    "recording and clean-up were cut short\n",
+		    opts->deadline_ms);
+	watchdog_answer(reply->out.data, reply->out.len, err.data, err.len,
+	    reply->status);
+	buf_release(&err);
+}
+
 /*
  * An event that cannot be read has no known kind, so the only answer that
  * blocks every event is the legacy one: the reason on stderr, exit 2.
@@ -211,6 +286,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
+	struct held		 held;
 	struct rr_db		*db;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
 
@@ -233,6 +309,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		    ev.event_name);
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
 	set_deadline_answer(&rs, &ev, opts);
+	sysmsg = hook_load_errors_message(&diags);
 	state_dir = xasprintf("%s/state", opts->home);
 	/* Opened only if a kb condition or a record rule needs it. */
 	db_path = db_default_path(opts->home);
@@ -243,19 +320,32 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
 	eo.db = db;
+	memset(&held, 0, sizeof(held));
+	held.opts = opts;
+	held.ev = &ev;
+	held.diags = &diags;
+	held.reply = reply;
+	held.sysmsg = sysmsg;
+	held.guarded = guarding_file(&rs, &ev, false) != NULL;
+	if (opts->deadline_ms != 0) {
+		eo.decided = hold_decision;
+		eo.decided_arg = &held;
+	}
 	eval_outcome_init(&out);
 	if (eval_event(&rs, &ev, &eo, &out) < 0) {
 		/* A rule in the cache would not decode: compile, and redo. */
 		eval_outcome_release(&out);
 		diag_list_release(&diags);
 		ruleset_release(&rs);
+		free(sysmsg);
 		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
 		set_deadline_answer(&rs, &ev, opts);
+		held.sysmsg = sysmsg = hook_load_errors_message(&diags);
+		held.guarded = guarding_file(&rs, &ev, false) != NULL;
 		eval_outcome_init(&out);
 		eval_event(&rs, &ev, &eo, &out);
 	}
 	report_diags(&diags, reply);
-	sysmsg = hook_load_errors_message(&diags);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
 	if ((fc = guarding_file(&rs, &ev, true)) != NULL) {
 		why = xasprintf("reflexion-rules: %s has errors and declares "
@@ -274,6 +364,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		free(why);
 	}
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
+	hold_reply(reply, opts);
 	hook_record(db, &out, &ev, reply);
 	buf_add(&reply->err, db->notes.data, db->notes.len);
 	db_close(db);

@@ -1,0 +1,131 @@
+#!/bin/sh
+# Red team of the hook pipeline (issue 12, items 3, 6, 9, 10, 11, 14a, 14b
+# and the deadline policy): each case is an attack on a guard the user
+# believes is on, run through the real CLI, and asserts that the guard
+# holds.  Where a case depends on the deadline passing, it also checks
+# that the deadline did pass (the hook says so on stderr), so a machine
+# too fast to be caught does not pass by checking nothing.
+. "$SRCDIR/tests/lib.sh"
+: "${SQLRUN:?SQLRUN must name tests/sqlrun}"
+
+cd "$TMPROOT" || exit 99
+export REFLEXION_HOME=$TMPROOT/home
+DB=$REFLEXION_HOME/data/reflexion.db
+
+# hold_db MODE: another process holds the database's lock until killed.
+hold_db() {
+	rm -f held
+	"$SQLRUN" --hold "$1" "$DB" 60 held >/dev/null 2>&1 &
+	holder=$!
+	i=0
+	while [ ! -f held ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+release_db() {
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+	rm -f held
+}
+
+post_push() {
+	printf '{"session_id":"%s","hook_event_name":"PostToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_response":{"stdout":"ok"}}' "$1"
+}
+edit_ev() {
+	printf '{"session_id":"%s","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Edit","tool_input":{"file_path":"%s","old_string":"a","new_string":"b"}}' "$1" "$2"
+}
+
+# ---- item 3: a decision is never thrown away ------------------------------
+cat >rec.yaml <<'YAML'
+version: 1
+rules:
+  - id: rec
+    on: PostToolUse
+    action: record
+  - id: no-force-push
+    on: PostToolUse
+    tools: [Bash]
+    when: {command: 'push --force'}
+    action: deny
+    message: no force pushes
+  - id: once-note
+    on: PostToolUse
+    once: session
+    action: context
+    message: first tool call of the session
+YAML
+post_push warm | "$RR" hook --rules rec.yaml >/dev/null 2>&1
+
+# The database is locked by another process for longer than the deadline:
+# the recording waits, the deadline passes, the deny must still be given.
+hold_db exclusive
+post_push s3 | "$RR" hook --rules rec.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"decision":"block","reason":"no force pushes' out &&
+    grep -q 'passed after the decision' err; then
+	ok "a database locked past the deadline: the deny stands"
+else
+	not_ok "a database locked past the deadline (status $status)"
+	diag <out; diag <err
+fi
+# ... and the once rule claimed in that call was shown, not lost.
+if grep -q 'first tool call of the session' out; then
+	ok "a database locked past the deadline: the once rule's text is in the reply"
+else
+	not_ok "a database locked past the deadline: the once rule's text is lost"
+	diag <out
+fi
+release_db
+
+# A deny found early, then a slow rule (a kb lookup waiting for the
+# locked database) runs into the deadline: the deny holds.
+cat >slowkb.yaml <<'YAML'
+version: 1
+rules:
+  - id: no-env
+    on: PreToolUse
+    tools: [Edit]
+    when: {path: '**/.env'}
+    action: deny
+    message: not the .env file
+  - id: past-errors
+    on: PreToolUse
+    tools: [Edit]
+    when: {kb: file_errors}
+    action: context
+    message: 'past: {{#kb}}{{kb.error}}{{/kb}}'
+YAML
+hold_db exclusive
+edit_ev s3b /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules slowkb.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"permissionDecision":"deny","permissionDecisionReason":"not the .env file"' out &&
+    grep -q 'passed before every rule was evaluated' err; then
+	ok "a deny, then a rule slower than the deadline: the deny holds"
+else
+	not_ok "a deny, then a slow rule (status $status)"; diag <out; diag <err
+fi
+release_db
+
+# Thousands of stale state files at SessionStart: the clean-up outlasts
+# the deadline, the session's context still arrives.
+cat >start.yaml <<'YAML'
+version: 1
+rules:
+  - id: hello
+    on: SessionStart
+    action: context
+    message: read CONTRIBUTING.md first
+YAML
+mkdir -p stale/state
+(cd stale/state && seq 1 20000 | sed 's/$/.json/' | xargs touch -d '40 days ago')
+printf '{"session_id":"s","hook_event_name":"SessionStart","cwd":"/w","source":"startup"}' |
+    REFLEXION_HOME=$TMPROOT/stale "$RR" hook --rules start.yaml --deadline 50 >out 2>err
+if ! grep -q 'read CONTRIBUTING.md first' out; then
+	not_ok "20,000 stale state files at SessionStart: the context is lost"
+	diag <err
+elif grep -q 'passed after the decision' err; then
+	ok "20,000 stale state files at SessionStart: the context arrives"
+else
+	skip "20,000 stale state files: pruned before the deadline, not exercised"
+fi
+
+done_testing
