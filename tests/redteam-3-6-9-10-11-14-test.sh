@@ -128,4 +128,99 @@ else
 	skip "20,000 stale state files: pruned before the deadline, not exercised"
 fi
 
+# ---- the deadline policy -------------------------------------------------
+# A rule that blocks on purpose (a kb lookup on a database another process
+# holds locked) runs first: the deadline passes before any rule decides.
+cat >before.yaml <<'YAML'
+version: 1
+rules:
+  - id: past-errors
+    on: PreToolUse
+    tools: [Edit]
+    when: {kb: file_errors}
+    action: context
+    message: 'past: {{#kb}}{{kb.error}}{{/kb}}'
+  - id: no-env
+    on: PreToolUse
+    tools: [Edit]
+    when: {path: '**/.env'}
+    action: deny
+    message: not the .env file
+YAML
+sed 's/^rules:/on_error: deny\nrules:/' before.yaml >before-closed.yaml
+# An ask first, then the blocking rule, in a fail-closed file.
+cat >ask-closed.yaml <<'YAML'
+version: 1
+on_error: deny
+rules:
+  - id: ask-env
+    on: PreToolUse
+    tools: [Edit]
+    when: {path: '**/.env'}
+    action: ask
+    message: really the .env file?
+  - id: past-errors
+    on: PreToolUse
+    tools: [Edit]
+    when: {kb: file_errors}
+    action: context
+    message: 'past: {{#kb}}{{kb.error}}{{/kb}}'
+YAML
+hold_db exclusive
+edit_ev dl1 /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules before.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && [ ! -s out ] &&
+    [ "$(cat err)" = "reflexion-rules: no answer within the deadline of 300 ms; allowing" ]; then
+	ok "deadline before a decision: allow, and one line on stderr"
+else
+	not_ok "deadline before a decision (status $status)"; diag <out; diag <err
+fi
+edit_ev dl2 /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules before-closed.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"permissionDecision":"deny","permissionDecisionReason":"reflexion-rules: no decision within the deadline of 300 ms; denying because before-closed.yaml declares on_error: deny"' out &&
+    [ "$(wc -l <err)" = 1 ]; then
+	ok "deadline before a decision, on_error: deny: a deny that says why"
+else
+	not_ok "deadline before a decision, on_error: deny (status $status)"
+	diag <out; diag <err
+fi
+edit_ev dl3 /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules before-closed.yaml --deadline 300 --exit2 >out 2>err
+status=$?
+if [ $status = 2 ] && [ ! -s out ] && grep -q 'denying because before-closed.yaml' err; then
+	ok "deadline before a decision, on_error: deny, --exit2: exit 2"
+else
+	not_ok "deadline before a decision, --exit2 (status $status)"; diag <err
+fi
+edit_ev dl4 /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules ask-closed.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"permissionDecision":"deny".*denying because ask-closed.yaml' out; then
+	ok "deadline after an ask, on_error: deny: the fail-closed deny, not the ask"
+else
+	not_ok "deadline after an ask, on_error: deny (status $status)"
+	diag <out; diag <err
+fi
+sed '/^on_error/d' ask-closed.yaml >ask-open.yaml
+edit_ev dl4b /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules ask-open.yaml --deadline 300 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"permissionDecision":"ask","permissionDecisionReason":"really the .env file?"' out &&
+    grep -q 'passed before every rule was evaluated' err; then
+	ok "deadline after an ask: the ask"
+else
+	not_ok "deadline after an ask (status $status)"; diag <out; diag <err
+fi
+edit_ev dl5 /w/.env | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook \
+    --rules slowkb.yaml --deadline 300 --exit2 >out 2>err
+status=$?
+if [ $status = 2 ] && [ ! -s out ] && [ "$(cat err)" = "not the .env file" ]; then
+	ok "deadline after a deny, --exit2: exit 2 with the deny's reason"
+else
+	not_ok "deadline after a deny, --exit2 (status $status)"; diag <err
+fi
+release_db
+
 done_testing
