@@ -248,6 +248,28 @@ once_key(const struct rule *r, const struct rr_event *ev)
 }
 
 /*
+ * Whether a `once` rule fires when the session's state cannot be kept
+ * (the claim failed): it would fire on every call.  A deny or an ask
+ * would then block every call, against the failure policy, and an allow
+ * would grant every time what was meant once: they fail open (do not
+ * fire) unless their file declares on_error: deny.  Context, suggest,
+ * warn and record rules only inform: said again is better than never.
+ */
+static bool
+fires_without_state(const struct rule *r)
+{
+	switch (r->action) {
+	case ACT_DENY:
+	case ACT_ASK:
+		return r->fail_closed;
+	case ACT_ALLOW:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
  * Drops `once` rules that already fired in this session; claims the rest
  * in one locked read-modify-write of the session's state file.
  */
@@ -257,7 +279,7 @@ apply_once(struct ectx *cx)
 	struct eval_outcome	*o = cx->out;
 	char			**keys, *warn = NULL, *err = NULL;
 	size_t			*idx, n = 0, i, j;
-	bool			*first;
+	bool			*first, lost = false;
 
 	for (i = 0; i < o->nfired; i++)
 		if (o->fired[i].rule->once != ONCE_NEVER)
@@ -275,9 +297,13 @@ apply_once(struct ectx *cx)
 	if (state_claim(cx->opts->state_dir, cx->ev->session_id,
 	    (const char *const *)keys, n, first, cx->opts->state_dry_run,
 	    &warn, &err) < 0) {
-		buf_printf(&o->notes, "reflexion-rules: %s; 'once' rules fire "
-		    "as if for the first time\n", err);
+		buf_printf(&o->notes, "reflexion-rules: %s; 'once' state "
+		    "cannot be kept: once rules that deny, ask or allow do "
+		    "not fire (fail open) unless their file declares "
+		    "on_error: deny, the others fire as if for the first "
+		    "time\n", err);
 		free(err);
+		lost = true;
 	}
 	if (warn != NULL) {
 		buf_printf(&o->notes, "reflexion-rules: %s\n", warn);
@@ -285,10 +311,17 @@ apply_once(struct ectx *cx)
 	}
 	/* Walk backwards so removals do not shift pending indexes. */
 	for (j = n; j > 0; j--) {
-		if (first[j - 1])
-			continue;
 		i = idx[j - 1];
-		if (cx->opts->explain)
+		if (lost) {
+			if (fires_without_state(o->fired[i].rule))
+				continue;
+			if (cx->opts->explain)
+				buf_printf(cx->opts->explain, "rule %s: not "
+				    "fired: its once state cannot be kept "
+				    "(fail open)\n", o->fired[i].rule->id);
+		} else if (first[j - 1])
+			continue;
+		else if (cx->opts->explain)
 			buf_printf(cx->opts->explain, "rule %s: already fired "
 			    "in this session (once: %s); dropped\n",
 			    o->fired[i].rule->id,

@@ -128,6 +128,58 @@ else
 	skip "20,000 stale state files: pruned before the deadline, not exercised"
 fi
 
+# ---- item 6: an unusable state directory never blocks every call --------
+cat >once.yaml <<'YAML'
+version: 1
+rules:
+  - id: review-deploys
+    on: PreToolUse
+    tools: [Bash]
+    once: session
+    when: {command: deploy}
+    action: deny
+    message: deploys need a review
+  - id: allow-ls
+    on: PreToolUse
+    tools: [Bash]
+    once: session
+    when: {command: deploy}
+    action: allow
+  - id: remind
+    on: PreToolUse
+    tools: [Bash]
+    once: session
+    when: {command: deploy}
+    action: context
+    message: remember the changelog
+YAML
+sed 's/^rules:/on_error: deny\nrules:/' once.yaml >once-closed.yaml
+deploy_ev() {
+	printf '{"session_id":"%s","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"./deploy"}}' "$1"
+}
+# A plain file where the state directory should be.
+mkdir -p blocked
+echo x >blocked/state
+denied=0 reminded=0
+for i in 1 2 3; do
+	deploy_ev s6 | REFLEXION_HOME=$TMPROOT/blocked "$RR" hook --rules once.yaml >out 2>err
+	grep -q deny out && denied=$((denied + 1))
+	grep -q '"permissionDecision":"allow"' out && denied=$((denied + 100))
+	grep -q 'remember the changelog' out && reminded=$((reminded + 1))
+done
+if [ $denied = 0 ] && [ $reminded = 3 ] && grep -q 'Not a directory.*fail open' err; then
+	ok "a file as the state directory: the once deny and allow fail open, the reminder stays"
+else
+	not_ok "a file as the state directory: $denied denies/allows, $reminded reminders"
+	diag <out; diag <err
+fi
+deploy_ev s6 | REFLEXION_HOME=$TMPROOT/blocked "$RR" hook --rules once-closed.yaml >out 2>err
+if grep -q '"permissionDecision":"deny","permissionDecisionReason":"deploys need a review' out; then
+	ok "a file as the state directory, on_error: deny: the once deny holds"
+else
+	not_ok "a file as the state directory, on_error: deny"; diag <out; diag <err
+fi
+
 # ---- the deadline policy -------------------------------------------------
 # A rule that blocks on purpose (a kb lookup on a database another process
 # holds locked) runs first: the deadline passes before any rule decides.
