@@ -307,6 +307,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
 		    ev.event_name);
+	if (ev.note != NULL)
+		buf_printf(&reply->err, "reflexion-rules: %s\n", ev.note);
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
 	set_deadline_answer(&rs, &ev, opts);
 	sysmsg = hook_load_errors_message(&diags);
@@ -351,6 +353,13 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		why = xasprintf("reflexion-rules: %s has errors and declares "
 		    "on_error: deny; denying until it is fixed (run "
 		    "'reflexion-rules lint %s')", fc->file, fc->file);
+		add_error_deny(&out, why);
+		free(why);
+	} else if (ev.note != NULL &&
+	    (fc = guarding_file(&rs, &ev, false)) != NULL) {
+		/* Part of the event could not be read: rules saw less. */
+		why = xasprintf("reflexion-rules: %s; denying because %s "
+		    "declares on_error: deny", ev.note, fc->file);
 		add_error_deny(&out, why);
 		free(why);
 	} else if (out.undecided != NULL &&

@@ -76,12 +76,14 @@ static int
 read_state(const char *path, cJSON **fired, char **err)
 {
 	struct buf	 b;
+	struct stat	 st;
 	cJSON		*root, *arr, *it;
 	enum fd_read_result r;
 	int		 fd;
 
 	*fired = cJSON_CreateArray();
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO planted there must not hang the hook. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -90,6 +92,10 @@ read_state(const char *path, cJSON **fired, char **err)
 		*err = xasprintf("cannot read state file '%s': %s", path,
 		    strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 1;	/* a FIFO, a device: set aside like garbage */
 	}
 	buf_init(&b);
 	r = fd_read_all(fd, STATE_FILE_MAX, false, &b);
@@ -185,7 +191,8 @@ state_claim(const char *state_dir, const char *session_id,
 	free(name);
 	if (mkdir_p(state_dir, &e) < 0)
 		goto out;
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+	    0600);
 	if (lfd < 0) {
 		e = xasprintf("cannot open lock file '%s': %s", lock,
 		    strerror(errno));

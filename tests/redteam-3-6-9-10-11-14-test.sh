@@ -180,6 +180,80 @@ else
 	not_ok "a file as the state directory, on_error: deny"; diag <out; diag <err
 fi
 
+# ---- item 9: no path in the event can make the hook block -----------------
+cat >stop.yaml <<'YAML'
+version: 1
+rules:
+  - id: no-drop
+    on: Stop
+    when: {message: '(?i)drop\s+table'}
+    action: deny
+    message: the answer proposes DROP TABLE
+  - id: env-check
+    on: PreToolUse
+    tools: [Edit]
+    unless: {file_contains: ['@reviewed']}
+    action: context
+    message: not reviewed
+YAML
+sed 's/^rules:/on_error: deny\nrules:/' stop.yaml >stop-closed.yaml
+stop_ev() {
+	printf '{"session_id":"s9","hook_event_name":"Stop","cwd":"/w","stop_hook_active":%s,"transcript_path":"%s"}' "$2" "$1"
+}
+mkfifo t.fifo
+mkdir t.dir
+for t in "$TMPROOT/t.fifo" "$TMPROOT/t.dir" /dev/zero; do
+	stop_ev "$t" false | timeout 20 "$RR" hook --rules stop.yaml --deadline 10000 >out 2>err
+	status=$?
+	if [ $status = 0 ] && [ ! -s out ] &&
+	    grep -q "transcript '[^']*$t' is not a regular file" err &&
+	    ! grep -q deadline err; then
+		ok "${t##*/} as the Stop transcript: refused at once, said on stderr"
+	else
+		not_ok "${t##*/} as the Stop transcript (status $status)"
+		diag <out; diag <err
+	fi
+done
+stop_ev "$TMPROOT/t.fifo" false |
+    timeout 20 "$RR" hook --rules stop-closed.yaml --deadline 10000 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"decision":"block","reason":"reflexion-rules: the transcript .*t.fifo. is not a regular file; not read; denying because stop-closed.yaml declares on_error: deny' out &&
+    ! grep -q deadline err; then
+	ok "a FIFO as the Stop transcript, on_error: deny: blocked at once, says why"
+else
+	not_ok "a FIFO as the Stop transcript, on_error: deny (status $status)"
+	diag <out; diag <err
+fi
+stop_ev "$TMPROOT/t.fifo" true |
+    timeout 20 "$RR" hook --rules stop-closed.yaml --deadline 10000 >out 2>err
+if [ ! -s out ]; then
+	ok "a FIFO as the Stop transcript, stop_hook_active: never blocked"
+else
+	not_ok "a FIFO as the Stop transcript, stop_hook_active"; diag <out
+fi
+# The file an Edit names is a FIFO: file_contains must not wait for it.
+edit_ev s9 "$TMPROOT/t.fifo" |
+    timeout 20 "$RR" hook --rules stop-closed.yaml --deadline 10000 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q 'not reviewed' out && ! grep -q deadline err; then
+	ok "a FIFO as the edited file: file_contains answers at once"
+else
+	not_ok "a FIFO as the edited file (status $status)"; diag <out; diag <err
+fi
+# A FIFO planted as the session's state file.
+mkdir -p fifohome/state
+mkfifo fifohome/state/s9.json
+deploy_ev s9 | REFLEXION_HOME=$TMPROOT/fifohome timeout 20 "$RR" hook \
+    --rules once.yaml --deadline 10000 >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q '"permissionDecision":"deny"' out &&
+    [ -p fifohome/state/s9.json.corrupt ] && ! grep -q deadline err; then
+	ok "a FIFO as the session's state file: set aside at once, once works"
+else
+	not_ok "a FIFO as the session's state file (status $status)"
+	diag <out; diag <err
+fi
+
 # ---- the deadline policy -------------------------------------------------
 # A rule that blocks on purpose (a kb lookup on a database another process
 # holds locked) runs first: the deadline passes before any rule decides.
