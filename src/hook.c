@@ -51,6 +51,8 @@ load_rules(const struct hook_opts *opts, const char *project,
 		.project = project,
 		.mode = rebuild ? LOAD_REBUILD : LOAD_CACHED,
 		.say = SAY_TRACE_OR_UNSAVED,
+		/* A compile that outlives the deadline still saves its cache. */
+		.apart = true,
 	};
 	struct rules_loaded	 how;
 
