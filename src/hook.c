@@ -1,13 +1,19 @@
+/*
+ * One hook call (hook.h): the event read, the rules loaded and evaluated,
+ * the reply made and held as final, then the call recorded and old state
+ * cleaned up.  The answers the rules do not give (fail-closed denies, the
+ * deadline's) are made in hook_answer.c.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
 #include "event.h"
 #include "hook.h"
+#include "hook_priv.h"
 #include "load.h"
 #include "record.h"
 #include "state.h"
-#include "watchdog.h"
 #include "xmalloc.h"
 
 #define LOAD_ERRORS_LISTED	3
@@ -62,168 +68,10 @@ load_rules(const struct hook_opts *opts, const char *project,
 	rules_loaded_release(&how);
 }
 
-/* Every load diagnostic, one line each, for stderr. */
-static void
-diag_lines(const struct diag_list *diags, struct buf *err)
-{
-	size_t	 i;
-	char	*line;
-
-	for (i = 0; i < diags->n; i++) {
-		line = diag_format_short(&diags->items[i]);
-		buf_printf(err, "reflexion-rules: %s\n", line);
-		free(line);
-	}
-}
-
 static void
 report_diags(const struct diag_list *diags, struct hook_reply *reply)
 {
-	diag_lines(diags, &reply->err);
-}
-
-/* The stand-in rule behind a deny that an error, not a rule, decided. */
-static const struct rule on_error_rule = {
-	.id = "on_error",
-	.action = ACT_DENY,
-	.priority = PRI_CRITICAL,
-	.enabled = true,
-};
-
-/* Appends a deny with reason (copied) to out, as if a rule had fired. */
-static void
-add_error_deny(struct eval_outcome *out, const char *reason)
-{
-	out->fired = xreallocarray(out->fired, out->nfired + 1,
-	    sizeof(*out->fired));
-	out->fired[out->nfired].rule = &on_error_rule;
-	out->fired[out->nfired].text = xstrdup(reason);
-	out->fired[out->nfired].len = strlen(reason);
-	out->nfired++;
-}
-
-/*
- * The fail-closed file that guards this event, or NULL: with broken set,
- * only one whose own rules failed to compile.  A Stop hook already
- * continuing (stop_hook_active) is never blocked by an error: that could
- * only loop.
- */
-static const struct fail_closed_file *
-guarding_file(const struct ruleset *rs, const struct rr_event *ev,
-    bool broken)
-{
-	size_t	i;
-
-	if (ev->stop_hook_active &&
-	    (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP))
-		return NULL;
-	for (i = 0; i < rs->nfc_files; i++) {
-		if (!(rs->fc_files[i].events & (1u << ev->kind)))
-			continue;
-		if (!broken || rs->fc_files[i].errors > 0)
-			return &rs->fc_files[i];
-	}
-	return NULL;
-}
-
-/*
- * What the agent gets if the deadline passes from here on: a deny when an
- * on_error: deny file guards the event, else nothing (allow).
- */
-static void
-set_deadline_answer(const struct ruleset *rs, struct rr_event *ev,
-    const struct hook_opts *opts)
-{
-	const struct fail_closed_file	*fc = guarding_file(rs, ev, false);
-	struct eval_outcome		 out;
-	struct hook_reply		 r;
-	char				*why;
-
-	if (fc == NULL || opts->deadline_ms == 0)
-		return;
-	eval_outcome_init(&out);
-	hook_reply_init(&r);
-	why = xasprintf("reflexion-rules: no decision within the deadline of "
-	    "%lu ms; denying because %s declares on_error: deny",
-	    opts->deadline_ms, fc->file);
-	add_error_deny(&out, why);
-	output_claude(&out, ev, NULL, opts->exit2, &r);
-	if (r.status != 2)	/* --exit2 has said it on stderr already */
-		buf_printf(&r.err, "%s\n", why);
-	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
-	    r.status);
-	free(why);
-	hook_reply_release(&r);
-	eval_outcome_release(&out);
-}
-
-/* What hold_decision() needs besides the decision. */
-struct held {
-	const struct hook_opts	*opts;
-	const struct rr_event	*ev;
-	const struct diag_list	*diags;
-	const struct hook_reply	*reply;		/* its stderr so far */
-	const char		*sysmsg;
-	bool			 guarded;	/* by an on_error: deny file */
-};
-
-/*
- * eval_event() found a deny or an ask before it was done: that decision
- * is the answer if the deadline passes during the rest of the rules.  An
- * ask does not replace the deny that a fail-closed file gives at the
- * deadline: a rule still to run might have denied.
- */
-static void
-hold_decision(void *arg, const struct eval_outcome *so_far)
-{
-	const struct held	*h = arg;
-	struct hook_reply	 r;
-	size_t			 i;
-
-	if (h->guarded) {
-		for (i = 0; i < so_far->nfired; i++)
-			if (so_far->fired[i].rule->action == ACT_DENY)
-				break;
-		if (i == so_far->nfired)
-			return;
-	}
-	hook_reply_init(&r);
-	buf_add(&r.err, h->reply->err.data, h->reply->err.len);
-	diag_lines(h->diags, &r.err);
-	buf_add(&r.err, so_far->notes.data, so_far->notes.len);
-	output_claude(so_far, h->ev, h->sysmsg, h->opts->exit2, &r);
-	/* With --exit2, stderr of a block is the reason the model reads. */
-	if (r.status != 2)
-		buf_printf(&r.err, "reflexion-rules: the deadline of %lu ms "
-		    "passed before every rule was evaluated; the decision "
-		    "made by then stands\n", h->opts->deadline_ms);
-	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
-	    r.status);
-	hook_reply_release(&r);
-}
-
-/*
- * Makes the reply the answer at the deadline, before anything else runs:
- * recording and clean-up can delay a decision but never replace it.
- */
-static void
-hold_reply(const struct hook_reply *reply, const struct hook_opts *opts)
-{
-	struct buf	err;
-
-	if (opts->deadline_ms == 0)
-		return;
-	buf_init(&err);
-	buf_add(&err, reply->err.data, reply->err.len);
-	/* With --exit2, stderr of a block is the reason the model reads. */
-	if (reply->status != 2)
-		buf_printf(&err, "reflexion-rules: the deadline of %lu ms "
-		    "passed after the decision was made; it stands, and "
-		    "recording and clean-up were cut short\n",
-		    opts->deadline_ms);
-	watchdog_answer(reply->out.data, reply->out.len, err.data, err.len,
-	    reply->status);
-	buf_release(&err);
+	hook_diag_lines(diags, &reply->err);
 }
 
 /*
@@ -288,7 +136,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
-	struct held		 held;
+	struct hook_held		 held;
 	struct rr_db		*db;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
 
@@ -312,7 +160,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	if (ev.note != NULL)
 		buf_printf(&reply->err, "reflexion-rules: %s\n", ev.note);
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
-	set_deadline_answer(&rs, &ev, opts);
+	hook_hold_undecided(&rs, &ev, opts);
 	sysmsg = hook_load_errors_message(&diags);
 	state_dir = xasprintf("%s/state", opts->home);
 	/* Opened only if a kb condition or a record rule needs it. */
@@ -330,9 +178,9 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	held.diags = &diags;
 	held.reply = reply;
 	held.sysmsg = sysmsg;
-	held.guarded = guarding_file(&rs, &ev, false) != NULL;
+	held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
 	if (opts->deadline_ms != 0) {
-		eo.decided = hold_decision;
+		eo.decided = hook_hold_decision;
 		eo.decided_arg = &held;
 	}
 	eval_outcome_init(&out);
@@ -343,26 +191,26 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		ruleset_release(&rs);
 		free(sysmsg);
 		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
-		set_deadline_answer(&rs, &ev, opts);
+		hook_hold_undecided(&rs, &ev, opts);
 		held.sysmsg = sysmsg = hook_load_errors_message(&diags);
-		held.guarded = guarding_file(&rs, &ev, false) != NULL;
+		held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
 		eval_outcome_init(&out);
 		eval_event(&rs, &ev, &eo, &out);
 	}
 	report_diags(&diags, reply);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
-	if ((fc = guarding_file(&rs, &ev, true)) != NULL) {
+	if ((fc = hook_guarding_file(&rs, &ev, true)) != NULL) {
 		why = xasprintf("reflexion-rules: %s has errors and declares "
 		    "on_error: deny; denying until it is fixed (run "
 		    "'reflexion-rules lint %s')", fc->file, fc->file);
-		add_error_deny(&out, why);
+		hook_error_deny(&out, why);
 		free(why);
 	} else if (ev.note != NULL &&
-	    (fc = guarding_file(&rs, &ev, false)) != NULL) {
+	    (fc = hook_guarding_file(&rs, &ev, false)) != NULL) {
 		/* Part of the event could not be read: rules saw less. */
 		why = xasprintf("reflexion-rules: %s; denying because %s "
 		    "declares on_error: deny", ev.note, fc->file);
-		add_error_deny(&out, why);
+		hook_error_deny(&out, why);
 		free(why);
 	} else if (out.undecided != NULL &&
 	    (out.undecided->action == ACT_DENY ||
@@ -371,11 +219,11 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		    "be decided (a regex hit its limit) and its file declares "
 		    "on_error: deny", out.undecided->id, out.undecided->file,
 		    out.undecided->line);
-		add_error_deny(&out, why);
+		hook_error_deny(&out, why);
 		free(why);
 	}
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
-	hold_reply(reply, opts);
+	hook_hold_reply(reply, opts);
 	hook_record(db, &out, &ev, reply);
 	buf_add(&reply->err, db->notes.data, db->notes.len);
 	db_close(db);
