@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checksum.h"
 #include "db.h"
 #include "event.h"
 #include "hook.h"
@@ -17,6 +18,7 @@
 #include "xmalloc.h"
 
 #define LOAD_ERRORS_LISTED	3
+#define LOAD_ERRORS_SLOT	"load-errors "
 #define STATE_MAX_AGE_DAYS	30
 
 char *
@@ -72,6 +74,50 @@ static void
 report_diags(const struct diag_list *diags, struct hook_reply *reply)
 {
 	hook_diag_lines(diags, &reply->err);
+}
+
+/*
+ * Whether this session is to be shown the systemMessage about broken rule
+ * files: repeated on every call, it is a message users learn to ignore.
+ * The session's state remembers the errors it was last shown (a hash of
+ * all of them), so it is shown again when they change, and on every call
+ * when there is no session to remember it in or its state cannot be
+ * kept: better noisy than silent.  stderr still has them every call.
+ */
+static bool
+first_showing(const struct diag_list *diags, const char *state_dir,
+    const struct rr_event *ev, struct hook_reply *reply)
+{
+	struct buf	 all;
+	char		*k, *s, *warn = NULL, *err = NULL;
+	size_t		 i;
+	bool		 first = true;
+
+	if (*ev->session_id == '\0')
+		return true;
+	buf_init(&all);
+	for (i = 0; i < diags->n; i++) {
+		if (diags->items[i].severity != DIAG_ERROR)
+			continue;
+		s = diag_format_short(&diags->items[i]);
+		buf_printf(&all, "%s\n", s);
+		free(s);
+	}
+	/* Not a rule's key: rule ids have no space. */
+	k = xasprintf("%s%016llx", LOAD_ERRORS_SLOT,
+	    (unsigned long long)rr_checksum(all.data, all.len));
+	if (state_claim_slot(state_dir, ev->session_id, LOAD_ERRORS_SLOT, k,
+	    &first, &warn, &err) < 0) {
+		free(err);
+		first = true;
+	}
+	if (warn != NULL) {
+		buf_printf(&reply->err, "reflexion-rules: %s\n", warn);
+		free(warn);
+	}
+	free(k);
+	buf_release(&all);
+	return first;
 }
 
 /*
@@ -136,7 +182,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
-	struct hook_held		 held;
+	struct hook_held	 held;
 	struct rr_db		*db;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
 
@@ -159,9 +205,15 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		    ev.event_name);
 	if (ev.note != NULL)
 		buf_printf(&reply->err, "reflexion-rules: %s\n", ev.note);
+	memset(&held, 0, sizeof(held));
+	held.opts = opts;
+	held.ev = &ev;
+	held.diags = &diags;
+	held.reply = reply;
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
-	hook_hold_undecided(&rs, &ev, opts);
-	sysmsg = hook_load_errors_message(&diags);
+	held.sysmsg = sysmsg = hook_load_errors_message(&diags);
+	held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+	hook_hold_undecided(&held, &rs);
 	state_dir = xasprintf("%s/state", opts->home);
 	/* Opened only if a kb condition or a record rule needs it. */
 	db_path = db_default_path(opts->home);
@@ -172,13 +224,6 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
 	eo.db = db;
-	memset(&held, 0, sizeof(held));
-	held.opts = opts;
-	held.ev = &ev;
-	held.diags = &diags;
-	held.reply = reply;
-	held.sysmsg = sysmsg;
-	held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
 	if (opts->deadline_ms != 0) {
 		eo.decided = hook_hold_decision;
 		eo.decided_arg = &held;
@@ -191,11 +236,15 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		ruleset_release(&rs);
 		free(sysmsg);
 		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
-		hook_hold_undecided(&rs, &ev, opts);
 		held.sysmsg = sysmsg = hook_load_errors_message(&diags);
 		held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+		hook_hold_undecided(&held, &rs);
 		eval_outcome_init(&out);
 		eval_event(&rs, &ev, &eo, &out);
+	}
+	if (sysmsg != NULL && !first_showing(&diags, state_dir, &ev, reply)) {
+		free(sysmsg);
+		sysmsg = NULL;
 	}
 	report_diags(&diags, reply);
 	buf_add(&reply->err, out.notes.data, out.notes.len);

@@ -71,28 +71,37 @@ hook_guarding_file(const struct ruleset *rs, const struct rr_event *ev,
 }
 
 /*
- * What the agent gets if the deadline passes from here on: a deny when an
- * on_error: deny file guards the event, else nothing (allow).
+ * What the agent gets if the deadline passes from here on, before any
+ * decision: a deny when an on_error: deny file guards the event, else
+ * an allow; either with the systemMessage about broken rule files.
  */
 void
-hook_hold_undecided(const struct ruleset *rs, struct rr_event *ev,
-    const struct hook_opts *opts)
+hook_hold_undecided(const struct hook_held *h, const struct ruleset *rs)
 {
-	const struct fail_closed_file	*fc = hook_guarding_file(rs, ev, false);
+	const struct fail_closed_file	*fc;
 	struct eval_outcome		 out;
 	struct hook_reply		 r;
-	char				*why;
+	char				*why = NULL;
 
-	if (fc == NULL || opts->deadline_ms == 0)
+	fc = hook_guarding_file(rs, h->ev, false);
+	/* Without either, cmd_hook.c's allow stands as it is. */
+	if (h->opts->deadline_ms == 0 || (fc == NULL && h->sysmsg == NULL))
 		return;
 	eval_outcome_init(&out);
 	hook_reply_init(&r);
-	why = xasprintf("reflexion-rules: no decision within the deadline of "
-	    "%lu ms; denying because %s declares on_error: deny",
-	    opts->deadline_ms, fc->file);
-	hook_error_deny(&out, why);
-	output_claude(&out, ev, NULL, opts->exit2, &r);
-	if (r.status != 2)	/* --exit2 has said it on stderr already */
+	buf_add(&r.err, h->reply->err.data, h->reply->err.len);
+	hook_diag_lines(h->diags, &r.err);
+	if (fc != NULL) {
+		why = xasprintf("reflexion-rules: no decision within the "
+		    "deadline of %lu ms; denying because %s declares "
+		    "on_error: deny", h->opts->deadline_ms, fc->file);
+		hook_error_deny(&out, why);
+	}
+	output_claude(&out, h->ev, h->sysmsg, h->opts->exit2, &r);
+	if (why == NULL)
+		buf_printf(&r.err, "reflexion-rules: no answer within the "
+		    "deadline of %lu ms; allowing\n", h->opts->deadline_ms);
+	else if (r.status != 2)	/* --exit2 has said it on stderr already */
 		buf_printf(&r.err, "%s\n", why);
 	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
 	    r.status);

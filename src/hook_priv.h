@@ -40,10 +40,10 @@ const struct fail_closed_file *hook_guarding_file(const struct ruleset *,
 /*
  * The deadline's answer once the rules are known and before any
  * decision: a deny when an on_error: deny file guards the event, else
- * the allow that cmd_hook.c set.
+ * the allow that cmd_hook.c set; with h->sysmsg when there is one.
  */
-void	 hook_hold_undecided(const struct ruleset *, struct rr_event *,
-	     const struct hook_opts *);
+void	 hook_hold_undecided(const struct hook_held *h,
+	     const struct ruleset *);
 /* An eval_decided_fn (eval.h); arg is a struct hook_held. */
 void	 hook_hold_decision(void *arg, const struct eval_outcome *so_far);
 /* The reply, final: the deadline's answer before recording and clean-up. */

@@ -169,10 +169,29 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	return rc;
 }
 
-int
-state_claim(const char *state_dir, const char *session_id,
+/* Removes from fired the keys that start with prefix, but key. */
+static void
+empty_slot(cJSON *fired, const char *prefix, const char *key)
+{
+	cJSON	*it, *next;
+	size_t	 len = strlen(prefix);
+
+	for (it = fired->child; it != NULL; it = next) {
+		next = it->next;
+		if (strncmp(it->valuestring, prefix, len) == 0 &&
+		    strcmp(it->valuestring, key) != 0)
+			cJSON_Delete(cJSON_DetachItemViaPointer(fired, it));
+	}
+}
+
+/*
+ * state_claim(), and state_claim_slot() when slot is not NULL: then the
+ * keys that start with slot are replaced by the one new key.
+ */
+static int
+claim(const char *state_dir, const char *session_id,
     const char *const *keys, size_t n, bool *first, bool dry_run,
-    char **warn, char **err)
+    const char *slot, char **warn, char **err)
 {
 	char		*name, *path, *lock, *aside, *e = NULL;
 	cJSON		*fired = NULL;
@@ -226,6 +245,8 @@ state_claim(const char *state_dir, const char *session_id,
 			first[i] = false;
 			continue;
 		}
+		if (slot != NULL)
+			empty_slot(fired, slot, keys[i]);
 		cJSON_AddItemToArray(fired, cJSON_CreateString(keys[i]));
 		added++;
 	}
@@ -247,6 +268,25 @@ out:
 	else
 		free(e);
 	return rc;
+}
+
+int
+state_claim(const char *state_dir, const char *session_id,
+    const char *const *keys, size_t n, bool *first, bool dry_run,
+    char **warn, char **err)
+{
+	return claim(state_dir, session_id, keys, n, first, dry_run, NULL,
+	    warn, err);
+}
+
+int
+state_claim_slot(const char *state_dir, const char *session_id,
+    const char *slot, const char *key, bool *first, char **warn, char **err)
+{
+	if (strncmp(key, slot, strlen(slot)) != 0)
+		BUG("state key '%s' is not in its slot '%s'", key, slot);
+	return claim(state_dir, session_id, &key, 1, first, false, slot, warn,
+	    err);
 }
 
 int

@@ -33,6 +33,16 @@ int	 state_claim(const char *state_dir, const char *session_id,
 	     char **warn, char **err);
 
 /*
+ * state_claim() of one key in a slot: the keys that start with slot (a
+ * prefix no rule's key can have) hold one value at a time.  *first is
+ * true when key is not the slot's value, which it then becomes: so the
+ * slot tells whether something differs from the last value claimed.
+ */
+int	 state_claim_slot(const char *state_dir, const char *session_id,
+	     const char *slot, const char *key, bool *first, char **warn,
+	     char **err);
+
+/*
  * Removes state files older than max_age_days, and with them their lock
  * files, those set aside as corrupt and the temporary files of writers
  * that died.

@@ -289,6 +289,85 @@ else
 	not_ok "a cold compile past the deadline: the next call"; diag <out; diag <err
 fi
 
+# ---- item 11: the broken-rules message is not worn out ------------------
+mkdir -p broken
+cat >broken/a.yaml <<'YAML'
+version: 1
+rules:
+  - id: no-rm
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'rm -rf'}
+    action: deny
+    message: no rm
+  - id: bad
+    on: PreToolUse
+    when: {command: 'rm (-rf'}
+    action: deny
+    message: broken
+YAML
+ls_ev() {
+	printf '{"session_id":"%s","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"ls"}}' "$1"
+}
+# shown COUNT SESSION [HOME]: runs COUNT calls, prints how many replies
+# had the systemMessage and how many stderr lines named the error.
+shown() {
+	n=0 msgs=0 lines=0
+	while [ $n -lt "$1" ]; do
+		ls_ev "$2" | REFLEXION_HOME=${3:-$REFLEXION_HOME} "$RR" hook \
+		    --rules broken >out 2>err
+		grep -q '"systemMessage":"reflexion-rules: 1 error in rule files' out &&
+		    msgs=$((msgs + 1))
+		grep -q 'a.yaml:11:29: error' err && lines=$((lines + 1))
+		n=$((n + 1))
+	done
+	echo "$msgs $lines"
+}
+got=$(shown 5 s11)
+if [ "$got" = "1 5" ]; then
+	ok "five calls with a broken rule file: the systemMessage once, stderr every time"
+else
+	not_ok "five calls with a broken rule file: (messages, stderr lines) $got"
+fi
+sed -i 's/rm (-rf/rm [-rf/' broken/a.yaml
+got=$(shown 2 s11)
+sed -i 's/rm \[-rf/rm (-rf/' broken/a.yaml
+got="$got / $(shown 2 s11)"
+if [ "$got" = "1 2 / 1 2" ]; then
+	ok "the errors change, and change back: the systemMessage again each time"
+else
+	not_ok "the errors change: (messages, stderr lines) $got"
+fi
+got=$(shown 3 s11b "$TMPROOT/blocked")
+if [ "$got" = "3 3" ]; then
+	ok "no state can be kept: the systemMessage on every call"
+else
+	not_ok "no state can be kept: (messages, stderr lines) $got"
+fi
+# The first call of a session outlasts its deadline: the message it was
+# to show is in the deadline's answer, not lost with the call.
+hold_db exclusive
+cat >broken/b.yaml <<'YAML'
+version: 1
+rules:
+  - id: past-errors
+    on: PreToolUse
+    tools: [Bash]
+    when: {kb: session_error}
+    action: context
+    message: 'past: {{#kb}}{{kb.error}}{{/kb}}'
+YAML
+ls_ev s11c | REFLEXION_DB_BUDGET_MS=60000 "$RR" hook --rules broken \
+    --deadline 300 >out 2>err
+if grep -q '"systemMessage":"reflexion-rules: 1 error in rule files' out &&
+    grep -q 'no answer within the deadline' err; then
+	ok "the first call of a session past its deadline: the systemMessage still shown"
+else
+	not_ok "the first call of a session past its deadline"; diag <out; diag <err
+fi
+release_db
+rm broken/b.yaml
+
 # ---- the deadline policy -------------------------------------------------
 # A rule that blocks on purpose (a kb lookup on a database another process
 # holds locked) runs first: the deadline passes before any rule decides.

@@ -141,6 +141,25 @@ main(void)
 	ok(file_has(dir, "s3", "a") == 1 && file_has(dir, "s3", "b") == 1,
 	    "both keys are written");
 
+	/* A slot holds one value: first again when it changes. */
+	{
+		bool f;
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && f, "a slot's first value is first");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && !f, "the same value again is not");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot B", &f, &warn,
+		    &err) == 0 && f, "another value is first");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && f, "and the first value, back again, too");
+		is_int(claim1(dir, "s7", "slot-rule", NULL), 1,
+		    "a key outside the slot is its own");
+		ok(file_has(dir, "s7", "slot A") == 1 &&
+		    file_has(dir, "s7", "slot B") == 0 &&
+		    file_has(dir, "s7", "slot-rule") == 1,
+		    "the file holds the slot's last value and the other keys");
+	}
+
 	/* Corrupt files are set aside, never trusted. */
 	path = xasprintf("%s/s4.json", dir);
 	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
