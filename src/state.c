@@ -22,6 +22,8 @@
 #include "xmalloc.h"
 
 #define STATE_FILE_MAX		(4u * 1024 * 1024)
+/* Temporary files older than this have no live writer (seconds). */
+#define STATE_TMP_MAX_AGE	60
 #define STATE_NAME_MAX		120
 #define STATE_NAME_KEEP		64
 
@@ -169,6 +171,37 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 	return rc;
 }
 
+/*
+ * Removes the temporary files that writers of the state file `name` left
+ * when they died (killed at the deadline, or by the agent) before their
+ * rename: ".NAME.XXXXXX.tmp", see file_replace().  Every writer holds the
+ * session's lock, which the caller holds now, so none of them is alive;
+ * and since every writer does this first, a writer killed in turn leaves
+ * at most its own.
+ */
+static void
+remove_dead_temps(const char *state_dir, const char *name)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*p;
+	size_t		 nl = strlen(name);
+
+	if ((d = opendir(state_dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (!file_is_replace_temp(de->d_name) ||
+		    strlen(de->d_name) != 1 + nl + strlen(".XXXXXX.tmp") ||
+		    strncmp(de->d_name + 1, name, nl) != 0 ||
+		    de->d_name[1 + nl] != '.')
+			continue;
+		p = xasprintf("%s/%s", state_dir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	closedir(d);
+}
+
 /* Removes from fired the keys that start with prefix, but key. */
 static void
 empty_slot(cJSON *fired, const char *prefix, const char *key)
@@ -207,7 +240,6 @@ claim(const char *state_dir, const char *session_id,
 	name = state_file_name(session_id);
 	path = xasprintf("%s/%s", state_dir, name);
 	lock = xasprintf("%s.lock", path);
-	free(name);
 	if (mkdir_p(state_dir, &e) < 0)
 		goto out;
 	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
@@ -250,17 +282,20 @@ claim(const char *state_dir, const char *session_id,
 		cJSON_AddItemToArray(fired, cJSON_CreateString(keys[i]));
 		added++;
 	}
-	if (!dry_run && added > 0 &&
-	    write_state(path, session_id, fired, &e) < 0) {
-		for (i = 0; i < n; i++)
-			first[i] = true;
-		close(lfd);
-		goto out;
+	if (!dry_run && added > 0) {
+		remove_dead_temps(state_dir, name);
+		if (write_state(path, session_id, fired, &e) < 0) {
+			for (i = 0; i < n; i++)
+				first[i] = true;
+			close(lfd);
+			goto out;
+		}
 	}
 	close(lfd);	/* releases the lock */
 	rc = 0;
 out:
 	cJSON_Delete(fired);
+	free(name);
 	free(path);
 	free(lock);
 	if (err)
@@ -296,7 +331,10 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 	struct stat	 st;
 	DIR		*d;
 	char		*p;
-	time_t		 cutoff = time(NULL) - (time_t)max_age_days * 86400;
+	time_t		 now = time(NULL);
+	time_t		 cutoff = now - (time_t)max_age_days * 86400;
+	time_t		 tmp_cutoff = now - STATE_TMP_MAX_AGE;
+	bool		 tmp;
 
 	if (err)
 		*err = NULL;
@@ -309,14 +347,14 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
+		tmp = file_is_replace_temp(de->d_name);
 		if (!str_has_suffix(de->d_name, ".json") &&
 		    !str_has_suffix(de->d_name, ".lock") &&
-		    !str_has_suffix(de->d_name, ".corrupt") &&
-		    !file_is_replace_temp(de->d_name))
+		    !str_has_suffix(de->d_name, ".corrupt") && !tmp)
 			continue;
 		p = xasprintf("%s/%s", state_dir, de->d_name);
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_mtime < cutoff)
+		    st.st_mtime < (tmp ? tmp_cutoff : cutoff))
 			unlink(p);
 		free(p);
 	}

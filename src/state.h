@@ -24,9 +24,11 @@ char	*state_file_name(const char *session_id);
  * For each keys[i], sets first[i] to true when the key was not yet claimed
  * in this session.  Unless dry_run, adds the new keys to the file.  Creates
  * the directory (mode 0700) when missing.  A state file that is not valid
- * JSON is renamed aside to NAME.corrupt and treated as empty; *warn then
- * holds an owned message.  Returns 0, or -1 with *err (owned) set; on -1
- * every first[i] is left true (fail open: the caller decides).
+ * JSON (or not a regular file) is renamed aside to NAME.corrupt and
+ * treated as empty; *warn then holds an owned message.  Returns 0, or -1
+ * with *err (owned) set; on -1 every first[i] is left true (fail open:
+ * the caller decides).  Writers that died before their rename leave
+ * temporary files, which the next writer of the session removes.
  */
 int	 state_claim(const char *state_dir, const char *session_id,
 	     const char *const *keys, size_t n, bool *first, bool dry_run,

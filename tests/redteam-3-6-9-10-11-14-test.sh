@@ -368,6 +368,66 @@ fi
 release_db
 rm broken/b.yaml
 
+# ---- item 14a: killed hooks do not fill the state directory --------------
+cat >first-edit.yaml <<'YAML'
+version: 1
+rules:
+  - id: first-edit
+    on: PreToolUse
+    tools: [Edit]
+    once: session+path
+    action: context
+    message: 'first edit of {{path}}'
+YAML
+# A session that edited 40,000 files: a state file of 2 MB, which takes
+# a while to write.
+mkdir -p kill/state
+awk 'BEGIN { printf "{\"version\":1,\"session_id\":\"s14\",\"fired\":[";
+    for (i = 0; i < 40000; i++)
+	printf "\"first-edit\\u001f/w/src/some/deep/directory/file%06d.ts\",", i;
+    printf "\"x\"]}" }' >kill/state/s14.json
+size=$(wc -c <kill/state/s14.json)
+# 150 writers killed before their rename, simulated: their temporary
+# files (file_replace's names), and one of another session, maybe alive.
+i=0
+while [ $i -lt 150 ]; do
+	cp kill/state/s14.json "kill/state/.s14.json.$(printf 'k%05d' $i).tmp"
+	i=$((i + 1))
+done
+: >kill/state/.other.json.Ab12Cd.tmp
+edit_ev s14 /w/new0.ts | REFLEXION_HOME=$TMPROOT/kill "$RR" hook \
+    --rules first-edit.yaml >out 2>err
+left=$(ls -A kill/state | grep -c '^\.s14\.json\..*\.tmp$')
+if grep -q 'first edit of new0.ts' out && [ "$left" = 0 ] &&
+    [ -f kill/state/.other.json.Ab12Cd.tmp ]; then
+	ok "150 temporary files of dead writers: the next writer removes them"
+else
+	not_ok "150 temporary files of dead writers: $left left"; diag <err
+fi
+# The real thing: 150 hooks killed with SIGKILL at moments spread over
+# their run, many in the middle of writing the state file.
+i=0
+while [ $i -lt 150 ]; do
+	d=$(awk -v i=$i 'BEGIN { printf "0.%03d", 20 + (i * 37) % 60 }')
+	edit_ev s14 "/w/k$i.ts" >ev.k
+	REFLEXION_HOME=$TMPROOT/kill "$RR" hook --rules first-edit.yaml \
+	    <ev.k >/dev/null 2>&1 &
+	p=$!
+	sleep "$d"
+	kill -9 $p 2>/dev/null
+	wait $p 2>/dev/null
+	i=$((i + 1))
+done
+tmps=$(ls -A kill/state | grep -c '^\.s14\.json\..*\.tmp$')
+locks=$(ls -A kill/state | grep -c '\.lock$')
+bytes=$(du -sk kill/state | cut -f1)
+if [ "$tmps" -le 1 ] && [ "$locks" = 1 ] && [ "$bytes" -le $((size * 4 / 1024)) ]; then
+	ok "150 hooks killed while writing: at most one temporary file, one lock ($bytes KB)"
+else
+	not_ok "150 hooks killed while writing: $tmps temporary files, $locks locks, $bytes KB"
+	ls -lA kill/state | diag
+fi
+
 # ---- the deadline policy -------------------------------------------------
 # A rule that blocks on purpose (a kb lookup on a database another process
 # holds locked) runs first: the deadline passes before any rule decides.

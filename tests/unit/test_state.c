@@ -160,6 +160,28 @@ main(void)
 		    "the file holds the slot's last value and the other keys");
 	}
 
+	/* A writer removes the temporary files of the session's dead writers. */
+	{
+		char *mine = xasprintf("%s/.s8.json.Ab12Cd.tmp", dir);
+		char *other = xasprintf("%s/.s80.json.Ab12Cd.tmp", dir);
+		char *odd = xasprintf("%s/.s8.json.toolongname.tmp", dir);
+		is_int(claim1(dir, "s8", "k1", NULL), 1, "session s8 exists");
+		spit(mine, "{");
+		spit(other, "{");
+		spit(odd, "{");
+		is_int(claim1(dir, "s8", "k1", NULL), 0, "a claim that writes nothing");
+		ok(stat(mine, &st) == 0, "... leaves the temporary files alone");
+		is_int(claim1(dir, "s8", "k2", NULL), 1, "a claim that writes");
+		ok(stat(mine, &st) < 0, "... removes its session's dead writer's file");
+		ok(stat(other, &st) == 0 && stat(odd, &st) == 0,
+		    "... and no other session's, nor a name not file_replace's");
+		unlink(other);
+		unlink(odd);
+		free(mine);
+		free(other);
+		free(odd);
+	}
+
 	/* Corrupt files are set aside, never trusted. */
 	path = xasprintf("%s/s4.json", dir);
 	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
@@ -212,9 +234,25 @@ main(void)
 	text = xasprintf("%s/.old.json.Xy12Ab.tmp", dir);
 	spit(text, "{");
 	utimensat(AT_FDCWD, text, old, 0);
-	ok(state_prune(dir, 30, &err) == 0, "prune runs");
-	ok(stat(path, &st) < 0, "a 40-day-old file is removed");
-	ok(stat(text, &st) < 0, "so is a 40-day-old temporary file");
+	{
+		/* A temporary file over a minute old has no live writer. */
+		char *fresh = xasprintf("%s/.new.json.Xy12Ab.tmp", dir);
+		char *stale = xasprintf("%s/.mid.json.Xy12Ab.tmp", dir);
+		struct timespec mins[2];
+		spit(fresh, "{");
+		spit(stale, "{");
+		mins[0].tv_sec = mins[1].tv_sec = time(NULL) - 300;
+		mins[0].tv_nsec = mins[1].tv_nsec = 0;
+		utimensat(AT_FDCWD, stale, mins, 0);
+		ok(state_prune(dir, 30, &err) == 0, "prune runs");
+		ok(stat(path, &st) < 0, "a 40-day-old file is removed");
+		ok(stat(text, &st) < 0, "so is a 40-day-old temporary file");
+		ok(stat(stale, &st) < 0, "and a 5-minute-old one");
+		ok(stat(fresh, &st) == 0, "a new temporary file stays");
+		unlink(fresh);
+		free(fresh);
+		free(stale);
+	}
 	is_int(file_has(dir, "s1", "rule-a"), 1, "a new file stays");
 	free(text);
 	free(path);
