@@ -312,16 +312,14 @@ apply_once(struct ectx *cx)
 	/* Walk backwards so removals do not shift pending indexes. */
 	for (j = n; j > 0; j--) {
 		i = idx[j - 1];
-		if (lost) {
-			if (fires_without_state(o->fired[i].rule))
+		if (first[j - 1]) {
+			if (!lost || fires_without_state(o->fired[i].rule))
 				continue;
 			if (cx->opts->explain)
 				buf_printf(cx->opts->explain, "rule %s: not "
 				    "fired: its once state cannot be kept "
 				    "(fail open)\n", o->fired[i].rule->id);
-		} else if (first[j - 1])
-			continue;
-		else if (cx->opts->explain)
+		} else if (cx->opts->explain)
 			buf_printf(cx->opts->explain, "rule %s: already fired "
 			    "in this session (once: %s); dropped\n",
 			    o->fired[i].rule->id,

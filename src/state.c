@@ -21,7 +21,13 @@
 #include "state.h"
 #include "xmalloc.h"
 
-#define STATE_FILE_MAX		(4u * 1024 * 1024)
+/*
+ * The most a state file holds: far above what a session reaches (a key
+ * is a rule id, with a path for session+path rules: 16 MiB is some
+ * 100,000 files edited in one session).  A file at the limit is kept
+ * as it is, never reset: what it says has fired still has.
+ */
+#define STATE_FILE_MAX		(16u * 1024 * 1024)
 /* Temporary files older than this have no live writer (seconds). */
 #define STATE_TMP_MAX_AGE	60
 #define STATE_NAME_MAX		120
@@ -72,7 +78,8 @@ state_file_name(const char *session_id)
 
 /*
  * Reads the state file into *fired (a cJSON array, owned).  Returns 0, 1
- * when the file was corrupt (caller sets it aside), -1 on an I/O error.
+ * when the file was corrupt (caller sets it aside), -1 on an I/O error
+ * or when it is larger than it may be (it is kept: nothing is lost).
  */
 static int
 read_state(const char *path, cJSON **fired, char **err)
@@ -100,7 +107,8 @@ read_state(const char *path, cJSON **fired, char **err)
 		return 1;	/* a FIFO, a device: set aside like garbage */
 	}
 	buf_init(&b);
-	r = fd_read_all(fd, STATE_FILE_MAX, false, &b);
+	r = st.st_size > (off_t)STATE_FILE_MAX ? FD_READ_TOO_BIG :
+	    fd_read_all(fd, STATE_FILE_MAX, false, &b);
 	if (r == FD_READ_ERROR) {
 		*err = xasprintf("cannot read state file '%s': %s", path,
 		    strerror(errno));
@@ -109,9 +117,11 @@ read_state(const char *path, cJSON **fired, char **err)
 		return -1;
 	}
 	if (r == FD_READ_TOO_BIG) {
+		*err = xasprintf("state file '%s' is larger than %u MiB; kept "
+		    "as it is", path, STATE_FILE_MAX >> 20);
 		close(fd);
 		buf_release(&b);
-		return 1;
+		return -1;
 	}
 	close(fd);
 	root = cJSON_ParseWithLength(b.data, b.len);
@@ -164,8 +174,14 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 		out_of_memory(0);
 	cJSON_Delete(root);
 	data = xasprintf("%s\n", text);
-	/* Mode 0600: which rules fired in a session is the user's business. */
-	rc = file_replace(path, data, strlen(data), 0600, err);
+	if (strlen(data) > STATE_FILE_MAX) {
+		*err = xasprintf("state file '%s' has reached its limit of "
+		    "%u MiB; kept as it is, new keys are not recorded", path,
+		    STATE_FILE_MAX >> 20);
+		rc = -1;
+	} else
+		/* Mode 0600: which rules fired is the user's business. */
+		rc = file_replace(path, data, strlen(data), 0600, err);
 	free(data);
 	free(text);
 	return rc;
@@ -284,9 +300,8 @@ claim(const char *state_dir, const char *session_id,
 	}
 	if (!dry_run && added > 0) {
 		remove_dead_temps(state_dir, name);
+		/* Not written: the keys found stay found, the new ones unsure. */
 		if (write_state(path, session_id, fired, &e) < 0) {
-			for (i = 0; i < n; i++)
-				first[i] = true;
 			close(lfd);
 			goto out;
 		}

@@ -428,6 +428,37 @@ else
 	ls -lA kill/state | diag
 fi
 
+# ---- item 14b: a big state file keeps what it says ----------------------
+# Just under the 16 MiB limit, with review-deploys already fired.
+mkdir -p bigstate/state
+limit=16777216
+head=$(printf '{"version":1,"session_id":"s14b","fired":["review-deploys","')
+tail='"]}'
+{ printf '%s' "$head"
+  head -c $((limit - ${#head} - ${#tail} - 8)) /dev/zero | tr '\0' 'x'
+  printf '%s' "$tail"; } >bigstate/state/s14b.json
+sum=$(cksum <bigstate/state/s14b.json)
+deploy_ev s14b | REFLEXION_HOME=$TMPROOT/bigstate "$RR" hook --rules once.yaml >out 2>err
+if ! grep -q deny out && grep -q 'remember the changelog' out &&
+    grep -q 'has reached its limit of 16 MiB; kept as it is.*fail open' err &&
+    [ "$(cksum <bigstate/state/s14b.json)" = "$sum" ] &&
+    [ ! -e bigstate/state/s14b.json.corrupt ]; then
+	ok "a state file at its limit: kept, what fired stays fired, new once denies fail open"
+else
+	not_ok "a state file at its limit"; diag <out; diag <err
+	ls -lA bigstate/state | diag
+fi
+# Over the limit (a sparse file): left unread and kept, never reset.
+truncate -s 20M bigstate/state/s14c.json
+deploy_ev s14c | REFLEXION_HOME=$TMPROOT/bigstate "$RR" hook --rules once.yaml >out 2>err
+if ! grep -q deny out && grep -q 'larger than 16 MiB; kept as it is' err &&
+    [ "$(wc -c <bigstate/state/s14c.json)" = 20971520 ] &&
+    [ ! -e bigstate/state/s14c.json.corrupt ]; then
+	ok "a state file over its limit: kept unread, once denies fail open"
+else
+	not_ok "a state file over its limit"; diag <out; diag <err
+fi
+
 # ---- the deadline policy -------------------------------------------------
 # A rule that blocks on purpose (a kb lookup on a database another process
 # holds locked) runs first: the deadline passes before any rule decides.

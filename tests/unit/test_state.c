@@ -182,6 +182,53 @@ main(void)
 		free(odd);
 	}
 
+	/*
+	 * A file at its limit (16 MiB) is kept as it is: its keys still
+	 * count, new ones fail; one over it is kept unread.
+	 */
+	{
+		const char *k2[2] = { "a", "b" };
+		struct buf big;
+		size_t limit = 16u * 1024 * 1024;
+		char *bigpath = xasprintf("%s/s9.json", dir), *aside;
+		FILE *fp;
+
+		buf_init(&big);
+		buf_adds(&big, "{\"version\":1,\"fired\":[\"a\",\"");
+		while (big.len < limit - 16)
+			buf_addc(&big, 'x');
+		buf_adds(&big, "\"]}");
+		spit(bigpath, big.data);
+		err = NULL;
+		first[0] = first[1] = true;
+		ok(state_claim(dir, "s9", k2, 2, first, false, &warn, &err) < 0 &&
+		    !first[0] && first[1] && err != NULL &&
+		    strstr(err, "reached its limit") != NULL,
+		    "at the limit: -1, the old key still found, the new one not");
+		free(err);
+		text = slurp(bigpath);
+		ok(text != NULL && strcmp(text, big.data) == 0,
+		    "at the limit: the file is kept as it was");
+		free(text);
+		buf_release(&big);
+		if ((fp = fopen(bigpath, "wb")) != NULL) {
+			fseek(fp, 20L * 1024 * 1024, SEEK_SET);
+			fputc('x', fp);
+			fclose(fp);
+		}
+		err = NULL;
+		ok(state_claim(dir, "s9", k2, 1, first, false, &warn, &err) < 0 &&
+		    first[0] && err != NULL && strstr(err, "larger than") != NULL,
+		    "over the limit: -1, and nothing known");
+		free(err);
+		aside = xasprintf("%s.corrupt", bigpath);
+		ok(stat(bigpath, &st) == 0 && st.st_size > 20L * 1024 * 1024 &&
+		    stat(aside, &st) < 0, "over the limit: kept, not set aside");
+		unlink(bigpath);
+		free(aside);
+		free(bigpath);
+	}
+
 	/* Corrupt files are set aside, never trusted. */
 	path = xasprintf("%s/s4.json", dir);
 	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
