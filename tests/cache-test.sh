@@ -254,15 +254,19 @@ else
 fi
 
 # The repository's rule files: the same replies, traces and test results.
+# Each compared call starts a new session's state: the broken-rules
+# message is shown once per session.
 unset CLAUDE_PROJECT_DIR
 bad=0
 for rules in "$SRCDIR/rules" "$SRCDIR/tests/rules" \
     "$SRCDIR/tests/fixtures/protocol.yaml" "$SRCDIR/tests/lint"; do
 	for ev in "$SRCDIR"/tests/events/*.json; do
 		for cmd in hook explain; do
+			rm -rf "$REFLEXION_HOME/state"
 			REFLEXION_NO_CACHE=1 "$RR" $cmd --rules "$rules" <"$ev" \
 			    >fresh.out 2>fresh.err
 			"$RR" $cmd --rules "$rules" <"$ev" >/dev/null 2>&1
+			rm -rf "$REFLEXION_HOME/state"
 			"$RR" $cmd --rules "$rules" <"$ev" >cached.out 2>cached.err
 			if ! cmp -s fresh.out cached.out ||
 			    ! cmp -s fresh.err cached.err; then
