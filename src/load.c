@@ -108,8 +108,9 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
  * into its parent's stack); the status is 0 when the cache was written.
  * Why it could not be is written to wfd.  It keeps nothing of the hook's
  * standard streams, so that the agent, which reads the hook's stdout to
- * its end, is not kept waiting, and it has an alarm of its own instead of
- * the hook's deadline (a fork() does not inherit timers).
+ * its end, is not kept waiting, leaves the hook's process group, and has
+ * an alarm of its own instead of the hook's deadline (a fork() does not
+ * inherit timers).
  */
 static void __attribute__((noreturn))
 apart_child(int wfd, const struct rules_request *rq, const char *path,
@@ -124,6 +125,8 @@ apart_child(int wfd, const struct rules_request *rq, const char *path,
 	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(2);
+	/* Out of the hook's process group: an agent may kill that one. */
+	(void)setsid();
 	signal(SIGALRM, SIG_DFL);
 	alarm(APART_LIMIT_S);
 	compile_fresh(&rs, &diags, rq, &mf);

@@ -240,6 +240,19 @@ if [ $status = 0 ] && grep -q 'not reviewed' out && ! grep -q deadline err; then
 else
 	not_ok "a FIFO as the edited file (status $status)"; diag <out; diag <err
 fi
+# FIFOs where the event's project keeps its rules.
+mkdir -p proj9/.claude/skills proj9/.reflexion
+mkfifo proj9/.claude/skills/skill-rules.json proj9/.reflexion/rules
+printf '{"session_id":"p9","hook_event_name":"PreToolUse","cwd":"%s/proj9","tool_name":"Bash","tool_input":{"command":"ls"}}' "$TMPROOT" |
+    REFLEXION_HOME=$TMPROOT/p9home timeout 20 "$RR" hook --deadline 10000 >out 2>err
+status=$?
+if [ $status = 0 ] && [ "$(grep -c 'not a regular file; skipped' err)" = 2 ] &&
+    grep -q systemMessage out && ! grep -q deadline err; then
+	ok "FIFOs as the project's rules and skill-rules.json: reported at once"
+else
+	not_ok "FIFOs as the project's rule sources (status $status)"
+	diag <out; diag <err
+fi
 # A FIFO planted as the session's state file.
 mkdir -p fifohome/state
 mkfifo fifohome/state/s9.json
