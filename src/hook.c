@@ -176,7 +176,6 @@ void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
 {
-	const struct fail_closed_file *fc;
 	struct rr_event		 ev;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
@@ -184,7 +183,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct eval_opts	 eo;
 	struct hook_held	 held;
 	struct rr_db		*db;
-	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
+	char			*err = NULL, *sysmsg, *state_dir, *db_path;
 
 	if (event_parse(&ev, input, len, getenv("CLAUDE_PROJECT_DIR"),
 	    &err) < 0) {
@@ -248,29 +247,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	}
 	report_diags(&diags, reply);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
-	if ((fc = hook_guarding_file(&rs, &ev, true)) != NULL) {
-		why = xasprintf("reflexion-rules: %s has errors and declares "
-		    "on_error: deny; denying until it is fixed (run "
-		    "'reflexion-rules lint %s')", fc->file, fc->file);
-		hook_error_deny(&out, why);
-		free(why);
-	} else if (ev.note != NULL &&
-	    (fc = hook_guarding_file(&rs, &ev, false)) != NULL) {
-		/* Part of the event could not be read: rules saw less. */
-		why = xasprintf("reflexion-rules: %s; denying because %s "
-		    "declares on_error: deny", ev.note, fc->file);
-		hook_error_deny(&out, why);
-		free(why);
-	} else if (out.undecided != NULL &&
-	    (out.undecided->action == ACT_DENY ||
-	    out.undecided->action == ACT_ASK)) {
-		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
-		    "be decided (a regex hit its limit) and its file declares "
-		    "on_error: deny", out.undecided->id, out.undecided->file,
-		    out.undecided->line);
-		hook_error_deny(&out, why);
-		free(why);
-	}
+	hook_error_denies(&rs, &ev, &out);
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
 	hook_hold_reply(reply, opts);
 	hook_record(db, &out, &ev, reply);

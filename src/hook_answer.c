@@ -71,6 +71,41 @@ hook_guarding_file(const struct ruleset *rs, const struct rr_event *ev,
 }
 
 /*
+ * The deny that an error gives instead of the rules, added to out: when a
+ * fail-closed file guarding the event is broken, when part of the event
+ * could not be read, or when a fail-closed deny or ask rule could not be
+ * decided (a regex hit its limit).
+ */
+void
+hook_error_denies(const struct ruleset *rs, const struct rr_event *ev,
+    struct eval_outcome *out)
+{
+	const struct fail_closed_file	*fc;
+	char				*why;
+
+	if ((fc = hook_guarding_file(rs, ev, true)) != NULL)
+		why = xasprintf("reflexion-rules: %s has errors and declares "
+		    "on_error: deny; denying until it is fixed (run "
+		    "'reflexion-rules lint %s')", fc->file, fc->file);
+	else if (ev->note != NULL &&
+	    (fc = hook_guarding_file(rs, ev, false)) != NULL)
+		/* Part of the event could not be read: rules saw less. */
+		why = xasprintf("reflexion-rules: %s; denying because %s "
+		    "declares on_error: deny", ev->note, fc->file);
+	else if (out->undecided != NULL &&
+	    (out->undecided->action == ACT_DENY ||
+	    out->undecided->action == ACT_ASK))
+		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
+		    "be decided (a regex hit its limit) and its file declares "
+		    "on_error: deny", out->undecided->id, out->undecided->file,
+		    out->undecided->line);
+	else
+		return;
+	hook_error_deny(out, why);
+	free(why);
+}
+
+/*
  * What the agent gets if the deadline passes from here on, before any
  * decision: a deny when an on_error: deny file guards the event, else
  * an allow; either with the systemMessage about broken rule files.

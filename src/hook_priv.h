@@ -38,6 +38,13 @@ void	 hook_error_deny(struct eval_outcome *out, const char *reason);
 const struct fail_closed_file *hook_guarding_file(const struct ruleset *,
 	     const struct rr_event *, bool broken);
 /*
+ * Adds to out the deny an error gives instead of the rules, if any: a
+ * broken fail-closed file, part of the event unread, a fail-closed rule
+ * that could not decide.
+ */
+void	 hook_error_denies(const struct ruleset *, const struct rr_event *,
+	     struct eval_outcome *out);
+/*
  * The deadline's answer once the rules are known and before any
  * decision: a deny when an on_error: deny file guards the event, else
  * the allow that cmd_hook.c set; with h->sysmsg when there is one.
