@@ -119,6 +119,7 @@ apart_child(int wfd, const struct rules_request *rq, const char *path,
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct manifest		 mf;
+	sigset_t		 alrm;
 	char			*err = NULL;
 	int			 fd;
 
@@ -128,6 +129,9 @@ apart_child(int wfd, const struct rules_request *rq, const char *path,
 	/* Out of the hook's process group: an agent may kill that one. */
 	(void)setsid();
 	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 	alarm(APART_LIMIT_S);
 	compile_fresh(&rs, &diags, rq, &mf);
 	if (cache_write(path, key, id, &rs, &diags, &mf, &err) == 0)
