@@ -111,6 +111,8 @@ cmd_explain_exec(int argc, char **argv)
 	if (ev.rel_path)
 		printf(", path: %s", ev.rel_path);
 	printf("\n");
+	if (ev.note != NULL)
+		printf("%s\n", ev.note);
 	if (ev.kind == EV_OTHER)
 		printf("this event is not evaluated by rules\n");
 	printf("rules: %zu loaded from %zu file%s\n", rs.n, rs.nfiles,

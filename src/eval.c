@@ -248,6 +248,28 @@ once_key(const struct rule *r, const struct rr_event *ev)
 }
 
 /*
+ * Whether a `once` rule fires when the session's state cannot be kept
+ * (the claim failed): it would fire on every call.  A deny or an ask
+ * would then block every call, against the failure policy, and an allow
+ * would grant every time what was meant once: they fail open (do not
+ * fire) unless their file declares on_error: deny.  Context, suggest,
+ * warn and record rules only inform: said again is better than never.
+ */
+static bool
+fires_without_state(const struct rule *r)
+{
+	switch (r->action) {
+	case ACT_DENY:
+	case ACT_ASK:
+		return r->fail_closed;
+	case ACT_ALLOW:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
  * Drops `once` rules that already fired in this session; claims the rest
  * in one locked read-modify-write of the session's state file.
  */
@@ -257,12 +279,13 @@ apply_once(struct ectx *cx)
 	struct eval_outcome	*o = cx->out;
 	char			**keys, *warn = NULL, *err = NULL;
 	size_t			*idx, n = 0, i, j;
-	bool			*first;
+	bool			*first, lost = false;
+	int			 rc;
 
 	for (i = 0; i < o->nfired; i++)
 		if (o->fired[i].rule->once != ONCE_NEVER)
 			n++;
-	if (n == 0 || cx->opts->state_dir == NULL)
+	if (n == 0 || (cx->opts->state_dir == NULL && !cx->opts->no_state))
 		return;
 	keys = xcalloc(n, sizeof(*keys));
 	idx = xcalloc(n, sizeof(*idx));
@@ -272,12 +295,24 @@ apply_once(struct ectx *cx)
 			idx[j] = i;
 			keys[j++] = once_key(o->fired[i].rule, cx->ev);
 		}
-	if (state_claim(cx->opts->state_dir, cx->ev->session_id,
-	    (const char *const *)keys, n, first, cx->opts->state_dry_run,
-	    &warn, &err) < 0) {
-		buf_printf(&o->notes, "reflexion-rules: %s; 'once' rules fire "
-		    "as if for the first time\n", err);
+	if (cx->opts->state_dir == NULL) {
+		/* No home (places.h): as if the state could not be kept. */
+		for (j = 0; j < n; j++)
+			first[j] = true;
+		err = xstrdup("there is no data directory");
+		rc = -1;
+	} else
+		rc = state_claim(cx->opts->state_dir, cx->ev->session_id,
+		    (const char *const *)keys, n, first,
+		    cx->opts->state_dry_run, &warn, &err);
+	if (rc < 0) {
+		buf_printf(&o->notes, "reflexion-rules: %s; 'once' state "
+		    "cannot be kept: once rules that deny, ask or allow do "
+		    "not fire (fail open) unless their file declares "
+		    "on_error: deny, the others fire as if for the first "
+		    "time\n", err);
 		free(err);
+		lost = true;
 	}
 	if (warn != NULL) {
 		buf_printf(&o->notes, "reflexion-rules: %s\n", warn);
@@ -285,10 +320,15 @@ apply_once(struct ectx *cx)
 	}
 	/* Walk backwards so removals do not shift pending indexes. */
 	for (j = n; j > 0; j--) {
-		if (first[j - 1])
-			continue;
 		i = idx[j - 1];
-		if (cx->opts->explain)
+		if (first[j - 1]) {
+			if (!lost || fires_without_state(o->fired[i].rule))
+				continue;
+			if (cx->opts->explain)
+				buf_printf(cx->opts->explain, "rule %s: not "
+				    "fired: its once state cannot be kept "
+				    "(fail open)\n", o->fired[i].rule->id);
+		} else if (cx->opts->explain)
 			buf_printf(cx->opts->explain, "rule %s: already fired "
 			    "in this session (once: %s); dropped\n",
 			    o->fired[i].rule->id,
@@ -346,13 +386,52 @@ select_rules(const struct ruleset *rs, struct rr_event *ev, bool fast,
 	return 0;
 }
 
+/*
+ * Tells opts->decided when the rules fired since index `from` make the
+ * decision so far stronger than *strongest (ACT_DENY < ACT_ASK: lower is
+ * stronger).  Costs a look at each fired rule; the copy is made only when
+ * the decision changes, at most twice per event.
+ */
+static void
+tell_decision(const struct eval_opts *opts, const struct eval_outcome *out,
+    size_t from, enum rr_action *strongest)
+{
+	struct eval_outcome	 so_far;
+	const struct rule	*r;
+	size_t			 i;
+	bool			 stronger = false;
+
+	for (i = from; i < out->nfired; i++) {
+		r = out->fired[i].rule;
+		if (r->once == ONCE_NEVER && (r->action == ACT_DENY ||
+		    r->action == ACT_ASK) && r->action < *strongest) {
+			*strongest = r->action;
+			stronger = true;
+		}
+	}
+	if (!stronger)
+		return;
+	so_far = *out;
+	so_far.fired = xcalloc(out->nfired, sizeof(*so_far.fired));
+	so_far.nfired = so_far.cap = 0;
+	for (i = 0; i < out->nfired; i++)
+		if (out->fired[i].rule->once == ONCE_NEVER)
+			so_far.fired[so_far.nfired++] = out->fired[i];
+	if (so_far.nfired > 1)
+		qsort(so_far.fired, so_far.nfired, sizeof(*so_far.fired),
+		    fired_cmp);
+	opts->decided(opts->decided_arg, &so_far);
+	free(so_far.fired);
+}
+
 int
 eval_event(const struct ruleset *rs, struct rr_event *ev,
     const struct eval_opts *opts, struct eval_outcome *out)
 {
 	struct ectx		cx;
 	struct pf_candidates	cands;
-	size_t			i;
+	enum rr_action		strongest = ACT__COUNT;
+	size_t			i, seen;
 
 	eval_ctx_init(&cx, ev, opts, out);
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
@@ -362,8 +441,12 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	else {
 		if (select_rules(rs, ev, cx.fast, &cands) < 0)
 			return -1;
-		for (i = 0; i < cands.n; i++)
+		for (i = 0; i < cands.n; i++) {
+			seen = out->nfired;
 			eval_rule(&cx, rs->rules[cands.rules[i]]);
+			if (opts->decided != NULL && out->nfired > seen)
+				tell_decision(opts, out, seen, &strongest);
+		}
 		pf_candidates_release(&cands);
 	}
 	eval_ctx_release(&cx);

@@ -16,14 +16,30 @@
 #include "rule.h"
 
 struct rr_db;
+struct eval_outcome;
+
+/*
+ * Told during eval_event() each time the decision of the rules fired so
+ * far gets stronger: the first ask, the first deny.  so_far holds those
+ * rules in priority order, their texts and the notes so far, borrowed
+ * for the call; `once` rules are left out, since only the end of the
+ * evaluation knows whether they fire again.  A caller with a deadline
+ * makes it the answer there, so that a slow rule after a deny cannot
+ * turn the deny into a timeout.
+ */
+typedef void eval_decided_fn(void *arg, const struct eval_outcome *so_far);
 
 struct eval_opts {
 	const char	*state_dir;	/* NULL: `once` rules always fire */
+	/* No place to keep state (no home): `once` as when it fails. */
+	bool		 no_state;
 	bool		 state_dry_run;	/* check `once` without claiming */
 	const struct rule *only;	/* evaluate just this rule (tests) */
 	struct buf	*explain;	/* non-NULL: append a trace */
 	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
 	bool		 no_prefilter;	/* evaluate every rule in full */
+	eval_decided_fn	*decided;	/* NULL: nobody is told */
+	void		*decided_arg;
 };
 
 struct fired_rule {

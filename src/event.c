@@ -303,6 +303,24 @@ map_tool_fields(struct rr_event *ev, const cJSON *input)
 		set_text(&ev->f[F_CONTENT], get_string(input, "new_source"));
 }
 
+/* The Stop message of an old client, from its transcript. */
+static void
+message_from_transcript(struct rr_event *ev)
+{
+	char	*text, *why;
+	size_t	 len;
+
+	if (transcript_last_assistant_text(ev->transcript_path, &text, &len,
+	    &why) == 0) {
+		ev->f[F_MESSAGE].s = arena_strndup(&ev->arena, text, len);
+		ev->f[F_MESSAGE].len = len;
+		free(text);
+	} else if (why != NULL) {
+		ev->note = arena_strndup(&ev->arena, why, strlen(why));
+		free(why);
+	}
+}
+
 int
 event_parse(struct rr_event *ev, const char *json, size_t len,
     const char *project_dir, char **err)
@@ -311,8 +329,6 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 	const cJSON	*input, *resp, *sha;
 	const char	*s;
 	struct buf	 b;
-	size_t		 tlen;
-	char		*text;
 
 	memset(ev, 0, sizeof(*ev));
 	arena_init(&ev->arena);
@@ -370,14 +386,8 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 		set_text(&ev->f[F_MESSAGE],
 		    get_string(ev->root, "last_assistant_message"));
 		/* Clients before 2.1.47 send no last_assistant_message. */
-		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL &&
-		    transcript_last_assistant_text(ev->transcript_path, &text,
-		    &tlen) == 0) {
-			ev->f[F_MESSAGE].s = arena_strndup(&ev->arena, text,
-			    tlen);
-			ev->f[F_MESSAGE].len = tlen;
-			free(text);
-		}
+		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL)
+			message_from_transcript(ev);
 	}
 	derive_paths(ev);
 	return 0;

@@ -66,6 +66,8 @@ struct rr_event {
 	const char	*rel_path;	/* F_PATH relative to project_dir */
 	bool		 stop_hook_active;
 	struct rr_text	 f[F__COUNT];
+	/* Why a file the event names was not read, for stderr; or NULL. */
+	const char	*note;
 };
 
 /* Event names, indexed by enum rr_event_kind. */

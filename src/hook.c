@@ -1,17 +1,25 @@
+/*
+ * One hook call (hook.h): the event read, the rules loaded and evaluated,
+ * the reply made and held as final, then the call recorded and old state
+ * cleaned up.  The answers the rules do not give (fail-closed denies, the
+ * deadline's) are made in hook_answer.c.
+ */
 #include <stdlib.h>
 #include <string.h>
 
+#include "checksum.h"
 #include "db.h"
 #include "event.h"
 #include "hook.h"
+#include "hook_priv.h"
 #include "load.h"
 #include "places.h"
 #include "record.h"
 #include "state.h"
-#include "watchdog.h"
 #include "xmalloc.h"
 
 #define LOAD_ERRORS_LISTED	3
+#define LOAD_ERRORS_SLOT	"load-errors "
 #define STATE_MAX_AGE_DAYS	30
 
 char *
@@ -53,6 +61,8 @@ load_rules(const struct hook_opts *opts, const char *project,
 		.project = project,
 		.mode = rebuild ? LOAD_REBUILD : LOAD_CACHED,
 		.say = SAY_TRACE_OR_UNSAVED,
+		/* A compile that outlives the deadline still saves its cache. */
+		.apart = true,
 	};
 	struct rules_loaded	 how;
 
@@ -62,93 +72,55 @@ load_rules(const struct hook_opts *opts, const char *project,
 	rules_loaded_release(&how);
 }
 
-/* Every load diagnostic, one line each on stderr. */
 static void
 report_diags(const struct diag_list *diags, struct hook_reply *reply)
 {
-	size_t	 i;
-	char	*line;
+	hook_diag_lines(diags, &reply->err);
+}
 
+/*
+ * Whether this session is to be shown the systemMessage about broken rule
+ * files: repeated on every call, it is a message users learn to ignore.
+ * The session's state remembers the errors it was last shown (a hash of
+ * all of them), so it is shown again when they change, and on every call
+ * when there is no session to remember it in or its state cannot be
+ * kept: better noisy than silent.  stderr still has them every call.
+ */
+static bool
+first_showing(const struct diag_list *diags, const char *state_dir,
+    const struct rr_event *ev, struct hook_reply *reply)
+{
+	struct buf	 all;
+	char		*k, *s, *warn = NULL, *err = NULL;
+	size_t		 i;
+	bool		 first = true;
+
+	/* No session, or no place to remember it: better noisy than silent. */
+	if (*ev->session_id == '\0' || state_dir == NULL)
+		return true;
+	buf_init(&all);
 	for (i = 0; i < diags->n; i++) {
-		line = diag_format_short(&diags->items[i]);
-		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
-		free(line);
-	}
-}
-
-/* The stand-in rule behind a deny that an error, not a rule, decided. */
-static const struct rule on_error_rule = {
-	.id = "on_error",
-	.action = ACT_DENY,
-	.priority = PRI_CRITICAL,
-	.enabled = true,
-};
-
-/* Appends a deny with reason (copied) to out, as if a rule had fired. */
-static void
-add_error_deny(struct eval_outcome *out, const char *reason)
-{
-	out->fired = xreallocarray(out->fired, out->nfired + 1,
-	    sizeof(*out->fired));
-	out->fired[out->nfired].rule = &on_error_rule;
-	out->fired[out->nfired].text = xstrdup(reason);
-	out->fired[out->nfired].len = strlen(reason);
-	out->nfired++;
-}
-
-/*
- * The fail-closed file that guards this event, or NULL: with broken set,
- * only one whose own rules failed to compile.  A Stop hook already
- * continuing (stop_hook_active) is never blocked by an error: that could
- * only loop.
- */
-static const struct fail_closed_file *
-guarding_file(const struct ruleset *rs, const struct rr_event *ev,
-    bool broken)
-{
-	size_t	i;
-
-	if (ev->stop_hook_active &&
-	    (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP))
-		return NULL;
-	for (i = 0; i < rs->nfc_files; i++) {
-		if (!(rs->fc_files[i].events & (1u << ev->kind)))
+		if (diags->items[i].severity != DIAG_ERROR)
 			continue;
-		if (!broken || rs->fc_files[i].errors > 0)
-			return &rs->fc_files[i];
+		s = diag_format_short(&diags->items[i]);
+		buf_printf(&all, "%s\n", s);
+		free(s);
 	}
-	return NULL;
-}
-
-/*
- * What the agent gets if the deadline passes from here on: a deny when an
- * on_error: deny file guards the event, else nothing (allow).
- */
-static void
-set_deadline_answer(const struct ruleset *rs, struct rr_event *ev,
-    const struct hook_opts *opts)
-{
-	const struct fail_closed_file	*fc = guarding_file(rs, ev, false);
-	struct eval_outcome		 out;
-	struct hook_reply		 r;
-	char				*why;
-
-	if (fc == NULL || opts->deadline_ms == 0)
-		return;
-	eval_outcome_init(&out);
-	hook_reply_init(&r);
-	why = xasprintf("reflexion-rules: no decision within the deadline of "
-	    "%lu ms; denying because %s declares on_error: deny",
-	    opts->deadline_ms, fc->file);
-	add_error_deny(&out, why);
-	output_claude(&out, ev, NULL, opts->exit2, &r);
-	if (r.status != 2)	/* --exit2 has said it on stderr already */
-		buf_printf(&r.err, "%s\n", why);
-	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
-	    r.status);
-	free(why);
-	hook_reply_release(&r);
-	eval_outcome_release(&out);
+	/* Not a rule's key: rule ids have no space. */
+	k = xasprintf("%s%016llx", LOAD_ERRORS_SLOT,
+	    (unsigned long long)rr_checksum(all.data, all.len));
+	if (state_claim_slot(state_dir, ev->session_id, LOAD_ERRORS_SLOT, k,
+	    &first, &warn, &err) < 0) {
+		free(err);
+		first = true;
+	}
+	if (warn != NULL) {
+		buf_printf(&reply->err, "reflexion-rules: %s\n", warn);
+		free(warn);
+	}
+	free(k);
+	buf_release(&all);
+	return first;
 }
 
 /*
@@ -211,14 +183,14 @@ void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
 {
-	const struct fail_closed_file *fc;
 	struct rr_event		 ev;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
+	struct hook_held	 held;
 	struct rr_db		*db;
-	char			*err = NULL, *sysmsg, *state_dir, *db_path, *why;
+	char			*err = NULL, *sysmsg, *state_dir, *db_path;
 	char			*project;
 
 	if (event_parse(&ev, input, len, NULL, &err) < 0) {
@@ -240,8 +212,17 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
 		    ev.event_name);
+	if (ev.note != NULL)
+		buf_printf(&reply->err, "reflexion-rules: %s\n", ev.note);
+	memset(&held, 0, sizeof(held));
+	held.opts = opts;
+	held.ev = &ev;
+	held.diags = &diags;
+	held.reply = reply;
 	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
-	set_deadline_answer(&rs, &ev, opts);
+	held.sysmsg = sysmsg = hook_load_errors_message(&diags);
+	held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+	hook_hold_undecided(&held, &rs);
 	/* No home, no memory: no state, no database (places.h). */
 	state_dir = NULL;
 	db = NULL;
@@ -256,38 +237,35 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	}
 	memset(&eo, 0, sizeof(eo));
 	eo.state_dir = state_dir;
+	eo.no_state = state_dir == NULL;
 	eo.db = db;
+	if (opts->deadline_ms != 0) {
+		eo.decided = hook_hold_decision;
+		eo.decided_arg = &held;
+	}
 	eval_outcome_init(&out);
 	if (eval_event(&rs, &ev, &eo, &out) < 0) {
 		/* A rule in the cache would not decode: compile, and redo. */
 		eval_outcome_release(&out);
 		diag_list_release(&diags);
 		ruleset_release(&rs);
+		free(sysmsg);
 		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
-		set_deadline_answer(&rs, &ev, opts);
+		held.sysmsg = sysmsg = hook_load_errors_message(&diags);
+		held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+		hook_hold_undecided(&held, &rs);
 		eval_outcome_init(&out);
 		eval_event(&rs, &ev, &eo, &out);
 	}
-	report_diags(&diags, reply);
-	sysmsg = hook_load_errors_message(&diags);
-	buf_add(&reply->err, out.notes.data, out.notes.len);
-	if ((fc = guarding_file(&rs, &ev, true)) != NULL) {
-		why = xasprintf("reflexion-rules: %s has errors and declares "
-		    "on_error: deny; denying until it is fixed (run "
-		    "'reflexion-rules lint %s')", fc->file, fc->file);
-		add_error_deny(&out, why);
-		free(why);
-	} else if (out.undecided != NULL &&
-	    (out.undecided->action == ACT_DENY ||
-	    out.undecided->action == ACT_ASK)) {
-		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
-		    "be decided (a regex hit its limit) and its file declares "
-		    "on_error: deny", out.undecided->id, out.undecided->file,
-		    out.undecided->line);
-		add_error_deny(&out, why);
-		free(why);
+	if (sysmsg != NULL && !first_showing(&diags, state_dir, &ev, reply)) {
+		free(sysmsg);
+		sysmsg = NULL;
 	}
+	report_diags(&diags, reply);
+	buf_add(&reply->err, out.notes.data, out.notes.len);
+	hook_error_denies(&rs, &ev, &out);
 	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
+	hook_hold_reply(reply, opts);
 	if (db != NULL) {
 		hook_record(db, &out, &ev, reply);
 		buf_add(&reply->err, db->notes.data, db->notes.len);

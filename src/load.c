@@ -2,19 +2,30 @@
  * The front door for rules (see load.h): a request becomes the key of
  * its sources; the cache (cache.h) answers when it holds a valid rule
  * set for that key, else the sources are compiled (sources.h) and saved
- * as the new cache; and the notes say which.
+ * as the new cache (by a child process for the hook, which must not lose
+ * the compile to its deadline); and the notes say which.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "cache.h"
+#include "fileio.h"
 #include "load.h"
 #include "manifest.h"
 #include "prefilter.h"
 #include "userconf.h"
 #include "xmalloc.h"
+
+/* How long a compile in a child may take before the child is killed. */
+#define APART_LIMIT_S	300
+/* The most of the child's error message the parent reads. */
+#define APART_ERR_MAX	4096
 
 static bool
 env_on(const char *name)
@@ -132,6 +143,118 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 	ruleset_index(rs);
 }
 
+/*
+ * The child of compile_apart(): compiles the sources and saves the cache,
+ * then ends with _exit() (it is another process, and must never return
+ * into its parent's stack); the status is 0 when the cache was written.
+ * Why it could not be is written to wfd.  It keeps nothing of the hook's
+ * standard streams, so that the agent, which reads the hook's stdout to
+ * its end, is not kept waiting, leaves the hook's process group, and has
+ * an alarm of its own instead of the hook's deadline (a fork() does not
+ * inherit timers).
+ */
+static void __attribute__((noreturn))
+apart_child(int wfd, const struct rules_request *rq, const char *packs,
+    const char *path, const char *key, const struct cache_identity *id)
+{
+	struct ruleset		 rs;
+	struct diag_list	 diags;
+	struct manifest		 mf;
+	sigset_t		 alrm;
+	char			*err = NULL;
+	int			 fd;
+
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
+	    dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		_exit(2);
+	/* Out of the hook's process group: an agent may kill that one. */
+	(void)setsid();
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	alarm(APART_LIMIT_S);
+	compile_fresh(&rs, &diags, rq, packs, &mf);
+	if (cache_write(path, key, id, &rs, &diags, &mf, &err) == 0)
+		_exit(0);
+	if (err != NULL)
+		fd_write_all(wfd, err, strlen(err));
+	_exit(1);
+}
+
+/*
+ * A miss of the hook's request, compiled and saved by a child process:
+ * the parent waits for it and then reads the cache it wrote.  If the
+ * hook's deadline ends the parent first, the child still saves the cache
+ * and the next call hits it; compiled in the hook's own process, a first
+ * compile slower than the deadline was never saved, and every call failed
+ * open.  Returns 0 with rs and diags loaded from that cache; 1 when the
+ * child could not save it (how->why says why: the caller compiles without
+ * trying again); -1 when no child could do the work (the caller compiles
+ * and saves as usual).  Not used when the cache directory cannot be
+ * written at all: the compile would only be done twice.
+ */
+static int
+compile_apart(struct ruleset *rs, struct diag_list *diags,
+    const struct rules_request *rq, const char *packs, const char *key,
+    const struct cache_identity *id, struct rules_loaded *how)
+{
+	struct buf	 msg;
+	char		*dir, *slash, *err = NULL, *why = NULL;
+	pid_t		 pid;
+	int		 p[2], st, rc;
+
+	dir = xstrdup(how->path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	rc = mkdir_p(dir, &err) == 0 && access(dir, W_OK) == 0 ? 0 : -1;
+	free(dir);
+	free(err);
+	if (rc < 0 || pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		apart_child(p[1], rq, packs, how->path, key, id);
+	}
+	close(p[1]);
+	buf_init(&msg);
+	/* EOF when the child ends; its message is a courtesy. */
+	(void)fd_read_all(p[0], APART_ERR_MAX, true, &msg);
+	close(p[0]);
+	while ((rc = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	if (rc < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
+		buf_release(&msg);
+		return -1;
+	}
+	if (WEXITSTATUS(st) == 1) {
+		free(how->why);
+		how->why = msg.len ? buf_detach(&msg, NULL) :
+		    xstrdup("the cache could not be written");
+		buf_release(&msg);
+		return 1;
+	}
+	buf_release(&msg);
+	if (cache_open(rs, diags, how->path, key, id, &why) < 0) {
+		/* Changed since, or replaced: compile here after all. */
+		free(why);
+		return -1;
+	}
+	free(why);
+	if (rq->all && !decode_all(rs)) {
+		ruleset_release(rs);
+		diag_list_release(diags);
+		return -1;
+	}
+	how->status = LOADED_BUILT;
+	return 0;
+}
+
 /* The request's cache when it is valid, else a compile saved as it. */
 static void
 load_cached(struct ruleset *rs, struct diag_list *diags,
@@ -159,6 +282,17 @@ load_cached(struct ruleset *rs, struct diag_list *diags,
 		}
 	} else
 		how->why = xstrdup("rebuild requested");
+	switch (rq->apart ? compile_apart(rs, diags, rq, packs, key, id, how) : -1) {
+	case 0:
+		free(key);
+		return;
+	case 1:
+		compile_fresh(rs, diags, rq, packs, &mf);
+		manifest_release(&mf);
+		how->status = LOADED_UNSAVED;
+		free(key);
+		return;
+	}
 	compile_fresh(rs, diags, rq, packs, &mf);
 	if (cache_write(how->path, key, id, rs, diags, &mf, &err) == 0)
 		how->status = LOADED_BUILT;

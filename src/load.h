@@ -45,6 +45,11 @@ struct rules_request {
 	enum load_mode	 mode;
 	enum load_say	 say;
 	bool		 all;		/* decode every rule now */
+	/*
+	 * Compile a miss in a child process that saves the cache even if
+	 * the caller ends first (the hook, at its deadline): see load.c.
+	 */
+	bool		 apart;
 };
 
 enum load_status {

@@ -21,7 +21,15 @@
 #include "state.h"
 #include "xmalloc.h"
 
-#define STATE_FILE_MAX		(4u * 1024 * 1024)
+/*
+ * The most a state file holds: far above what a session reaches (a key
+ * is a rule id, with a path for session+path rules: 16 MiB is some
+ * 100,000 files edited in one session).  A file at the limit is kept
+ * as it is, never reset: what it says has fired still has.
+ */
+#define STATE_FILE_MAX		(16u * 1024 * 1024)
+/* Temporary files older than this have no live writer (seconds). */
+#define STATE_TMP_MAX_AGE	60
 #define STATE_NAME_MAX		120
 #define STATE_NAME_KEEP		64
 
@@ -70,18 +78,21 @@ state_file_name(const char *session_id)
 
 /*
  * Reads the state file into *fired (a cJSON array, owned).  Returns 0, 1
- * when the file was corrupt (caller sets it aside), -1 on an I/O error.
+ * when the file was corrupt (caller sets it aside), -1 on an I/O error
+ * or when it is larger than it may be (it is kept: nothing is lost).
  */
 static int
 read_state(const char *path, cJSON **fired, char **err)
 {
 	struct buf	 b;
+	struct stat	 st;
 	cJSON		*root, *arr, *it;
 	enum fd_read_result r;
 	int		 fd;
 
 	*fired = cJSON_CreateArray();
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO planted there must not hang the hook. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -91,8 +102,13 @@ read_state(const char *path, cJSON **fired, char **err)
 		    strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 1;	/* a FIFO, a device: set aside like garbage */
+	}
 	buf_init(&b);
-	r = fd_read_all(fd, STATE_FILE_MAX, false, &b);
+	r = st.st_size > (off_t)STATE_FILE_MAX ? FD_READ_TOO_BIG :
+	    fd_read_all(fd, STATE_FILE_MAX, false, &b);
 	if (r == FD_READ_ERROR) {
 		*err = xasprintf("cannot read state file '%s': %s", path,
 		    strerror(errno));
@@ -101,9 +117,11 @@ read_state(const char *path, cJSON **fired, char **err)
 		return -1;
 	}
 	if (r == FD_READ_TOO_BIG) {
+		*err = xasprintf("state file '%s' is larger than %u MiB; kept "
+		    "as it is", path, STATE_FILE_MAX >> 20);
 		close(fd);
 		buf_release(&b);
-		return 1;
+		return -1;
 	}
 	close(fd);
 	root = cJSON_ParseWithLength(b.data, b.len);
@@ -156,17 +174,73 @@ write_state(const char *path, const char *session_id, const cJSON *fired,
 		out_of_memory(0);
 	cJSON_Delete(root);
 	data = xasprintf("%s\n", text);
-	/* Mode 0600: which rules fired in a session is the user's business. */
-	rc = file_replace(path, data, strlen(data), 0600, err);
+	if (strlen(data) > STATE_FILE_MAX) {
+		*err = xasprintf("state file '%s' has reached its limit of "
+		    "%u MiB; kept as it is, new keys are not recorded", path,
+		    STATE_FILE_MAX >> 20);
+		rc = -1;
+	} else
+		/* Mode 0600: which rules fired is the user's business. */
+		rc = file_replace(path, data, strlen(data), 0600, err);
 	free(data);
 	free(text);
 	return rc;
 }
 
-int
-state_claim(const char *state_dir, const char *session_id,
+/*
+ * Removes the temporary files that writers of the state file `name` left
+ * when they died (killed at the deadline, or by the agent) before their
+ * rename: ".NAME.XXXXXX.tmp", see file_replace().  Every writer holds the
+ * session's lock, which the caller holds now, so none of them is alive;
+ * and since every writer does this first, a writer killed in turn leaves
+ * at most its own.
+ */
+static void
+remove_dead_temps(const char *state_dir, const char *name)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*p;
+	size_t		 nl = strlen(name);
+
+	if ((d = opendir(state_dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (!file_is_replace_temp(de->d_name) ||
+		    strlen(de->d_name) != 1 + nl + strlen(".XXXXXX.tmp") ||
+		    strncmp(de->d_name + 1, name, nl) != 0 ||
+		    de->d_name[1 + nl] != '.')
+			continue;
+		p = xasprintf("%s/%s", state_dir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Removes from fired the keys that start with prefix, but key. */
+static void
+empty_slot(cJSON *fired, const char *prefix, const char *key)
+{
+	cJSON	*it, *next;
+	size_t	 len = strlen(prefix);
+
+	for (it = fired->child; it != NULL; it = next) {
+		next = it->next;
+		if (strncmp(it->valuestring, prefix, len) == 0 &&
+		    strcmp(it->valuestring, key) != 0)
+			cJSON_Delete(cJSON_DetachItemViaPointer(fired, it));
+	}
+}
+
+/*
+ * state_claim(), and state_claim_slot() when slot is not NULL: then the
+ * keys that start with slot are replaced by the one new key.
+ */
+static int
+claim(const char *state_dir, const char *session_id,
     const char *const *keys, size_t n, bool *first, bool dry_run,
-    char **warn, char **err)
+    const char *slot, char **warn, char **err)
 {
 	char		*name, *path, *lock, *aside, *e = NULL;
 	cJSON		*fired = NULL;
@@ -182,10 +256,10 @@ state_claim(const char *state_dir, const char *session_id,
 	name = state_file_name(session_id);
 	path = xasprintf("%s/%s", state_dir, name);
 	lock = xasprintf("%s.lock", path);
-	free(name);
 	if (mkdir_p(state_dir, &e) < 0)
 		goto out;
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+	    0600);
 	if (lfd < 0) {
 		e = xasprintf("cannot open lock file '%s': %s", lock,
 		    strerror(errno));
@@ -219,20 +293,24 @@ state_claim(const char *state_dir, const char *session_id,
 			first[i] = false;
 			continue;
 		}
+		if (slot != NULL)
+			empty_slot(fired, slot, keys[i]);
 		cJSON_AddItemToArray(fired, cJSON_CreateString(keys[i]));
 		added++;
 	}
-	if (!dry_run && added > 0 &&
-	    write_state(path, session_id, fired, &e) < 0) {
-		for (i = 0; i < n; i++)
-			first[i] = true;
-		close(lfd);
-		goto out;
+	if (!dry_run && added > 0) {
+		remove_dead_temps(state_dir, name);
+		/* Not written: the keys found stay found, the new ones unsure. */
+		if (write_state(path, session_id, fired, &e) < 0) {
+			close(lfd);
+			goto out;
+		}
 	}
 	close(lfd);	/* releases the lock */
 	rc = 0;
 out:
 	cJSON_Delete(fired);
+	free(name);
 	free(path);
 	free(lock);
 	if (err)
@@ -243,13 +321,35 @@ out:
 }
 
 int
+state_claim(const char *state_dir, const char *session_id,
+    const char *const *keys, size_t n, bool *first, bool dry_run,
+    char **warn, char **err)
+{
+	return claim(state_dir, session_id, keys, n, first, dry_run, NULL,
+	    warn, err);
+}
+
+int
+state_claim_slot(const char *state_dir, const char *session_id,
+    const char *slot, const char *key, bool *first, char **warn, char **err)
+{
+	if (strncmp(key, slot, strlen(slot)) != 0)
+		BUG("state key '%s' is not in its slot '%s'", key, slot);
+	return claim(state_dir, session_id, &key, 1, first, false, slot, warn,
+	    err);
+}
+
+int
 state_prune(const char *state_dir, int max_age_days, char **err)
 {
 	struct dirent	*de;
 	struct stat	 st;
 	DIR		*d;
 	char		*p;
-	time_t		 cutoff = time(NULL) - (time_t)max_age_days * 86400;
+	time_t		 now = time(NULL);
+	time_t		 cutoff = now - (time_t)max_age_days * 86400;
+	time_t		 tmp_cutoff = now - STATE_TMP_MAX_AGE;
+	bool		 tmp;
 
 	if (err)
 		*err = NULL;
@@ -262,14 +362,14 @@ state_prune(const char *state_dir, int max_age_days, char **err)
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
+		tmp = file_is_replace_temp(de->d_name);
 		if (!str_has_suffix(de->d_name, ".json") &&
 		    !str_has_suffix(de->d_name, ".lock") &&
-		    !str_has_suffix(de->d_name, ".corrupt") &&
-		    !file_is_replace_temp(de->d_name))
+		    !str_has_suffix(de->d_name, ".corrupt") && !tmp)
 			continue;
 		p = xasprintf("%s/%s", state_dir, de->d_name);
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_mtime < cutoff)
+		    st.st_mtime < (tmp ? tmp_cutoff : cutoff))
 			unlink(p);
 		free(p);
 	}

@@ -1,4 +1,11 @@
+/*
+ * The last assistant text of a Claude Code transcript (see transcript.h).
+ * The path comes from the event: it is opened without blocking and read
+ * only if it is a regular file, so a FIFO or a device planted there
+ * cannot hold the hook until its deadline.
+ */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +50,8 @@ assistant_text(const cJSON *line, struct buf *out)
 }
 
 int
-transcript_last_assistant_text(const char *path, char **text, size_t *len)
+transcript_last_assistant_text(const char *path, char **text, size_t *len,
+    char **why)
 {
 	struct stat	 st;
 	struct buf	 data, out;
@@ -53,10 +61,19 @@ transcript_last_assistant_text(const char *path, char **text, size_t *len)
 	ssize_t		 n;
 	int		 fd, rc = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	*why = NULL;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		/* Not there: an old client's usual case, nothing to say. */
+		if (errno != ENOENT)
+			*why = xasprintf("cannot read the transcript '%s': %s",
+			    path, strerror(errno));
 		return -1;
+	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = xasprintf("the transcript '%s' is not a regular file; "
+		    "not read", path);
 		close(fd);
 		return -1;
 	}

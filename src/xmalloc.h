@@ -13,7 +13,8 @@
  * returned to the caller instead.
  *
  * Out of memory and BUG() are the only two; the watchdog (watchdog.h)
- * ends a hook that overruns its deadline from a signal handler.
+ * ends a hook that overruns its deadline from a signal handler, and the
+ * child process load.c forks to compile a cache miss ends with _exit().
  */
 #ifndef RR_XMALLOC_H
 #define RR_XMALLOC_H

@@ -320,6 +320,10 @@ else
 	not_ok "a pack installed after config.yaml named it"; diag <trace; diag <out
 fi
 rm packs/later.yaml
+# The broken-rules systemMessage is shown once per session and set of
+# errors, and this set was shown before the pack was installed: a new
+# session sees it.
+rm -rf "$REFLEXION_HOME/state"
 hook "$reset"
 if ! denies && grep -q "unknown pack 'later'" out && cache_is built; then
 	ok "a pack uninstalled: gone, and the error shown"
@@ -328,6 +332,7 @@ else
 fi
 printf 'packs: [guard\n' >"$REFLEXION_HOME/config.yaml"
 hook "$reset"
+rm -rf "$REFLEXION_HOME/state"		# a new session
 hook "$reset"
 if cache_is hit && grep -q 'systemMessage' out &&
     grep -q 'config.yaml:2:1: error' out; then
@@ -339,15 +344,19 @@ rm -f "$REFLEXION_HOME/config.yaml"
 unset REFLEXION_PACKS_DIR
 
 # The repository's rule files: the same replies, traces and test results.
+# Each compared call starts a new session's state: the broken-rules
+# message is shown once per session.
 unset CLAUDE_PROJECT_DIR
 bad=0
 for rules in "$SRCDIR/rules" "$SRCDIR/tests/rules" \
     "$SRCDIR/tests/fixtures/protocol.yaml" "$SRCDIR/tests/lint"; do
 	for ev in "$SRCDIR"/tests/events/*.json; do
 		for cmd in hook explain; do
+			rm -rf "$REFLEXION_HOME/state"
 			REFLEXION_NO_CACHE=1 "$RR" $cmd --rules "$rules" <"$ev" \
 			    >fresh.out 2>fresh.err
 			"$RR" $cmd --rules "$rules" <"$ev" >/dev/null 2>&1
+			rm -rf "$REFLEXION_HOME/state"
 			"$RR" $cmd --rules "$rules" <"$ev" >cached.out 2>cached.err
 			if ! cmp -s fresh.out cached.out ||
 			    ! cmp -s fresh.err cached.err; then

@@ -44,15 +44,24 @@ else
 	not_ok "100,000-deep JSON: refused cleanly (status $status)"; diag <err
 fi
 
-# REFLEXION_HOME that cannot be used: the decision is still made.
+# REFLEXION_HOME that cannot be used: there is no data directory, so no
+# once state can be kept and the once deny would block every call; it
+# fails open instead and says why, unless its file declares on_error: deny.
 echo x >plainfile
 bash_ev s1 | REFLEXION_HOME=$TMPROOT/plainfile/home "$RR" hook --rules r.yaml >out 2>err
-if grep -q '"permissionDecision":"deny"' out &&
+if [ ! -s out ] &&
     grep -q 'plainfile/home: cannot be used: Not a directory' err &&
-    [ "$(wc -l <err)" = 1 ]; then
-	ok "unwritable REFLEXION_HOME: still denies, and says why on stderr"
+    [ "$(grep -c 'do not fire (fail open)' err)" = 1 ]; then
+	ok "unusable REFLEXION_HOME: a once deny fails open, says why on stderr"
 else
 	not_ok "unwritable REFLEXION_HOME"; diag <out; diag <err
+fi
+sed 's/^rules:/on_error: deny\nrules:/' r.yaml >r-closed.yaml
+bash_ev s1 | REFLEXION_HOME=$TMPROOT/plainfile/home "$RR" hook --rules r-closed.yaml >out 2>err
+if grep -q '"permissionDecision":"deny"' out && grep -q 'plainfile/home: cannot be used' err; then
+	ok "unwritable REFLEXION_HOME, on_error: deny: the once deny still denies"
+else
+	not_ok "unwritable REFLEXION_HOME, on_error: deny"; diag <out; diag <err
 fi
 
 # REFLEXION_HOME on a path with spaces and non-ASCII characters.
@@ -125,8 +134,9 @@ else
 	not_ok "invalid UTF-8 in the event"; diag <err
 fi
 # A full disk under REFLEXION_HOME (a 64 KB tmpfs, where mounting is
-# allowed): the decision is still made, the failure said, the session's
-# old state kept intact and no temporary file left behind.
+# allowed): the once deny cannot be claimed so it fails open, the failure
+# is said, the session's old state kept intact and no temporary file left
+# behind.
 mkdir -p full
 if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
 	mkdir -p full/home/state
@@ -136,11 +146,11 @@ if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
 	bash_ev s5 | REFLEXION_HOME=$TMPROOT/full/home "$RR" hook \
 	    --rules r.yaml >out 2>err
 	status=$?
-	if [ $status = 0 ] && grep -q '"permissionDecision":"deny"' out &&
-	    grep -q 'No space left on device' err &&
+	if [ $status = 0 ] && [ ! -s out ] &&
+	    grep -q 'No space left on device.*fail open' err &&
 	    grep -q '"older-rule"' full/home/state/s5.json &&
 	    [ "$(ls -A full/home/state | grep -c tmp)" = 0 ]; then
-		ok "full disk: still denies, says why, old state intact, no temp file"
+		ok "full disk: the once deny fails open, says why, old state intact, no temp file"
 	else
 		not_ok "full disk (status $status)"; diag <out; diag <err
 		ls -lA full/home/state | diag
@@ -151,9 +161,9 @@ else
 fi
 
 # A file size limit (RLIMIT_FSIZE 0): writes fail with EFBIG and SIGXFSZ,
-# which must not kill the hook.
+# which must not kill the hook; on_error: deny keeps the once deny.
 bash_ev s6 >ev6.json
-( ulimit -f 0; exec "$RR" hook --rules r.yaml 2>&1 ) <ev6.json | cat >out
+( ulimit -f 0; exec "$RR" hook --rules r-closed.yaml 2>&1 ) <ev6.json | cat >out
 if grep -q '"permissionDecision":"deny"' out &&
     grep -q "cannot write '[^']*/state/s6.json'" out; then
 	ok "file size limit 0: the hook survives SIGXFSZ, denies, says why"

@@ -216,9 +216,11 @@ else
 fi
 printf 'packs: [dangerous-commands\n' >"$REFLEXION_HOME/config.yaml"
 printf '%s' "$reset" | "$RR" hook >out 2>err
+# Once per session: the next session is told again, from the cache.
+rm -rf "$REFLEXION_HOME/state"
 printf '%s' "$reset" | "$RR" hook >out 2>err
 if grep -q 'systemMessage' out && grep -q 'config.yaml:2' out; then
-	ok "a broken config.yaml switches the packs off: the user is told, on every call, cache or not"
+	ok "a broken config.yaml switches the packs off: the user is told, in every session, cache or not"
 else
 	not_ok "a broken config.yaml"; diag <out; diag <err
 fi

@@ -26,6 +26,44 @@ expect(const char *event, const char *want, const char *what)
 	free(got);
 }
 
+/* What eval_event() told about its decision so far, one call a line. */
+static void
+record_decision(void *arg, const struct eval_outcome *so_far)
+{
+	struct buf	*b = arg;
+	size_t		 i;
+
+	for (i = 0; i < so_far->nfired; i++)
+		buf_printf(b, "%s%s:%s", i ? " " : "",
+		    action_names[so_far->fired[i].rule->action],
+		    so_far->fired[i].rule->id);
+	buf_addc(b, '\n');
+}
+
+static char *
+decisions_told(const char *event)
+{
+	struct rr_event		ev;
+	struct eval_outcome	out;
+	struct eval_opts	eo;
+	struct buf		b;
+	char			*err = NULL;
+
+	buf_init(&b);
+	if (event_parse(&ev, event, strlen(event), "/p", &err) < 0) {
+		free(err);
+		return xstrdup("(parse error)");
+	}
+	memset(&eo, 0, sizeof(eo));
+	eo.decided = record_decision;
+	eo.decided_arg = &b;
+	eval_outcome_init(&out);
+	eval_event(&rs, &ev, &eo, &out);
+	eval_outcome_release(&out);
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
 int
 main(void)
 {
@@ -123,6 +161,45 @@ main(void)
 	expect("{\"hook_event_name\":\"Stop\",\"stop_hook_active\":true}",
 	    "context:crit context:med1 deny:forced context:low",
 	    "stop_hook_active drops blocking rules unless forced");
+
+	/*
+	 * A caller is told each time the decision so far gets stronger, with
+	 * the rules fired by then in priority order; once rules wait for the
+	 * end, and nothing is told when nothing decides.
+	 */
+	use("version: 1\nrules:\n"
+	    "  - id: ctx\n    on: PreToolUse\n    action: context\n"
+	    "    message: m\n"
+	    "  - id: ask1\n    on: PreToolUse\n    when: {command: a}\n"
+	    "    action: ask\n    message: m\n"
+	    "  - id: ask2\n    on: PreToolUse\n    when: {command: a}\n"
+	    "    action: ask\n    message: m\n"
+	    "  - id: oncedeny\n    on: PreToolUse\n    once: session\n"
+	    "    when: {command: d}\n    action: deny\n    message: m\n"
+	    "  - id: deny1\n    on: PreToolUse\n    when: {command: d}\n"
+	    "    action: deny\n    message: m\n"
+	    "  - id: crit\n    on: PreToolUse\n    priority: critical\n"
+	    "    when: {command: d}\n    action: deny\n    message: m\n"
+	    "  - id: ask3\n    on: PreToolUse\n    when: {command: d}\n"
+	    "    action: ask\n    message: m\n");
+	{
+		char *told = decisions_told(PRE("Bash", "{\"command\":\"x\"}"));
+		is_str(told, "", "no deny or ask: nobody is told");
+		free(told);
+		told = decisions_told(PRE("Bash", "{\"command\":\"a\"}"));
+		is_str(told, "context:ctx ask:ask1\n",
+		    "told once at the first ask, not again at an equal one");
+		free(told);
+		told = decisions_told(PRE("Bash", "{\"command\":\"ad\"}"));
+		is_str(told, "context:ctx ask:ask1\n"
+		    "context:ctx ask:ask1 ask:ask2 deny:deny1\n",
+		    "told at the ask, then at the deny; the once deny waits");
+		free(told);
+		told = decisions_told(PRE("Bash", "{\"command\":\"d\"}"));
+		is_str(told, "context:ctx deny:deny1\n",
+		    "a deny first: told once, later denies and asks change nothing");
+		free(told);
+	}
 
 	/* Regexes that backtrack forever stop at their limit. */
 	use("version: 1\nrules:\n"

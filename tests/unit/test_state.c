@@ -141,6 +141,94 @@ main(void)
 	ok(file_has(dir, "s3", "a") == 1 && file_has(dir, "s3", "b") == 1,
 	    "both keys are written");
 
+	/* A slot holds one value: first again when it changes. */
+	{
+		bool f;
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && f, "a slot's first value is first");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && !f, "the same value again is not");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot B", &f, &warn,
+		    &err) == 0 && f, "another value is first");
+		ok(state_claim_slot(dir, "s7", "slot ", "slot A", &f, &warn,
+		    &err) == 0 && f, "and the first value, back again, too");
+		is_int(claim1(dir, "s7", "slot-rule", NULL), 1,
+		    "a key outside the slot is its own");
+		ok(file_has(dir, "s7", "slot A") == 1 &&
+		    file_has(dir, "s7", "slot B") == 0 &&
+		    file_has(dir, "s7", "slot-rule") == 1,
+		    "the file holds the slot's last value and the other keys");
+	}
+
+	/* A writer removes the temporary files of the session's dead writers. */
+	{
+		char *mine = xasprintf("%s/.s8.json.Ab12Cd.tmp", dir);
+		char *other = xasprintf("%s/.s80.json.Ab12Cd.tmp", dir);
+		char *odd = xasprintf("%s/.s8.json.toolongname.tmp", dir);
+		is_int(claim1(dir, "s8", "k1", NULL), 1, "session s8 exists");
+		spit(mine, "{");
+		spit(other, "{");
+		spit(odd, "{");
+		is_int(claim1(dir, "s8", "k1", NULL), 0, "a claim that writes nothing");
+		ok(stat(mine, &st) == 0, "... leaves the temporary files alone");
+		is_int(claim1(dir, "s8", "k2", NULL), 1, "a claim that writes");
+		ok(stat(mine, &st) < 0, "... removes its session's dead writer's file");
+		ok(stat(other, &st) == 0 && stat(odd, &st) == 0,
+		    "... and no other session's, nor a name not file_replace's");
+		unlink(other);
+		unlink(odd);
+		free(mine);
+		free(other);
+		free(odd);
+	}
+
+	/*
+	 * A file at its limit (16 MiB) is kept as it is: its keys still
+	 * count, new ones fail; one over it is kept unread.
+	 */
+	{
+		const char *k2[2] = { "a", "b" };
+		struct buf big;
+		size_t limit = 16u * 1024 * 1024;
+		char *bigpath = xasprintf("%s/s9.json", dir), *aside;
+		FILE *fp;
+
+		buf_init(&big);
+		buf_adds(&big, "{\"version\":1,\"fired\":[\"a\",\"");
+		while (big.len < limit - 16)
+			buf_addc(&big, 'x');
+		buf_adds(&big, "\"]}");
+		spit(bigpath, big.data);
+		err = NULL;
+		first[0] = first[1] = true;
+		ok(state_claim(dir, "s9", k2, 2, first, false, &warn, &err) < 0 &&
+		    !first[0] && first[1] && err != NULL &&
+		    strstr(err, "reached its limit") != NULL,
+		    "at the limit: -1, the old key still found, the new one not");
+		free(err);
+		text = slurp(bigpath);
+		ok(text != NULL && strcmp(text, big.data) == 0,
+		    "at the limit: the file is kept as it was");
+		free(text);
+		buf_release(&big);
+		if ((fp = fopen(bigpath, "wb")) != NULL) {
+			fseek(fp, 20L * 1024 * 1024, SEEK_SET);
+			fputc('x', fp);
+			fclose(fp);
+		}
+		err = NULL;
+		ok(state_claim(dir, "s9", k2, 1, first, false, &warn, &err) < 0 &&
+		    first[0] && err != NULL && strstr(err, "larger than") != NULL,
+		    "over the limit: -1, and nothing known");
+		free(err);
+		aside = xasprintf("%s.corrupt", bigpath);
+		ok(stat(bigpath, &st) == 0 && st.st_size > 20L * 1024 * 1024 &&
+		    stat(aside, &st) < 0, "over the limit: kept, not set aside");
+		unlink(bigpath);
+		free(aside);
+		free(bigpath);
+	}
+
 	/* Corrupt files are set aside, never trusted. */
 	path = xasprintf("%s/s4.json", dir);
 	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
@@ -193,9 +281,25 @@ main(void)
 	text = xasprintf("%s/.old.json.Xy12Ab.tmp", dir);
 	spit(text, "{");
 	utimensat(AT_FDCWD, text, old, 0);
-	ok(state_prune(dir, 30, &err) == 0, "prune runs");
-	ok(stat(path, &st) < 0, "a 40-day-old file is removed");
-	ok(stat(text, &st) < 0, "so is a 40-day-old temporary file");
+	{
+		/* A temporary file over a minute old has no live writer. */
+		char *fresh = xasprintf("%s/.new.json.Xy12Ab.tmp", dir);
+		char *stale = xasprintf("%s/.mid.json.Xy12Ab.tmp", dir);
+		struct timespec mins[2];
+		spit(fresh, "{");
+		spit(stale, "{");
+		mins[0].tv_sec = mins[1].tv_sec = time(NULL) - 300;
+		mins[0].tv_nsec = mins[1].tv_nsec = 0;
+		utimensat(AT_FDCWD, stale, mins, 0);
+		ok(state_prune(dir, 30, &err) == 0, "prune runs");
+		ok(stat(path, &st) < 0, "a 40-day-old file is removed");
+		ok(stat(text, &st) < 0, "so is a 40-day-old temporary file");
+		ok(stat(stale, &st) < 0, "and a 5-minute-old one");
+		ok(stat(fresh, &st) == 0, "a new temporary file stays");
+		unlink(fresh);
+		free(fresh);
+		free(stale);
+	}
 	is_int(file_has(dir, "s1", "rule-a"), 1, "a new file stays");
 	free(text);
 	free(path);
