@@ -5,6 +5,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 void
@@ -185,7 +186,7 @@ severity_name(enum diag_severity s)
 static void
 print_location(struct buf *b, const struct diag *d)
 {
-	buf_adds(b, d->file);
+	textesc_add(b, d->file, strlen(d->file), TEXTESC_LINE);
 	if (d->line > 0) {
 		buf_printf(b, ":%d", d->line);
 		if (d->col > 0)
@@ -202,8 +203,9 @@ diag_format_short(const struct diag *d)
 	buf_init(&b);
 	diag_code_str(d->code, code);
 	print_location(&b, d);
-	buf_printf(&b, ": %s: %s [%s]", severity_name(d->severity),
-	    d->message, code);
+	buf_printf(&b, ": %s: ", severity_name(d->severity));
+	textesc_add(&b, d->message, strlen(d->message), TEXTESC_LINE);
+	buf_printf(&b, " [%s]", code);
 	return buf_detach(&b, NULL);
 }
 

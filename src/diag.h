@@ -76,7 +76,12 @@ void	 diag_print_text(FILE *, const struct diag *);
 void	 diag_print_json(FILE *, const struct diag_list *);
 /* GitHub Actions workflow commands. */
 void	 diag_print_github(FILE *, const struct diag_list *);
-/* One line, for a hook's stderr or systemMessage: no source, no caret. */
+/*
+ * One line, for a hook's stderr or systemMessage: no source, no caret.
+ * The file name and the message are escaped as data (textesc.h): a rule
+ * file's name or a key quoted from it can add no line and no terminal
+ * code to what the user sees.
+ */
 char	*diag_format_short(const struct diag *);
 
 #endif
