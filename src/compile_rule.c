@@ -551,9 +551,19 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	    r->action == ACT_NONE)
 		cx->guarded |= r->events;
 	r->fail_closed = cx->fail_closed;
-	if (cx->errors != before || r->id == NULL)
+	if (r->id == NULL)
 		return;
 	ydoc_loc(cx->doc, idn, &loc);
+	/*
+	 * A rule with an error is left out, but its id still counts: a later
+	 * rule with the same id is a duplicate all the same, and this one is
+	 * reported if an earlier rule has its id.
+	 */
+	if (cx->errors != before) {
+		if (ruleset_leave_out(cx->rs, r, layer, cx->diags, &loc) < 0)
+			cx->errors++;
+		return;
+	}
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;
 }
