@@ -70,10 +70,14 @@ cmd_test_exec(int argc, char **argv)
 		fputs(how.notes, stderr);
 	rules_loaded_release(&how);
 	free(home);
+	/* An error fails the run; a warning is only shown. */
 	for (i = 0; i < diags.n; i++) {
 		if (tap) {
 			line = diag_format_short(&diags.items[i]);
-			printf("not ok %zu - %s\n", ++failed, line);
+			if (diags.items[i].severity == DIAG_ERROR)
+				printf("not ok %zu - %s\n", ++failed, line);
+			else
+				printf("# %s\n", line);
 			free(line);
 		} else
 			diag_print_text(stdout, &diags.items[i]);

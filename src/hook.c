@@ -60,7 +60,11 @@ load_rules(const struct hook_opts *opts, const char *project,
 	rules_loaded_release(&how);
 }
 
-/* Every load diagnostic, one line each on stderr. */
+/*
+ * Every load error, one line each on stderr.  Warnings (a rule that can
+ * never fire) are lint's business: a hook runs on every tool call and
+ * would repeat them each time.
+ */
 static void
 report_diags(const struct diag_list *diags, struct hook_reply *reply)
 {
@@ -68,6 +72,8 @@ report_diags(const struct diag_list *diags, struct hook_reply *reply)
 	char	*line;
 
 	for (i = 0; i < diags->n; i++) {
+		if (diags->items[i].severity != DIAG_ERROR)
+			continue;
 		line = diag_format_short(&diags->items[i]);
 		buf_printf(&reply->err, "reflexion-rules: %s\n", line);
 		free(line);
