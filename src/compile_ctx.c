@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compile_priv.h"
+#include "jsonw.h"
 
 struct diag *
 cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
@@ -62,6 +63,60 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
 	va_end(ap);
 	cx->errors++;
+	return d;
+}
+
+/*
+ * A warning: it does not leave the rule out (cx->errors is unchanged),
+ * and only lint and the commands that list diagnostics show it.
+ */
+struct diag *
+cx_warning(struct cctx *cx, const struct ynode *n, enum diag_code code,
+    const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+
+	ydoc_loc(cx->doc, n, &loc);
+	va_start(ap, fmt);
+	d = diag_vadd(cx->diags, DIAG_WARNING, code, &loc, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/*
+ * A warning at the key `label` written at line:col (a compiled condition
+ * keeps no node): the caret underlines the key, and its quotes if it has
+ * them.
+ */
+struct diag *
+cx_warning_key(struct cctx *cx, int line, int col, const char *label,
+    enum diag_code code, const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+	const char	*p = cx->doc->text, *end = p + cx->doc->text_len;
+	int		 l = 1, width;
+
+	ydoc_loc(cx->doc, NULL, &loc);
+	while (p < end && l < line)
+		if (*p++ == '\n')
+			l++;
+	/* Columns count characters: step over whole UTF-8 sequences. */
+	for (l = 1; p < end && l < col; l++)
+		while (++p < end && ((unsigned char)*p & 0xc0) == 0x80)
+			;
+	width = (int)utf8_count(label, strlen(label));
+	if (p < end && (*p == '\'' || *p == '"'))
+		width += 2;
+	loc.line = loc.end_line = line;
+	loc.col = col;
+	loc.end_col = col + width - 1;
+	va_start(ap, fmt);
+	d = diag_vadd(cx->diags, DIAG_WARNING, code, &loc, fmt, ap);
+	va_end(ap);
 	return d;
 }
 

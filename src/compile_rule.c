@@ -153,7 +153,10 @@ compile_tools(struct cctx *cx, struct rule *r, const struct ynode *v)
 	    sizeof(*r->tool_globs));
 	for (i = 0; i < l.n; i++) {
 		r->tools[i] = l.items[i].s;
-		if (has_glob_chars(l.items[i].s)) {
+		if (!has_glob_chars(l.items[i].s))
+			reach_check_tool(cx, r, l.items[i].node,
+			    l.items[i].s);
+		else {
 			g = rr_glob_compile(l.items[i].s, l.items[i].len, &err,
 			    &off);
 			if (g == NULL) {
@@ -564,6 +567,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			cx->errors++;
 		return;
 	}
+	reach_check_rule(cx, r);
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;
 }
