@@ -99,6 +99,8 @@ struct cond *compile_when(struct cctx *, const struct ynode *key,
 /* compile_reach.c */
 void	 reach_check_tool(struct cctx *, const struct rule *,
 	     const struct ynode *, const char *name);
+void	 reach_check_tool_events(struct cctx *, const struct rule *,
+	     const struct ynode *on);
 void	 reach_check_rule(struct cctx *, const struct rule *);
 
 #endif

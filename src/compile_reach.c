@@ -52,6 +52,40 @@ reach_check_tool(struct cctx *cx, const struct rule *r,
 		    "this is only a reminder");
 }
 
+/*
+ * A rule with tools applies to the events that have a tool only: the
+ * other events of its `on` never see it.  (With no such event at all,
+ * check_action_events() reports an error instead.)
+ */
+void
+reach_check_tool_events(struct cctx *cx, const struct rule *r,
+    const struct ynode *on)
+{
+	const struct ynode	*ev;
+	size_t			 i, n;
+	enum rr_event_kind	 k;
+	struct diag		*d;
+
+	if (r->ntools == 0 || !(r->events & ((1u << EV_PRE_TOOL_USE) |
+	    (1u << EV_POST_TOOL_USE) | (1u << EV_POST_TOOL_USE_FAILURE))))
+		return;
+	n = on->type == YNODE_SEQ ? on->n : 1;
+	for (i = 0; i < n; i++) {
+		ev = on->type == YNODE_SEQ ? on->items[i] : on;
+		if (!is_string(ev))
+			continue;
+		k = event_kind_from_name(ev->str);
+		if (k == EV_OTHER || toolinfo_has_tool(k))
+			continue;
+		d = cx_warning(cx, ev, DIAG_tools_event, "rule '%s' never runs "
+		    "on %s: it has 'tools', and %s has no tool", r->id,
+		    ev->str, ev->str);
+		diag_set_hint(d, "a rule with 'tools' runs on PreToolUse, "
+		    "PostToolUse and PostToolUseFailure; write another rule "
+		    "for %s", ev->str);
+	}
+}
+
 /* ---- fields -------------------------------------------------------------- */
 
 /* Whether a tool entry of the rule (a name or a glob) matches name. */

@@ -567,6 +567,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			cx->errors++;
 		return;
 	}
+	reach_check_tool_events(cx, r, ynode_get(n, "on"));
 	reach_check_rule(cx, r);
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;
