@@ -24,7 +24,8 @@ cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
 
 	ydoc_loc(cx->doc, n, &loc);
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
 	cx->errors++;
 	return d;
@@ -60,7 +61,8 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 		loc.end_col = col;
 	}
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
 	cx->errors++;
 	return d;
@@ -80,7 +82,8 @@ cx_warning(struct cctx *cx, const struct ynode *n, enum diag_code code,
 
 	ydoc_loc(cx->doc, n, &loc);
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_WARNING, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_WARNING, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
 	return d;
 }
@@ -97,26 +100,22 @@ cx_warning_key(struct cctx *cx, int line, int col, const char *label,
 	struct diag_loc	 loc;
 	struct diag	*d;
 	va_list		 ap;
-	const char	*p = cx->doc->text, *end = p + cx->doc->text_len;
-	int		 l = 1, width;
+	const char	*s;
+	size_t		 off;
 
 	ydoc_loc(cx->doc, NULL, &loc);
-	while (p < end && l < line)
-		if (*p++ == '\n')
-			l++;
-	/* Columns count characters: step over whole UTF-8 sequences. */
-	for (l = 1; p < end && l < col; l++)
-		while (++p < end && ((unsigned char)*p & 0xc0) == 0x80)
-			;
-	width = (int)utf8_count(label, strlen(label));
-	if (p < end && (*p == '\'' || *p == '"'))
-		width += 2;
 	loc.line = loc.end_line = line;
 	loc.col = col;
-	loc.end_col = col + width - 1;
+	loc.end_col = col + (int)utf8_count(label, strlen(label)) - 1;
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_WARNING, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_WARNING, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
+	if ((s = d->source_line) != NULL && col > 0) {
+		off = utf8_prefix(s, strlen(s), (size_t)col - 1);
+		if (s[off] == '\'' || s[off] == '"')
+			d->end_col += 2;
+	}
 	return d;
 }
 

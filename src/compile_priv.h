@@ -41,6 +41,7 @@ struct cctx {
 	bool			 fail_closed;	/* on_error: deny */
 	unsigned		 guarded;	/* events of deny/ask rules */
 	bool			 in_shell;	/* inside a `shell:` map */
+	struct diag_cursor	 cursor;	/* of doc's text, for diags */
 };
 
 struct strlist_item {

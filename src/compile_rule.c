@@ -421,6 +421,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 {
 	const struct ynode	*v, *idn, *actn;
 	struct arena		*a = &cx->rs->arena;
+	const struct rule	*first;
 	struct rule		*r;
 	struct diag_loc		 loc;
 	struct strlist		 l;
@@ -556,19 +557,22 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	r->fail_closed = cx->fail_closed;
 	if (r->id == NULL)
 		return;
-	ydoc_loc(cx->doc, idn, &loc);
 	/*
 	 * A rule with an error is left out, but its id still counts: a later
 	 * rule with the same id is a duplicate all the same, and this one is
 	 * reported if an earlier rule has its id.
 	 */
+	if ((first = ruleset_same_id(cx->rs, r, layer)) != NULL)
+		cx_error(cx, idn, DIAG_duplicate_id, "duplicate rule id '%s' "
+		    "(first defined at %s:%d)", r->id, first->file,
+		    first->line);
 	if (cx->errors != before) {
-		if (ruleset_leave_out(cx->rs, r, layer, cx->diags, &loc) < 0)
-			cx->errors++;
+		ruleset_leave_out(cx->rs, r, layer);
 		return;
 	}
 	reach_check_tool_events(cx, r, ynode_get(n, "on"));
 	reach_check_rule(cx, r);
+	ydoc_loc(cx->doc, idn, &loc);
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;
 }

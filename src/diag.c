@@ -34,23 +34,37 @@ diag_list_release(struct diag_list *l)
 	diag_list_init(l);
 }
 
-/* Copies line `line` (1-based) of text, without its newline. */
+/*
+ * Copies line `line` (1-based) of text, without its newline.  With a
+ * cursor it is looked for from the line found last, forward or back:
+ * diagnostics come mostly in the order of the file.
+ */
 static char *
-copy_line(const char *text, size_t len, int line)
+copy_line(const char *text, size_t len, int line, struct diag_cursor *cur)
 {
 	const char	*p, *end, *nl;
-	int		 cur = 1;
+	int		 n = 1;
 
 	if (text == NULL || line < 1)
 		return NULL;
 	p = text;
 	end = text + len;
-	while (cur < line) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL)
+	if (cur != NULL && cur->line > 0 && cur->off <= len) {
+		p = text + cur->off;
+		n = cur->line;
+		/* Back to the start of the line before, as often as needed. */
+		for (; n > line; n--)
+			for (p--; p > text && p[-1] != '\n'; p--)
+				;
+	}
+	for (; n < line; n++) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			return NULL;
 		p = nl + 1;
-		cur++;
+	}
+	if (cur != NULL) {
+		cur->off = (size_t)(p - text);
+		cur->line = n;
 	}
 	nl = memchr(p, '\n', (size_t)(end - p));
 	if (nl == NULL)
@@ -61,8 +75,9 @@ copy_line(const char *text, size_t len, int line)
 }
 
 struct diag *
-diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
-    const struct diag_loc *loc, const char *fmt, va_list ap)
+diag_vadd_at(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, struct diag_cursor *cur, const char *fmt,
+    va_list ap)
 {
 	struct diag	*d;
 
@@ -80,13 +95,21 @@ diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
 		d->col = loc->col;
 		d->end_line = loc->end_line;
 		d->end_col = loc->end_col;
-		d->source_line = copy_line(loc->text, loc->text_len, loc->line);
+		d->source_line = copy_line(loc->text, loc->text_len, loc->line,
+		    cur);
 	} else
 		d->file = xstrdup("<input>");
 	d->message = xvasprintf(fmt, ap);
 	if (sev == DIAG_ERROR)
 		l->errors++;
 	return d;
+}
+
+struct diag *
+diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, const char *fmt, va_list ap)
+{
+	return diag_vadd_at(l, sev, code, loc, NULL, fmt, ap);
 }
 
 struct diag *

@@ -176,9 +176,8 @@ id_index_grow(size_t **index, size_t *cap, struct rule *const *rules,
 		*id_slot(*index, *cap, rules, rules[i]->id) = i + 1;
 }
 
-/* The rule of r's layer that already has r's id, added or left out. */
-static const struct rule *
-same_id(const struct ruleset *rs, const struct rule *r, int layer)
+const struct rule *
+ruleset_same_id(const struct ruleset *rs, const struct rule *r, int layer)
 {
 	size_t	i;
 
@@ -197,7 +196,7 @@ static int
 report_same_id(const struct ruleset *rs, const struct rule *r, int layer,
     struct diag_list *diags, const struct diag_loc *loc)
 {
-	const struct rule	*first = same_id(rs, r, layer);
+	const struct rule	*first = ruleset_same_id(rs, r, layer);
 
 	if (first == NULL)
 		return 0;
@@ -232,15 +231,12 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	return 0;
 }
 
-int
-ruleset_leave_out(struct ruleset *rs, struct rule *r, int layer,
-    struct diag_list *diags, const struct diag_loc *loc)
+void
+ruleset_leave_out(struct ruleset *rs, struct rule *r, int layer)
 {
 	size_t	*slot;
-	int	 rc;
 
 	r->layer = layer;
-	rc = report_same_id(rs, r, layer, diags, loc);
 	id_index_grow(&rs->left_index, &rs->left_index_cap, rs->left_out,
 	    rs->nleft_out);
 	slot = id_slot(rs->left_index, rs->left_index_cap, rs->left_out,
@@ -252,5 +248,4 @@ ruleset_leave_out(struct ruleset *rs, struct rule *r, int layer,
 		*slot = rs->nleft_out;
 	} else if (rs->left_out[*slot - 1]->layer != layer)
 		rs->left_out[*slot - 1] = r;
-	return rc;
 }

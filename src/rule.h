@@ -268,14 +268,14 @@ struct rule *ruleset_new_rule(struct ruleset *);
  */
 int	 ruleset_commit_rule(struct ruleset *, struct rule *, int layer,
 	     struct diag_list *, const struct diag_loc *);
+/* The rule of that layer, added or left out, that has r's id, or NULL. */
+const struct rule *ruleset_same_id(const struct ruleset *,
+	     const struct rule *r, int layer);
 /*
- * For a rule with an error, which is not added: reports its id if it
- * duplicates one as ruleset_commit_rule() would (-1), and remembers it
- * so that a later rule with its id is reported too.  r stays the
- * caller's (in the ruleset's arena).
+ * Remembers a rule with an error, which is not added, so that a later
+ * rule with its id is still a duplicate.  r stays in the ruleset's arena.
  */
-int	 ruleset_leave_out(struct ruleset *, struct rule *, int layer,
-	     struct diag_list *, const struct diag_loc *);
+void	 ruleset_leave_out(struct ruleset *, struct rule *, int layer);
 void	 ruleset_own_regex(struct ruleset *, struct rr_regex *);
 void	 ruleset_own_glob(struct ruleset *, struct rr_glob *);
 void	 ruleset_own_json(struct ruleset *, struct cJSON *);

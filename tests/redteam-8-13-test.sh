@@ -218,4 +218,30 @@ else
 	not_ok "the dead guards in the hook"; diag <out; diag <err
 fi
 
+# cpu COMMAND...: the user and system CPU seconds it took, in
+# hundredths (times(1) of a subshell that ran only it).
+cpu() {
+	( "$@" >/dev/null 2>&1; times ) | tail -1 |
+	    awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+	      sub("s", "", a[2]); t += a[1] * 60 + a[2] } print int(t * 100) }'
+}
+# 20,000 rules: clean, each with an error, each a duplicate with an
+# error, each with a warning.  The hook compiles such a file when its
+# cache is cold, within its deadline.
+awk 'BEGIN { print "version: 1\nrules:";
+    for (i = 0; i < 20000; i++) printf "  - id: r%d\n    on: PreToolUse\n    tools: [Bash]\n    action: context\n    message: m\n", i }' >clean.yaml
+sed 's/^    tools: \[Bash\]$/    tools: [Bash]\n    bogus: 1/' clean.yaml >errors.yaml
+sed 's/^  - id: r[0-9]*$/  - id: same/' errors.yaml >dups.yaml
+sed 's/^    tools: \[Bash\]$/    tools: [Bash]\n    when: {path: x}/' clean.yaml >dead.yaml
+base=$(cpu "$RR" lint clean.yaml)
+[ "$base" -lt 5 ] && base=5
+for f in errors dups dead; do
+	t=$(cpu "$RR" lint $f.yaml)
+	if [ "$t" -le $((base * 8)) ]; then
+		ok "20,000 rules that each draw a diagnostic ($f): lint costs about what a clean file costs (${t} vs ${base} hundredths of a CPU second)"
+	else
+		not_ok "20,000 rules that each draw a diagnostic ($f): ${t} vs ${base} hundredths of a CPU second"
+	fi
+done
+
 done_testing
