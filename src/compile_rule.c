@@ -539,7 +539,9 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			cx_error(cx, v, DIAG_record_options, "'record' options "
 			    "apply only to rules with 'action: record'");
 	}
+	/* A when that did not compile has said so already. */
 	if (r->message != NULL && r->message->uses_kb &&
+	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
 	    !cond_has_kb(r->when)) {
 		struct diag *d = cx_error(cx, ynode_get(n, "message"),
 		    DIAG_kb_unused, "the message lists kb rows but 'when' has "
