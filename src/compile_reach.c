@@ -228,7 +228,7 @@ reach(const struct cond *c, unsigned have)
 	case C_NOT:
 		return flip(reach(c->kids[0], have));
 	case C_SECTIONS:
-		/* A tag without a condition always applies; the file decides. */
+		/* A tag without a condition applies; the file decides. */
 		for (i = 0; i < c->sections->ntags; i++)
 			if (c->sections->tags[i].when == NULL ||
 			    reach(c->sections->tags[i].when, have) != NEVER)

@@ -147,7 +147,8 @@ escapes(void)
 	    "emoji as they are");
 	esc("\xff\xc0\xaf\xed\xa0\x80\xe2\x82", 8, TEXTESC_LINE,
 	    "\\xff\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82",
-	    "invalid UTF-8 (stray, overlong, surrogate, cut short) byte by byte");
+	    "invalid UTF-8 (stray, overlong, surrogate, cut short) byte by "
+	    "byte");
 }
 
 int
