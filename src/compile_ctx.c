@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compile_priv.h"
+#include "jsonw.h"
 
 struct diag *
 cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
@@ -23,7 +24,8 @@ cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
 
 	ydoc_loc(cx->doc, n, &loc);
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
 	cx->errors++;
 	return d;
@@ -59,9 +61,61 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 		loc.end_col = col;
 	}
 	va_start(ap, fmt);
-	d = diag_vadd(cx->diags, DIAG_ERROR, code, &loc, fmt, ap);
+	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
+	    fmt, ap);
 	va_end(ap);
 	cx->errors++;
+	return d;
+}
+
+/*
+ * A warning: it does not leave the rule out (cx->errors is unchanged),
+ * and only lint and the commands that list diagnostics show it.
+ */
+struct diag *
+cx_warning(struct cctx *cx, const struct ynode *n, enum diag_code code,
+    const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+
+	ydoc_loc(cx->doc, n, &loc);
+	va_start(ap, fmt);
+	d = diag_vadd_at(cx->diags, DIAG_WARNING, code, &loc, &cx->cursor,
+	    fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/*
+ * A warning at the key `label` written at line:col (a compiled condition
+ * keeps no node): the caret underlines the key, and its quotes if it has
+ * them.
+ */
+struct diag *
+cx_warning_key(struct cctx *cx, int line, int col, const char *label,
+    enum diag_code code, const char *fmt, ...)
+{
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
+	const char	*s;
+	size_t		 off;
+
+	ydoc_loc(cx->doc, NULL, &loc);
+	loc.line = loc.end_line = line;
+	loc.col = col;
+	loc.end_col = col + (int)utf8_count(label, strlen(label)) - 1;
+	va_start(ap, fmt);
+	d = diag_vadd_at(cx->diags, DIAG_WARNING, code, &loc, &cx->cursor,
+	    fmt, ap);
+	va_end(ap);
+	if ((s = d->source_line) != NULL && col > 0) {
+		off = utf8_prefix(s, strlen(s), (size_t)col - 1);
+		if (s[off] == '\'' || s[off] == '"')
+			d->end_col += 2;
+	}
 	return d;
 }
 

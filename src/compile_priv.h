@@ -11,6 +11,7 @@
  *
  *   compile_path.c   rule files and directories on disk
  *   compile_rule.c   a rule file's YAML and its rules
+ *   compile_reach.c  warnings: unknown tools, conditions that never hold
  *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
  *   compile_match.c  text matchers
  *   compile_json.c   a json matcher's spec
@@ -40,6 +41,7 @@ struct cctx {
 	bool			 fail_closed;	/* on_error: deny */
 	unsigned		 guarded;	/* events of deny/ask rules */
 	bool			 in_shell;	/* inside a `shell:` map */
+	struct diag_cursor	 cursor;	/* of doc's text, for diags */
 };
 
 struct strlist_item {
@@ -59,6 +61,11 @@ struct diag *cx_error(struct cctx *, const struct ynode *, enum diag_code,
 struct diag *cx_error_at(struct cctx *, const struct ynode *, size_t off,
 	     enum diag_code, const char *, ...)
 	     __attribute__((format(printf, 5, 6)));
+struct diag *cx_warning(struct cctx *, const struct ynode *, enum diag_code,
+	     const char *, ...) __attribute__((format(printf, 4, 5)));
+struct diag *cx_warning_key(struct cctx *, int line, int col,
+	     const char *label, enum diag_code, const char *, ...)
+	     __attribute__((format(printf, 6, 7)));
 void	 cx_unknown_key(struct cctx *, const struct ynode *key,
 	     const char *where, const char *const *known);
 const char *closest_word(const char *, const char *const *);
@@ -89,5 +96,12 @@ int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
+
+/* compile_reach.c */
+void	 reach_check_tool(struct cctx *, const struct rule *,
+	     const struct ynode *, const char *name);
+void	 reach_check_tool_events(struct cctx *, const struct rule *,
+	     const struct ynode *on);
+void	 reach_check_rule(struct cctx *, const struct rule *);
 
 #endif

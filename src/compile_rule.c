@@ -153,7 +153,10 @@ compile_tools(struct cctx *cx, struct rule *r, const struct ynode *v)
 	    sizeof(*r->tool_globs));
 	for (i = 0; i < l.n; i++) {
 		r->tools[i] = l.items[i].s;
-		if (has_glob_chars(l.items[i].s)) {
+		if (!has_glob_chars(l.items[i].s))
+			reach_check_tool(cx, r, l.items[i].node,
+			    l.items[i].s);
+		else {
 			g = rr_glob_compile(l.items[i].s, l.items[i].len, &err,
 			    &off);
 			if (g == NULL) {
@@ -418,6 +421,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 {
 	const struct ynode	*v, *idn, *actn;
 	struct arena		*a = &cx->rs->arena;
+	const struct rule	*first;
 	struct rule		*r;
 	struct diag_loc		 loc;
 	struct strlist		 l;
@@ -535,7 +539,9 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			cx_error(cx, v, DIAG_record_options, "'record' options "
 			    "apply only to rules with 'action: record'");
 	}
+	/* A when that did not compile has said so already. */
 	if (r->message != NULL && r->message->uses_kb &&
+	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
 	    !cond_has_kb(r->when)) {
 		struct diag *d = cx_error(cx, ynode_get(n, "message"),
 		    DIAG_kb_unused, "the message lists kb rows but 'when' has "
@@ -551,8 +557,23 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	    r->action == ACT_NONE)
 		cx->guarded |= r->events;
 	r->fail_closed = cx->fail_closed;
-	if (cx->errors != before || r->id == NULL)
+	if (r->id == NULL)
 		return;
+	/*
+	 * A rule with an error is left out, but its id still counts: a later
+	 * rule with the same id is a duplicate all the same, and this one is
+	 * reported if an earlier rule has its id.
+	 */
+	if ((first = ruleset_same_id(cx->rs, r, layer)) != NULL)
+		cx_error(cx, idn, DIAG_duplicate_id, "duplicate rule id '%s' "
+		    "(first defined at %s:%d)", r->id, first->file,
+		    first->line);
+	if (cx->errors != before) {
+		ruleset_leave_out(cx->rs, r, layer);
+		return;
+	}
+	reach_check_tool_events(cx, r, ynode_get(n, "on"));
+	reach_check_rule(cx, r);
 	ydoc_loc(cx->doc, idn, &loc);
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;

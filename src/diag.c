@@ -5,6 +5,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 void
@@ -33,23 +34,37 @@ diag_list_release(struct diag_list *l)
 	diag_list_init(l);
 }
 
-/* Copies line `line` (1-based) of text, without its newline. */
+/*
+ * Copies line `line` (1-based) of text, without its newline.  With a
+ * cursor it is looked for from the line found last, forward or back:
+ * diagnostics come mostly in the order of the file.
+ */
 static char *
-copy_line(const char *text, size_t len, int line)
+copy_line(const char *text, size_t len, int line, struct diag_cursor *cur)
 {
 	const char	*p, *end, *nl;
-	int		 cur = 1;
+	int		 n = 1;
 
 	if (text == NULL || line < 1)
 		return NULL;
 	p = text;
 	end = text + len;
-	while (cur < line) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL)
+	if (cur != NULL && cur->line > 0 && cur->off <= len) {
+		p = text + cur->off;
+		n = cur->line;
+		/* Back to the start of the line before, as often as needed. */
+		for (; n > line; n--)
+			for (p--; p > text && p[-1] != '\n'; p--)
+				;
+	}
+	for (; n < line; n++) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			return NULL;
 		p = nl + 1;
-		cur++;
+	}
+	if (cur != NULL) {
+		cur->off = (size_t)(p - text);
+		cur->line = n;
 	}
 	nl = memchr(p, '\n', (size_t)(end - p));
 	if (nl == NULL)
@@ -60,8 +75,9 @@ copy_line(const char *text, size_t len, int line)
 }
 
 struct diag *
-diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
-    const struct diag_loc *loc, const char *fmt, va_list ap)
+diag_vadd_at(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, struct diag_cursor *cur, const char *fmt,
+    va_list ap)
 {
 	struct diag	*d;
 
@@ -79,13 +95,21 @@ diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
 		d->col = loc->col;
 		d->end_line = loc->end_line;
 		d->end_col = loc->end_col;
-		d->source_line = copy_line(loc->text, loc->text_len, loc->line);
+		d->source_line = copy_line(loc->text, loc->text_len, loc->line,
+		    cur);
 	} else
 		d->file = xstrdup("<input>");
 	d->message = xvasprintf(fmt, ap);
 	if (sev == DIAG_ERROR)
 		l->errors++;
 	return d;
+}
+
+struct diag *
+diag_vadd(struct diag_list *l, enum diag_severity sev, enum diag_code code,
+    const struct diag_loc *loc, const char *fmt, va_list ap)
+{
+	return diag_vadd_at(l, sev, code, loc, NULL, fmt, ap);
 }
 
 struct diag *
@@ -185,7 +209,7 @@ severity_name(enum diag_severity s)
 static void
 print_location(struct buf *b, const struct diag *d)
 {
-	buf_adds(b, d->file);
+	textesc_add(b, d->file, strlen(d->file), TEXTESC_LINE);
 	if (d->line > 0) {
 		buf_printf(b, ":%d", d->line);
 		if (d->col > 0)
@@ -202,8 +226,9 @@ diag_format_short(const struct diag *d)
 	buf_init(&b);
 	diag_code_str(d->code, code);
 	print_location(&b, d);
-	buf_printf(&b, ": %s: %s [%s]", severity_name(d->severity),
-	    d->message, code);
+	buf_printf(&b, ": %s: ", severity_name(d->severity));
+	textesc_add(&b, d->message, strlen(d->message), TEXTESC_LINE);
+	buf_printf(&b, " [%s]", code);
 	return buf_detach(&b, NULL);
 }
 

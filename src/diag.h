@@ -51,6 +51,16 @@ struct diag_loc {
 	size_t		 text_len;
 };
 
+/*
+ * Where the last source line was found in one text: the caller's, zeroed
+ * for each text.  With it, the many diagnostics of one file cost one pass
+ * over the file, not one each.
+ */
+struct diag_cursor {
+	size_t		 off;
+	int		 line;
+};
+
 void	 diag_list_init(struct diag_list *);
 void	 diag_list_release(struct diag_list *);
 /* Appends a diagnostic; returns it so a caller may set a hint. */
@@ -60,6 +70,10 @@ struct diag *diag_add(struct diag_list *, enum diag_severity, enum diag_code,
 struct diag *diag_vadd(struct diag_list *, enum diag_severity,
 	     enum diag_code, const struct diag_loc *, const char *fmt, va_list)
 	     __attribute__((format(printf, 5, 0)));
+/* The same, looking for the source line from cursor (or NULL). */
+struct diag *diag_vadd_at(struct diag_list *, enum diag_severity,
+	     enum diag_code, const struct diag_loc *, struct diag_cursor *,
+	     const char *fmt, va_list) __attribute__((format(printf, 6, 0)));
 void	 diag_set_hint(struct diag *, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
 void	 diag_sort(struct diag_list *);
@@ -76,7 +90,12 @@ void	 diag_print_text(FILE *, const struct diag *);
 void	 diag_print_json(FILE *, const struct diag_list *);
 /* GitHub Actions workflow commands. */
 void	 diag_print_github(FILE *, const struct diag_list *);
-/* One line, for a hook's stderr or systemMessage: no source, no caret. */
+/*
+ * One line, for a hook's stderr or systemMessage: no source, no caret.
+ * The file name and the message are escaped as data (textesc.h): a rule
+ * file's name or a key quoted from it can add no line and no terminal
+ * code to what the user sees.
+ */
 char	*diag_format_short(const struct diag *);
 
 #endif

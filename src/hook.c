@@ -72,6 +72,11 @@ load_rules(const struct hook_opts *opts, const char *project,
 	rules_loaded_release(&how);
 }
 
+/*
+ * Every load error, one line each on stderr.  Warnings (a rule that can
+ * never fire) are lint's business: a hook runs on every tool call and
+ * would repeat them each time.
+ */
 static void
 report_diags(const struct diag_list *diags, struct hook_reply *reply)
 {

@@ -20,6 +20,9 @@ hook_diag_lines(const struct diag_list *diags, struct buf *err)
 	char	*line;
 
 	for (i = 0; i < diags->n; i++) {
+		/* Warnings (a rule that can never fire) are lint's business. */
+		if (diags->items[i].severity != DIAG_ERROR)
+			continue;
 		line = diag_format_short(&diags->items[i]);
 		buf_printf(err, "reflexion-rules: %s\n", line);
 		free(line);

@@ -48,6 +48,8 @@ ruleset_release(struct ruleset *rs)
 	free(rs->jsons);
 	free(rs->rules);
 	free(rs->id_index);
+	free(rs->left_out);
+	free(rs->left_index);
 	free(rs->files);
 	free(rs->fc_files);
 	if (rs->pf_owned)
@@ -144,32 +146,64 @@ id_hash(const char *s)
 	return h;
 }
 
-/* Slot of id in the index: its rule, or the empty slot where it goes. */
+/*
+ * Slot of id in an index of rules (slots hold index + 1, so 0 is empty):
+ * its rule, or the empty slot where it goes.
+ */
 static size_t *
-id_slot(const struct ruleset *rs, const char *id)
+id_slot(size_t *index, size_t cap, struct rule *const *rules, const char *id)
 {
-	size_t	mask = rs->id_index_cap - 1, i = id_hash(id) & mask;
+	size_t	mask = cap - 1, i = id_hash(id) & mask;
 
-	/* Slots hold index + 1, so 0 means empty. */
-	while (rs->id_index[i] != 0 &&
-	    strcmp(rs->rules[rs->id_index[i] - 1]->id, id) != 0)
+	while (index[i] != 0 && strcmp(rules[index[i] - 1]->id, id) != 0)
 		i = (i + 1) & mask;
-	return &rs->id_index[i];
+	return &index[i];
 }
 
 /* Keeps the load factor under one half, so lookups stay O(1). */
 static void
-id_index_grow(struct ruleset *rs)
+id_index_grow(size_t **index, size_t *cap, struct rule *const *rules,
+    size_t n)
 {
 	size_t	i;
 
-	if (rs->id_index_cap > 2 * (rs->n + 1))
+	if (*cap > 2 * (n + 1))
 		return;
-	free(rs->id_index);
-	rs->id_index_cap = rs->id_index_cap ? rs->id_index_cap * 2 : 64;
-	rs->id_index = xcalloc(rs->id_index_cap, sizeof(*rs->id_index));
-	for (i = 0; i < rs->n; i++)
-		*id_slot(rs, rs->rules[i]->id) = i + 1;
+	free(*index);
+	*cap = *cap ? *cap * 2 : 64;
+	*index = xcalloc(*cap, sizeof(**index));
+	for (i = 0; i < n; i++)
+		*id_slot(*index, *cap, rules, rules[i]->id) = i + 1;
+}
+
+const struct rule *
+ruleset_same_id(const struct ruleset *rs, const struct rule *r, int layer)
+{
+	size_t	i;
+
+	if (rs->id_index_cap > 0 && (i = *id_slot(rs->id_index,
+	    rs->id_index_cap, rs->rules, r->id)) != 0 &&
+	    rs->rules[i - 1]->layer == layer)
+		return rs->rules[i - 1];
+	if (rs->left_index_cap > 0 && (i = *id_slot(rs->left_index,
+	    rs->left_index_cap, rs->left_out, r->id)) != 0 &&
+	    rs->left_out[i - 1]->layer == layer)
+		return rs->left_out[i - 1];
+	return NULL;
+}
+
+static int
+report_same_id(const struct ruleset *rs, const struct rule *r, int layer,
+    struct diag_list *diags, const struct diag_loc *loc)
+{
+	const struct rule	*first = ruleset_same_id(rs, r, layer);
+
+	if (first == NULL)
+		return 0;
+	diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
+	    "duplicate rule id '%s' (first defined at %s:%d)", r->id,
+	    first->file, first->line);
+	return -1;
 }
 
 int
@@ -179,17 +213,13 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	size_t	*slot, i;
 
 	r->layer = layer;
-	id_index_grow(rs);
-	slot = id_slot(rs, r->id);
+	if (report_same_id(rs, r, layer, diags, loc) < 0)
+		return -1;
+	id_index_grow(&rs->id_index, &rs->id_index_cap, rs->rules, rs->n);
+	slot = id_slot(rs->id_index, rs->id_index_cap, rs->rules, r->id);
 	if (*slot != 0) {
-		i = *slot - 1;
-		if (rs->rules[i]->layer == layer) {
-			diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
-			    "duplicate rule id '%s' (first defined at %s:%d)",
-			    r->id, rs->rules[i]->file, rs->rules[i]->line);
-			return -1;
-		}
 		/* A later layer overrides an earlier one by id. */
+		i = *slot - 1;
 		r->order = rs->rules[i]->order;
 		rs->rules[i] = r;
 		return 0;
@@ -212,4 +242,23 @@ record_opts_default(struct record_opts *o)
 	o->redact_defaults = true;
 	o->detect_errors = true;
 	o->collapse_reads = true;
+}
+
+void
+ruleset_leave_out(struct ruleset *rs, struct rule *r, int layer)
+{
+	size_t	*slot;
+
+	r->layer = layer;
+	id_index_grow(&rs->left_index, &rs->left_index_cap, rs->left_out,
+	    rs->nleft_out);
+	slot = id_slot(rs->left_index, rs->left_index_cap, rs->left_out,
+	    r->id);
+	if (*slot == 0) {
+		/* The first of an id is the one later duplicates name. */
+		GROW(rs->left_out, rs->nleft_out, rs->left_out_cap);
+		rs->left_out[rs->nleft_out++] = r;
+		*slot = rs->nleft_out;
+	} else if (rs->left_out[*slot - 1]->layer != layer)
+		rs->left_out[*slot - 1] = r;
 }

@@ -231,6 +231,14 @@ struct ruleset {
 	/* Rule ids -> index in rules[], open addressing; cap is a power of 2. */
 	size_t		*id_index;
 	size_t		 id_index_cap;
+	/*
+	 * Rules left out for an error (ruleset_leave_out), so that a later
+	 * rule with the same id is still a duplicate; indexed likewise.
+	 */
+	struct rule	**left_out;
+	size_t		 nleft_out, left_out_cap;
+	size_t		*left_index;
+	size_t		 left_index_cap;
 	/* Files that contributed rules, for messages and the cache. */
 	const char	**files;
 	size_t		 nfiles, files_cap;
@@ -279,9 +287,20 @@ struct rule *ruleset_rule(const struct ruleset *, size_t i);
 
 /* For the builders of rule sets: the compiler, skillrules.c, the cache. */
 struct rule *ruleset_new_rule(struct ruleset *);
-/* Adds r, or reports a duplicate id and returns -1. */
+/*
+ * Adds r, or reports a duplicate id and returns -1: an id that a rule of
+ * the same layer has, whether it was added or left out for an error.
+ */
 int	 ruleset_commit_rule(struct ruleset *, struct rule *, int layer,
 	     struct diag_list *, const struct diag_loc *);
+/* The rule of that layer, added or left out, that has r's id, or NULL. */
+const struct rule *ruleset_same_id(const struct ruleset *,
+	     const struct rule *r, int layer);
+/*
+ * Remembers a rule with an error, which is not added, so that a later
+ * rule with its id is still a duplicate.  r stays in the ruleset's arena.
+ */
+void	 ruleset_leave_out(struct ruleset *, struct rule *, int layer);
 void	 ruleset_own_regex(struct ruleset *, struct rr_regex *);
 void	 ruleset_own_glob(struct ruleset *, struct rr_glob *);
 void	 ruleset_own_json(struct ruleset *, struct cJSON *);

@@ -7,6 +7,7 @@
 #include "event.h"
 #include "kb.h"
 #include "template.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 const char *const tpl_var_names[V__COUNT] = {
@@ -422,20 +423,46 @@ tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
 }
 
 static void
-add_text(struct buf *b, const char *s, size_t len)
-{
-	if (s != NULL)
-		buf_add(b, s, len);
-}
-
-static void
 add_cstr(struct buf *b, const char *s)
 {
 	if (s != NULL)
 		buf_adds(b, s);
 }
 
-/* The event variable of seg, as the existing {{name}} renders it. */
+/* A value that is data: escaped, so it can add no line to the message. */
+static void
+add_data(struct buf *b, const char *s, size_t len)
+{
+	if (s != NULL)
+		textesc_add(b, s, len, TEXTESC_LINE);
+}
+
+static void
+add_cdata(struct buf *b, const char *s)
+{
+	if (s != NULL)
+		textesc_add(b, s, strlen(s), TEXTESC_LINE);
+}
+
+/*
+ * Text of a knowledge-base row: data too, but multi-line by nature (an
+ * error's lines, a resolution as written), and seed 000 prints it so:
+ * line feeds stay, every other control is escaped.
+ */
+static void
+add_row_text(struct buf *b, const char *s)
+{
+	if (s != NULL)
+		textesc_add(b, s, strlen(s), TEXTESC_KEEP_LF);
+}
+
+/*
+ * The event variable of seg.  What the rule's author wrote (rule, skill,
+ * description, keywords) is copied as it is; what comes from the event,
+ * the environment or files and rows derived from them is data.
+ * {{sections}} keeps the line breaks the engine put between its titles
+ * (a title is one line of a Markdown file).
+ */
 static void
 render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 {
@@ -453,16 +480,16 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		add_cstr(out, c->description);
 		return;
 	case V_MATCH:
-		add_text(out, c->match, c->match_len);
+		add_data(out, c->match, c->match_len);
 		return;
 	case V_ENV:
-		add_cstr(out, getenv(s->text));
+		add_cdata(out, getenv(s->text));
 		return;
 	case V_MISSING:
-		add_cstr(out, c->missing);
+		add_cdata(out, c->missing);
 		return;
 	case V_SECTIONS:
-		add_cstr(out, c->sections);
+		add_row_text(out, c->sections);
 		return;
 	case V_KEYWORDS:
 		add_cstr(out, c->keywords);
@@ -480,41 +507,41 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		return;
 	switch (s->var) {
 	case V_PATH:
-		add_cstr(out, ev->rel_path);
+		add_cdata(out, ev->rel_path);
 		break;
 	case V_FILE_PATH:
-		add_text(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
+		add_data(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
 		break;
 	case V_ABS_PATH:
-		add_cstr(out, ev->abs_path);
+		add_cdata(out, ev->abs_path);
 		break;
 	case V_COMMAND:
-		add_text(out, ev->f[F_COMMAND].s, ev->f[F_COMMAND].len);
+		add_data(out, ev->f[F_COMMAND].s, ev->f[F_COMMAND].len);
 		break;
 	case V_TOOL:
-		add_cstr(out, ev->tool);
+		add_cdata(out, ev->tool);
 		break;
 	case V_EVENT:
-		add_cstr(out, ev->event_name);
+		add_cdata(out, ev->event_name);
 		break;
 	case V_PROMPT:
-		add_text(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
+		add_data(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
 		break;
 	case V_MESSAGE:
-		add_text(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
+		add_data(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
 		break;
 	case V_ERROR:
-		add_text(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
+		add_data(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
 		break;
 	case V_CWD:
-		add_cstr(out, ev->cwd);
+		add_cdata(out, ev->cwd);
 		break;
 	case V_SESSION_ID:
-		add_cstr(out, ev->session_id);
+		add_cdata(out, ev->session_id);
 		break;
 	case V_INPUT:
 		txt = event_input(ev, s->text);
-		add_text(out, txt.s, txt.len);
+		add_data(out, txt.s, txt.len);
 		break;
 	default:
 		break;
@@ -582,7 +609,7 @@ json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
 	if (j == NULL || depth > 32)
 		return;
 	if (cJSON_IsString(j)) {
-		add_cstr(out, j->valuestring);
+		add_row_text(out, j->valuestring);
 	} else if (cJSON_IsNumber(j)) {
 		if (j->valuedouble == 0 && depth == 0)
 			return;
@@ -614,7 +641,7 @@ json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
 		}
 	} else if (cJSON_IsObject(j)) {
 		if ((txt = cJSON_PrintUnformatted(j)) != NULL) {
-			buf_adds(out, txt);
+			add_row_text(out, txt);
 			free(txt);
 		}
 	}
@@ -627,16 +654,16 @@ render_row(const struct tpl_seg *s, const struct kb_row *row, struct buf *out)
 		return;
 	switch (s->field) {
 	case TF_ERROR:
-		add_cstr(out, row->error);
+		add_row_text(out, row->error);
 		break;
 	case TF_RESOLUTION:
-		add_cstr(out, row->resolution);
+		add_row_text(out, row->resolution);
 		break;
 	case TF_PARSED:
 		buf_adds(out, row->parsed ? "true" : "false");
 		break;
 	case TF_LAST_USED:
-		add_cstr(out, row->last_used);
+		add_row_text(out, row->last_used);
 		break;
 	case TF_USES:
 		buf_printf(out, "%lld", row->uses);

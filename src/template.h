@@ -15,6 +15,12 @@
  * present as in JavaScript: not missing, null, false, 0 or "" (so an
  * empty list is present); a variable of the event when not empty.  A
  * section's body is a template of its own (struct tpl_seg.body).
+ *
+ * Rendering copies the template's text as written and escapes what it
+ * substitutes from the event, the environment, files and kb rows
+ * (textesc.h): one line each, except {{sections}} and kb rows, which keep
+ * their line feeds.  The rule's own values (rule, skill, description,
+ * keywords) are copied as written.
  */
 #ifndef RR_TEMPLATE_H
 #define RR_TEMPLATE_H

@@ -153,5 +153,35 @@ main(void)
 	    "a later layer replaces a rule by id");
 	diag_list_release(&dl);
 	ruleset_release(&rs);
+
+	/*
+	 * A rule left out for an error keeps its id: in another file of the
+	 * same layer, a rule with that id is a duplicate; in a later layer,
+	 * it overrides as usual.
+	 */
+	{
+		const char *broken = HEAD "  - id: x\n    on: Stop\n"
+		    "    action: warn\n    message: '{{nosuch}}'\n";
+		char *got;
+
+		ruleset_init(&rs);
+		diag_list_init(&dl);
+		ruleset_add_yaml(&rs, "a.yaml", broken, strlen(broken), 1, &dl);
+		ruleset_add_yaml(&rs, "b.yaml", layer_b, strlen(layer_b), 1,
+		    &dl);
+		got = diag_summary(&dl);
+		is_str(got, "RR0204@6:15 RR0104@3:9", "a duplicate of a "
+		    "broken rule in another file of the layer is reported");
+		ok(rs.n == 0 && strstr(dl.items[1].message, "a.yaml:3") != NULL,
+		    "it names the first and is left out (%s)",
+		    dl.items[1].message);
+		free(got);
+		ruleset_add_yaml(&rs, "c.yaml", layer_b, strlen(layer_b), 2,
+		    &dl);
+		ok(rs.n == 1 && dl.errors == 2, "a later layer still overrides "
+		    "a broken rule's id");
+		diag_list_release(&dl);
+		ruleset_release(&rs);
+	}
 	return done_testing();
 }

@@ -1,5 +1,6 @@
 /* Reply bytes for Claude Code, per event, as doc/claude-code-hooks.md §4 says. */
 #include "helpers.h"
+#include "jsonw.h"
 #include "tap.h"
 
 static struct ruleset	rs;
@@ -127,13 +128,24 @@ main(void)
 	    "\"ctx one\\n\\nctx two\"}}\n",
 	    "one blank line between texts, whatever newlines they end in");
 
-	/* Invalid UTF-8 and control bytes come out as valid JSON. */
+	/*
+	 * Invalid UTF-8 and control bytes come out as valid JSON: from the
+	 * event, escaped as data by the template first; in the rule's own
+	 * text, escaped by the JSON writer.
+	 */
 	use("version: 1\nrules:\n  - id: e\n    on: UserPromptSubmit\n"
-	    "    action: context\n    message: '{{prompt}}'\n");
+	    "    action: context\n    message: \"{{prompt}}\\x01\"\n");
 	reply_is("{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"a\xff\\u0001\xc3\xa9\"}",
 	    "{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\","
-	    "\"additionalContext\":\"a\\ufffd\\u0001\xc3\xa9\"}}\n",
-	    "invalid UTF-8 becomes U+FFFD, controls are escaped");
+	    "\"additionalContext\":\"a\\\\xff\\\\x01\xc3\xa9\\u0001\"}}\n",
+	    "invalid UTF-8 and controls come out escaped, as valid JSON");
+
+	/* The JSON writer on its own: whatever bytes it gets. */
+	buf_init(&b);
+	jsonw_string(&b, "a\xff\x01\xc3\xa9\"\\", 7);
+	is_str(b.data, "\"a\\ufffd\\u0001\xc3\xa9\\\"\\\\\"", "jsonw: invalid "
+	    "UTF-8 becomes U+FFFD, controls, quotes and backslashes escaped");
+	buf_release(&b);
 
 	/* The 10,000-character cap, counted in characters. */
 	buf_init(&b);

@@ -370,9 +370,13 @@ main(void)
 		buf_reset(&yaml);
 		gen_rules(&yaml, 1 + rnd(30));
 		compile_text(&rs, &dl, yaml.data);
-		/* rp_pattern() may repeat a group name: PCRE2 says no. */
+		/*
+		 * rp_pattern() may repeat a group name: PCRE2 says no.  Random
+		 * fields on random tools draw lint's warnings: not errors.
+		 */
 		for (size_t d = 0; d < dl.n; d++)
-			if (dl.items[d].code != DIAG_invalid_regex &&
+			if (dl.items[d].severity == DIAG_ERROR &&
+			    dl.items[d].code != DIAG_invalid_regex &&
 			    errors++ < 3) {
 				char *sum = diag_summary(&dl);
 				printf("# compile errors %s in:\n%s", sum,
