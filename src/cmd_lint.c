@@ -5,11 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_check.h"
 #include "cmdargs.h"
-#include "compile.h"
-#include "load.h"
-#include "places.h"
-#include "xmalloc.h"
 
 static int cmd_lint_exec(int, char **);
 
@@ -34,14 +31,10 @@ static int
 cmd_lint_exec(int argc, char **argv)
 {
 	struct cmd_args		 a;
-	struct ruleset		 rs;
-	struct diag_list	 diags;
+	struct check_set	 cs;
 	struct rule_sources	 src;
-	struct rules_request	 rq;
-	struct rules_loaded	 how;
-	struct rr_home		 home;
 	const char		*fmt;
-	char			*err, *project, *where, *note;
+	char			*err;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
 
@@ -70,60 +63,30 @@ cmd_lint_exec(int argc, char **argv)
 	 */
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
-	home_find(&home);
-	/* Without a PATH, the rules the hook of this project would load. */
-	project = project_root(NULL);
-	memset(&rq, 0, sizeof(rq));
-	rq.sources = &src;
-	rq.home = home.dir;
-	rq.home_info = &home;
-	rq.project = project;
-	rq.mode = LOAD_FRESH;
-	rq.say = SAY_NOTHING;
-	rules_load(&rs, &diags, &rq, &how);
-	rules_loaded_release(&how);
-	where = sources_where(&src, home.dir, project);
-	if (src.npaths == 0 && home.refused == NULL &&
-	    (note = home_note(&home)) != NULL) {
-		fputs(note, stderr);
-		free(note);
-	}
-	if (src.npaths == 0 && rs.nfiles > 0)
-		fprintf(stderr, "reflexion-rules lint: project %s; rules "
-		    "looked for in %s\n", *project ? project : "(none)", where);
-	home_release(&home);
-	free(project);
-	for (i = 0; i < rs.n; i++)
-		nrules++;
-	for (i = 0; i < diags.n; i++)
-		if (diags.items[i].severity == DIAG_WARNING)
+	check_load("lint", &src, LOAD_FRESH, false, &cs);
+	nrules = cs.rs.n;
+	for (i = 0; i < cs.diags.n; i++)
+		if (cs.diags.items[i].severity == DIAG_WARNING)
 			warnings++;
 	if (strcmp(fmt, "json") == 0)
-		diag_print_json(stdout, &diags);
+		diag_print_json(stdout, &cs.diags);
 	else if (strcmp(fmt, "github") == 0)
-		diag_print_github(stdout, &diags);
+		diag_print_github(stdout, &cs.diags);
 	else {
-		for (i = 0; i < diags.n; i++)
-			diag_print_text(stdout, &diags.items[i]);
-		if (diags.errors || warnings)
-			printf("%zu error%s, %zu warning%s\n", diags.errors,
-			    diags.errors == 1 ? "" : "s", warnings,
+		for (i = 0; i < cs.diags.n; i++)
+			diag_print_text(stdout, &cs.diags.items[i]);
+		if (cs.diags.errors || warnings)
+			printf("%zu error%s, %zu warning%s\n", cs.diags.errors,
+			    cs.diags.errors == 1 ? "" : "s", warnings,
 			    warnings == 1 ? "" : "s");
 		else
 			printf("ok: %zu rule%s in %zu file%s\n", nrules,
-			    nrules == 1 ? "" : "s", rs.nfiles,
-			    rs.nfiles == 1 ? "" : "s");
+			    nrules == 1 ? "" : "s", cs.rs.nfiles,
+			    cs.rs.nfiles == 1 ? "" : "s");
 	}
-	status = diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
-	/* A check that checked nothing must not pass (CI). */
-	if (rs.nfiles == 0) {
-		fprintf(stderr, "reflexion-rules lint: no rule file found; "
-		    "looked in %s\n", where);
-		status = RR_EXIT_FAIL;
-	}
-	free(where);
-	diag_list_release(&diags);
-	ruleset_release(&rs);
+	status = check_found("lint", &cs,
+	    cs.diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK);
+	check_release(&cs);
 	cmd_args_release(&a);
 	return status;
 }

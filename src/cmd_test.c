@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_check.h"
 #include "cmdargs.h"
-#include "load.h"
-#include "places.h"
 #include "ruletest.h"
 
 static int cmd_test_exec(int, char **);
@@ -34,14 +33,10 @@ static int
 cmd_test_exec(int argc, char **argv)
 {
 	struct cmd_args		 a;
-	struct ruleset		 rs;
-	struct diag_list	 diags;
+	struct check_set	 cs;
 	struct ruletest_counts	 n;
 	struct rule_sources	 src;
-	struct rules_request	 rq;
-	struct rules_loaded	 how;
-	struct rr_home		 home;
-	char			*line, *err, *project, *where;
+	char			*line, *err;
 	size_t			 i, failed = 0;
 	int			 status;
 	bool			 tap;
@@ -57,42 +52,23 @@ cmd_test_exec(int argc, char **argv)
 	/* PATH arguments are read like --rules PATH: the same cache. */
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
-	home_find(&home);
-	/* Without a PATH, the rules the hook of this project would load. */
-	project = project_root(NULL);
 	/* Every rule now: each one's tests are run. */
-	memset(&rq, 0, sizeof(rq));
-	rq.sources = &src;
-	rq.home = home.dir;
-	rq.home_info = &home;
-	rq.project = project;
-	rq.say = SAY_TRACE;
-	rq.all = true;
-	rules_load(&rs, &diags, &rq, &how);
-	if (how.notes != NULL)
-		fputs(how.notes, stderr);
-	rules_loaded_release(&how);
-	where = sources_where(&src, home.dir, project);
-	if (src.npaths == 0 && rs.nfiles > 0)
-		fprintf(stderr, "reflexion-rules test: project %s; rules "
-		    "looked for in %s\n", *project ? project : "(none)", where);
-	home_release(&home);
-	free(project);
+	check_load("test", &src, LOAD_CACHED, true, &cs);
 	/* An error fails the run; a warning is only shown. */
-	for (i = 0; i < diags.n; i++) {
+	for (i = 0; i < cs.diags.n; i++) {
 		if (tap) {
-			line = diag_format_short(&diags.items[i]);
-			if (diags.items[i].severity == DIAG_ERROR)
+			line = diag_format_short(&cs.diags.items[i]);
+			if (cs.diags.items[i].severity == DIAG_ERROR)
 				printf("not ok %zu - %s\n", ++failed, line);
 			else
 				printf("# %s\n", line);
 			free(line);
 		} else
-			diag_print_text(stdout, &diags.items[i]);
+			diag_print_text(stdout, &cs.diags.items[i]);
 	}
 	memset(&n, 0, sizeof(n));
 	n.failed = failed;
-	ruletest_run(&rs, stdout, stderr, tap, &n);
+	ruletest_run(&cs.rs, stdout, stderr, tap, &n);
 	/* The last line is a contract (CI greps it): gaps go before it. */
 	if (tap)
 		printf("1..%zu\n", n.passed + n.failed + n.gaps);
@@ -102,16 +78,21 @@ cmd_test_exec(int argc, char **argv)
 			    n.gaps == 1 ? "" : "s");
 		printf("%zu passed, %zu failed\n", n.passed, n.failed);
 	}
-	status = n.failed || diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK;
-	/* A check that checked nothing must not pass (CI). */
-	if (rs.nfiles == 0) {
-		fprintf(stderr, "reflexion-rules test: no rule file found; "
-		    "looked in %s\n", where);
+	status = check_found("test", &cs,
+	    n.failed || cs.diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK);
+	/* Rules without a test check nothing either (pytest: exit 5). */
+	if (status == RR_EXIT_OK && n.passed + n.gaps == 0) {
+		if (cs.rs.n == 1)
+			fprintf(stderr, "reflexion-rules test: the one rule "
+			    "has no test; add tests: to it (reflexion-rules(5))"
+			    "\n");
+		else
+			fprintf(stderr, "reflexion-rules test: none of the %zu "
+			    "rules has a test; add tests: to them "
+			    "(reflexion-rules(5))\n", cs.rs.n);
 		status = RR_EXIT_FAIL;
 	}
-	free(where);
-	diag_list_release(&diags);
-	ruleset_release(&rs);
+	check_release(&cs);
 	cmd_args_release(&a);
 	return status;
 }

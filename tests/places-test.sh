@@ -254,4 +254,24 @@ if [ "$(id -u)" = 0 ] && chown 65534 open 2>/dev/null; then
 else
 	skip "a home owned by another user: needs root to make one"
 fi
+# Rules without a single test: test checks nothing, and fails.
+N=$TMPROOT/notests
+mkdir -p "$N/.git" "$N/.reflexion/rules"
+cat >"$N/.reflexion/rules/r.yaml" <<'YAML'
+version: 1
+rules:
+  - id: untested
+    on: Stop
+    action: warn
+    message: hi
+YAML
+(cd "$N" && REFLEXION_HOME=$TMPROOT/home "$RR" test >"$TMPROOT/out" 2>"$TMPROOT/err")
+status=$?
+if [ $status = 1 ] && grep -q '0 passed, 0 failed' out &&
+    grep -q 'the one rule has no test' err; then
+	ok "test on rules without a test: fails, and says so"
+else
+	not_ok "test on rules without a test (status $status)"; diag <out; diag <err
+fi
+
 done_testing
