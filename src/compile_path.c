@@ -6,7 +6,6 @@
  * for skill-rules.json, to ruleset_add_skill_rules() (skillrules.c).
  * The top of the compile stage: nothing in it calls this file.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -72,12 +71,6 @@ read_rule_file(const char *path, char **text, size_t *len,
 	return 0;
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct visited {
 	dev_t	dev[RULE_DIR_DEPTH + 1];
 	ino_t	ino[RULE_DIR_DEPTH + 1];
@@ -92,39 +85,24 @@ add_dir(struct ruleset *rs, const char *path, const struct stat *st,
     int layer, struct diag_list *diags, struct visited *vis)
 {
 	struct diag_loc	 loc;
-	struct dirent	*de;
-	DIR		*d;
-	char		**names = NULL, *full;
-	size_t		 n = 0, cap = 0, i, errs = 0;
+	char		**names, *full;
+	size_t		 n, i, errs = 0;
 
 	memset(&loc, 0, sizeof(loc));
 	loc.file = path;
-	if ((d = opendir(path)) == NULL) {
+	if (dir_names(path, &names, &n) < 0) {
 		diag_add(diags, DIAG_ERROR, DIAG_io, &loc,
 		    "cannot open directory: %s", strerror(errno));
 		return 1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xreallocarray(names, cap, sizeof(*names));
-		}
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof(*names), name_cmp);
 	manifest_dir(rs->manifest, path, st, names, n);
 	for (i = 0; i < n; i++) {
 		full = xasprintf("%s%s%s", path,
 		    str_has_suffix(path, "/") ? "" : "/", names[i]);
 		errs += add_path_rec(rs, full, layer, diags, vis, false);
 		free(full);
-		free(names[i]);
 	}
-	free(names);
+	dir_names_free(names, n);
 	return errs;
 }
 

@@ -2,6 +2,7 @@
  * Whole-file reads and writes, directories made, and file_replace() (see
  * fileio.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -190,4 +191,49 @@ new_file_mode(mode_t mode)
 
 	umask(mask);
 	return mode & ~mask;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+dir_names(const char *dir, char ***names, size_t *n)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		**v = NULL;
+	size_t		 nv = 0, cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (nv == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[nv++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), name_cmp);
+	*names = v;
+	*n = nv;
+	return 0;
+}
+
+void
+dir_names_free(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

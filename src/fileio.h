@@ -1,6 +1,6 @@
 /*
  * Whole-file reads and writes that handle EINTR and short transfers, once,
- * and the one way a file is replaced (file_replace).
+ * the one way a file is replaced (file_replace), and a directory's names.
  */
 #ifndef RR_FILEIO_H
 #define RR_FILEIO_H
@@ -64,5 +64,14 @@ int	 file_replace(const char *path, const void *data, size_t len,
 bool	 file_is_replace_temp(const char *name);
 /* The mode open(2) gives a file it creates with mode: less the umask. */
 mode_t	 new_file_mode(mode_t mode);
+
+/*
+ * The names in directory dir that do not start with '.', sorted by
+ * strcmp (so that what is read from a directory does not depend on the
+ * order the file system lists it in).  Returns 0 with *names and *n
+ * (free with dir_names_free()), or -1 with errno set.
+ */
+int	 dir_names(const char *dir, char ***names, size_t *n);
+void	 dir_names_free(char **names, size_t n);
 
 #endif

@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -153,45 +152,22 @@ manifest_encode(const struct manifest *m, struct buf *out)
 	}
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The hash of what is at path now; false if it cannot be read. */
 static bool
 content_hash(const struct manifest_entry *e, uint64_t *h)
 {
 	struct buf	 b;
 	struct stat	 st;
-	DIR		*d;
-	struct dirent	*de;
-	char		**names = NULL;
-	size_t		 n = 0, cap = 0, i;
+	char		**names;
+	size_t		 n;
 	int		 fd;
 	bool		 ok = false;
 
 	if (e->kind == MF_DIR) {
-		if ((d = opendir(e->path)) == NULL)
+		if (dir_names(e->path, &names, &n) < 0)
 			return false;
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				names = xreallocarray(names, cap,
-				    sizeof(*names));
-			}
-			names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		if (n > 1)
-			qsort(names, n, sizeof(*names), name_cmp);
 		*h = manifest_names_hash(names, n);
-		for (i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
+		dir_names_free(names, n);
 		return true;
 	}
 	/* O_NONBLOCK: a FIFO planted at the path must not hang the hook. */

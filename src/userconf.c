@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -46,47 +45,28 @@ valid_pack_name(const char *s)
 	return true;
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* "a, b, c": the packs in dir, sorted; owned, or NULL when none. */
 static char *
 installed_packs(const char *dir)
 {
-	struct dirent	*de;
 	struct buf	 b;
-	DIR		*d;
-	char		**names = NULL;
-	size_t		 n = 0, cap = 0, i, len;
+	char		**names;
+	size_t		 n, i, len;
 
-	if ((d = opendir(dir)) == NULL)
+	if (dir_names(dir, &names, &n) < 0)
 		return NULL;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || len <= 5 ||
-		    strcmp(de->d_name + len - 5, ".yaml") != 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xreallocarray(names, cap, sizeof(*names));
-		}
-		names[n++] = xstrndup(de->d_name, len - 5);
-	}
-	closedir(d);
-	if (n == 0) {
-		free(names);
-		return NULL;
-	}
-	qsort(names, n, sizeof(*names), name_cmp);
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
-		buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
-		free(names[i]);
+		len = strlen(names[i]);
+		if (len > 5 && strcmp(names[i] + len - 5, ".yaml") == 0)
+			buf_printf(&b, "%s%.*s", b.len ? ", " : "",
+			    (int)(len - 5), names[i]);
 	}
-	free(names);
+	dir_names_free(names, n);
+	if (b.len == 0) {
+		buf_release(&b);
+		return NULL;
+	}
 	return buf_detach(&b, NULL);
 }
 
@@ -220,11 +200,9 @@ read_config(const char *file, struct buf *text, struct manifest *mf,
 static void
 log_packs_dir(struct manifest *mf, const char *dir)
 {
-	struct dirent	*de;
 	struct stat	 st;
-	DIR		*d;
-	char		**names = NULL;
-	size_t		 n = 0, cap = 0, i;
+	char		**names;
+	size_t		 n;
 
 	if (mf == NULL)
 		return;
@@ -232,25 +210,10 @@ log_packs_dir(struct manifest *mf, const char *dir)
 		manifest_absent(mf, dir, errno);
 		return;
 	}
-	if ((d = opendir(dir)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				names = xreallocarray(names, cap,
-				    sizeof(*names));
-			}
-			names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-	}
-	if (n > 1)
-		qsort(names, n, sizeof(*names), name_cmp);
+	/* An unreadable directory is logged as an empty one, as before. */
+	(void)dir_names(dir, &names, &n);
 	manifest_dir(mf, dir, &st, names, n);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	dir_names_free(names, n);
 }
 
 size_t

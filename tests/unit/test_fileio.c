@@ -346,6 +346,42 @@ test_names(void)
 	    "'notes.tmp', '.tmp' and '.state.json' are not");
 }
 
+/* dir_names(): sorted by bytes, dot entries left out, errors said. */
+static void
+test_dir_names(const char *dir)
+{
+	static const char *const made[] = { "b.yaml", "a.yaml", ".hidden",
+	    "B.yaml", "a.yaml.bak", "\xc3\xbc.yaml" };
+	char	*d, *path, **names;
+	size_t	 i, n;
+
+	d = xasprintf("%s/names", dir);
+	mkdir(d, 0700);
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		path = xasprintf("%s/%s", d, made[i]);
+		spit(path, "x");
+		free(path);
+	}
+	ok(dir_names(d, &names, &n) == 0 && n == 5, "five names, no dot file");
+	ok(n == 5 && strcmp(names[0], "B.yaml") == 0 &&
+	    strcmp(names[1], "a.yaml") == 0 &&
+	    strcmp(names[2], "a.yaml.bak") == 0 &&
+	    strcmp(names[3], "b.yaml") == 0 &&
+	    strcmp(names[4], "\xc3\xbc.yaml") == 0,
+	    "in strcmp order, whatever order the file system lists them in");
+	dir_names_free(names, n);
+	path = xasprintf("%s/none", d);
+	errno = 0;
+	ok(dir_names(path, &names, &n) < 0 && errno == ENOENT &&
+	    names == NULL && n == 0, "a missing directory: -1, ENOENT, empty");
+	free(path);
+	path = xasprintf("%s/b.yaml", d);
+	ok(dir_names(path, &names, &n) < 0 && errno == ENOTDIR,
+	    "a file: -1, ENOTDIR");
+	free(path);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -361,6 +397,7 @@ main(void)
 	test_planted(top);
 	test_read_all();
 	test_names();
+	test_dir_names(top);
 
 	cmd = xasprintf("rm -rf '%s'", top);
 	if (system(cmd) != 0)
