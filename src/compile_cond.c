@@ -18,16 +18,6 @@
 
 #include "compile_priv.h"
 
-/* Text fields a condition can name, indexed by enum rr_field. */
-static const char *const field_names[F__COUNT] = {
-	[F_PATH] = "path", [F_CONTENT] = "content",
-	[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
-	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
-	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
-	[F_EVENT] = "event", [F_CWD] = "cwd",
-	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
-};
-
 static const char *const cond_keys[] = {
 	"path", "content", "old_content", "command", "prompt", "response",
 	"error", "message", "tool", "event", "cwd", "file_contains", "env",
@@ -345,7 +335,7 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		c->input_key = c->label + 6;
 	} else {
 		for (f = 0; f < F__COUNT; f++)
-			if (strcmp(field_names[f], name) == 0)
+			if (strcmp(rr_field_names[f], name) == 0)
 				break;
 		if (f == F__COUNT) {
 			struct diag *d = cx_error(cx, key, DIAG_unknown_field,

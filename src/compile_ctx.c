@@ -13,6 +13,17 @@
 
 #include "compile_priv.h"
 #include "jsonw.h"
+#include "strset.h"
+
+/* Every diagnostic of the compiler goes through here, at loc. */
+static struct diag *
+cx_vdiag(struct cctx *cx, enum diag_severity sev, const struct diag_loc *loc,
+    enum diag_code code, const char *fmt, va_list ap)
+{
+	if (sev == DIAG_ERROR)
+		cx->errors++;
+	return diag_vadd_at(cx->diags, sev, code, loc, &cx->cursor, fmt, ap);
+}
 
 struct diag *
 cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
@@ -24,10 +35,8 @@ cx_error(struct cctx *cx, const struct ynode *n, enum diag_code code,
 
 	ydoc_loc(cx->doc, n, &loc);
 	va_start(ap, fmt);
-	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
-	    fmt, ap);
+	d = cx_vdiag(cx, DIAG_ERROR, &loc, code, fmt, ap);
 	va_end(ap);
-	cx->errors++;
 	return d;
 }
 
@@ -61,10 +70,8 @@ cx_error_at(struct cctx *cx, const struct ynode *n, size_t off,
 		loc.end_col = col;
 	}
 	va_start(ap, fmt);
-	d = diag_vadd_at(cx->diags, DIAG_ERROR, code, &loc, &cx->cursor,
-	    fmt, ap);
+	d = cx_vdiag(cx, DIAG_ERROR, &loc, code, fmt, ap);
 	va_end(ap);
-	cx->errors++;
 	return d;
 }
 
@@ -82,8 +89,7 @@ cx_warning(struct cctx *cx, const struct ynode *n, enum diag_code code,
 
 	ydoc_loc(cx->doc, n, &loc);
 	va_start(ap, fmt);
-	d = diag_vadd_at(cx->diags, DIAG_WARNING, code, &loc, &cx->cursor,
-	    fmt, ap);
+	d = cx_vdiag(cx, DIAG_WARNING, &loc, code, fmt, ap);
 	va_end(ap);
 	return d;
 }
@@ -163,15 +169,6 @@ closest_word(const char *word, const char *const *list)
 	return bestd <= limit ? best : NULL;
 }
 
-static bool
-in_list(const char *word, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(word, *list) == 0)
-			return true;
-	return false;
-}
-
 void
 cx_unknown_key(struct cctx *cx, const struct ynode *key, const char *where,
     const char *const *known)
@@ -199,7 +196,7 @@ compile_check_keys(struct cctx *cx, const struct ynode *map, const char *where,
 			    "a key in %s must be a string", where);
 			continue;
 		}
-		if (!in_list(k->str, known))
+		if (!str_in_set(k->str, known))
 			cx_unknown_key(cx, k, where, known);
 	}
 }

@@ -172,20 +172,11 @@ cond_needs(const struct cond *c)
 static const char *
 field_name(unsigned bit)
 {
-	static const char *const names[] = {
-		[F_PATH] = "path", [F_CONTENT] = "content",
-		[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
-		[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
-		[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
-		[F_EVENT] = "event", [F_CWD] = "cwd",
-		[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
-		[F_INPUT] = "input",
-	};
 	int	f;
 
 	for (f = 0; f <= F_INPUT; f++)
 		if (bit == FB(f))
-			return names[f];
+			return rr_field_names[f];
 	return "?";
 }
 

@@ -19,6 +19,16 @@ const char *const event_kind_names[EV__COUNT] = {
 	[EV_SESSION_START] = "SessionStart",
 };
 
+const char *const rr_field_names[F_INPUT + 1] = {
+	[F_PATH] = "path", [F_CONTENT] = "content",
+	[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
+	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
+	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
+	[F_EVENT] = "event", [F_CWD] = "cwd",
+	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
+	[F_INPUT] = "input",
+};
+
 enum rr_event_kind
 event_kind_from_name(const char *name)
 {

@@ -72,6 +72,8 @@ struct rr_event {
 
 /* Event names, indexed by enum rr_event_kind. */
 extern const char *const event_kind_names[EV__COUNT];
+/* Field names as the rule language spells them, by enum rr_field. */
+extern const char *const rr_field_names[F_INPUT + 1];
 /* EV_OTHER when unknown. */
 enum rr_event_kind event_kind_from_name(const char *);
 

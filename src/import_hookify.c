@@ -29,6 +29,7 @@
 
 #include "import.h"
 #include "match_re.h"
+#include "strset.h"
 #include "xmalloc.h"
 #include "yamlw.h"
 
@@ -407,15 +408,6 @@ add_tool(struct buf *tools, size_t *n, const char *t)
 	yamlw_cstr(tools, t);
 }
 
-static bool
-in_list(const char *t, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(t, *list) == 0)
-			return true;
-	return false;
-}
-
 /*
  * The events (*on) and tools (a flow list in `tools`, or nothing) of a
  * rule from its event and tool_matcher; false when no event of the rule
@@ -473,7 +465,7 @@ events_and_tools(const struct hk_rule *r, const char **on, struct buf *tools)
 		 */
 		if (*t != '\0' && t[strspn(t, "abcdefghijklmnopqrstuvwxyz"
 		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] == '\0' &&
-		    (base == NULL || in_list(t, base)))
+		    (base == NULL || str_in_set(t, base)))
 			add_tool(tools, &n, t);
 		free(t);
 	}

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "shellwords_priv.h"
+#include "strset.h"
 #include "xmalloc.h"
 
 #define SH_MAX_VARS	64
@@ -42,15 +43,6 @@ struct reader {
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
-
-static bool
-in_set(const char *s, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
-			return true;
-	return false;
-}
 
 static const char *
 base_name(const char *s)
@@ -251,7 +243,7 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 					sh_parse_nested(f, w[i + 1].s, w[i + 1].len);
 				return n;
 			}
-			if (eq == NULL && in_set(s, wr->long_args))
+			if (eq == NULL && str_in_set(s, wr->long_args))
 				i++;
 			continue;
 		}
@@ -430,7 +422,7 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 static bool
 is_shell(const char *prog)
 {
-	return in_set(prog, shells);
+	return str_in_set(prog, shells);
 }
 
 /*
@@ -585,7 +577,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			return;
 		}
 		bare = false;
-		if (!x.v[i].quoted && in_set(x.v[i].s, reserved_words)) {
+		if (!x.v[i].quoted && str_in_set(x.v[i].s, reserved_words)) {
 			i++;
 			continue;
 		}
@@ -641,7 +633,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 
 	if (strcmp(c->program, "alias") == 0)
 		set_aliases(f->ps, c);
-	if (in_set(c->program, declarers))
+	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)
 				set_var(f->ps, x.v[k].s);

@@ -6,15 +6,7 @@
 #include <string.h>
 
 #include "shellwords.h"
-
-static bool
-in_set(const char *s, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
-			return true;
-	return false;
-}
+#include "strset.h"
 
 struct global_opts {
 	const char		*program;
@@ -54,7 +46,7 @@ sh_subcommand(const struct sh_cmd *c)
 			return i + 1 < c->argc ? c->argv[i + 1] : NULL;
 		if (c->argv[i][0] != '-' || c->argv[i][1] == '\0')
 			return c->argv[i];
-		if (with_value != NULL && in_set(c->argv[i], with_value))
+		if (with_value != NULL && str_in_set(c->argv[i], with_value))
 			i++;
 	}
 	return NULL;
