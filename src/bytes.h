@@ -58,35 +58,18 @@ RD_INT(rd_u64, uint64_t)
 RD_INT(rd_i64, int64_t)
 #undef RD_INT
 
-static inline void
-wr_u8(struct buf *b, uint8_t v)
-{
-	buf_add(b, &v, sizeof(v));
+#define WR_INT(name, type)						\
+static inline void							\
+name(struct buf *b, type v)						\
+{									\
+	buf_add(b, &v, sizeof(v));					\
 }
-
-static inline void
-wr_u16(struct buf *b, uint16_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
-
-static inline void
-wr_u32(struct buf *b, uint32_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
-
-static inline void
-wr_u64(struct buf *b, uint64_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
-
-static inline void
-wr_i64(struct buf *b, int64_t v)
-{
-	buf_add(b, &v, sizeof(v));
-}
+WR_INT(wr_u8, uint8_t)
+WR_INT(wr_u16, uint16_t)
+WR_INT(wr_u32, uint32_t)
+WR_INT(wr_u64, uint64_t)
+WR_INT(wr_i64, int64_t)
+#undef WR_INT
 
 /* Overwrites a u32 written earlier at offset off. */
 static inline void

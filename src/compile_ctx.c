@@ -15,7 +15,12 @@
 #include "jsonw.h"
 #include "strset.h"
 
-/* Every diagnostic of the compiler goes through here, at loc. */
+/*
+ * Every diagnostic of the compiler goes through here, at loc.  The
+ * functions below are its printf-style fronts, alike on purpose: they
+ * differ in severity and location only, and a va_list can be passed on
+ * but not made.
+ */
 static struct diag *
 cx_vdiag(struct cctx *cx, enum diag_severity sev, const struct diag_loc *loc,
     enum diag_code code, const char *fmt, va_list ap)
