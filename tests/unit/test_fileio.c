@@ -17,44 +17,17 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "files.h"
 #include "tap.h"
 #include "xmalloc.h"
 
 static char	top[] = "/tmp/rr-fileio.XXXXXX";
 
-static char *
-slurp(const char *path)
-{
-	FILE		*fp = fopen(path, "rb");
-	struct buf	 b;
-	char		 chunk[4096];
-	size_t		 n;
-
-	if (fp == NULL)
-		return NULL;
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	return buf_detach(&b, NULL);
-}
-
-static void
-spit(const char *path, const char *text)
-{
-	FILE	*fp = fopen(path, "wb");
-
-	if (fp != NULL) {
-		fputs(text, fp);
-		fclose(fp);
-	}
-}
-
 /* Is the file at path exactly want? */
 static int
 has(const char *path, const char *want)
 {
-	char	*s = slurp(path);
+	char	*s = file_slurp(path);
 	int	 same = s != NULL && strcmp(s, want) == 0;
 
 	free(s);
@@ -97,7 +70,7 @@ test_replace(const char *dir)
 	    "a new file is created");
 	ok(has(path, "new\n") && mode_of(path) == 0600, "with its content "
 	    "and mode 0600");
-	spit(path, "old content, longer than the new");
+	file_spit(path, "old content, longer than the new");
 	chmod(path, 0644);
 	ok(file_replace(path, "x", 1, 0640, &err) == 0 && has(path, "x"),
 	    "an old file is replaced, not overwritten in place");
@@ -155,7 +128,7 @@ test_unwritable(const char *dir)
 	sub = xasprintf("%s/ro", dir);
 	path = xasprintf("%s/f", sub);
 	mkdir(sub, 0755);
-	spit(path, "old");
+	file_spit(path, "old");
 	chmod(path, 0666);
 	chmod(sub, 0555);
 	if (geteuid() != 0) {
@@ -202,7 +175,7 @@ test_failures(const char *dir)
 	path = xasprintf("%s/isdir", dir);
 	mkdir(path, 0700);
 	sub = xasprintf("%s/inside", path);
-	spit(sub, "z");
+	file_spit(sub, "z");
 	rc = file_replace(path, "x", 1, 0600, &err);
 	ok(rc < 0 && err != NULL && strncmp(err, "cannot replace '", 16) == 0 &&
 	    strstr(err, path) != NULL, "over a directory: -1 and '%s'",
@@ -227,7 +200,7 @@ test_failures(const char *dir)
 
 	/* write() fails half way (a file size limit): the old file stays. */
 	path = xasprintf("%s/limited", dir);
-	spit(path, "old");
+	file_spit(path, "old");
 	signal(SIGXFSZ, SIG_IGN);
 	if (getrlimit(RLIMIT_FSIZE, &old) == 0) {
 		small = old;
@@ -266,7 +239,7 @@ test_planted(const char *dir)
 
 	path = xasprintf("%s/state.json", dir);
 	target = xasprintf("%s/precious", dir);
-	spit(target, "precious");
+	file_spit(target, "precious");
 	planted = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	keep = xasprintf("%s/.state.json.%ld.0.tmp", dir, (long)getpid());
 	if (symlink(target, planted) < 0 || symlink(target, keep) < 0) {
@@ -279,7 +252,7 @@ test_planted(const char *dir)
 	unlink(planted);
 	unlink(keep);
 
-	spit(planted, "someone's data");
+	file_spit(planted, "someone's data");
 	ok(file_replace(path, "newer", 5, 0600, &err) == 0 &&
 	    has(path, "newer"), "a replace beside a PATH.tmp.PID file");
 	ok(has(planted, "someone's data"), "that file is not truncated");
@@ -359,7 +332,7 @@ test_dir_names(const char *dir)
 	mkdir(d, 0700);
 	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
 		path = xasprintf("%s/%s", d, made[i]);
-		spit(path, "x");
+		file_spit(path, "x");
 		free(path);
 	}
 	ok(dir_names(d, &names, &n) == 0 && n == 5, "five names, no dot file");

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "settings_merge.h"
+#include "files.h"
 #include "tap.h"
 #include "xmalloc.h"
 
@@ -324,23 +325,6 @@ test_merge(void)
 }
 
 /* Everything in path, or NULL. */
-static char *
-slurp(const char *path)
-{
-	FILE	*fp;
-	char	*s;
-	long	 n;
-
-	if ((fp = fopen(path, "rb")) == NULL)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	s = xmalloc((size_t)n + 1);
-	s[fread(s, 1, (size_t)n, fp)] = '\0';
-	fclose(fp);
-	return s;
-}
 
 static void
 spew(const char *path, const char *s)
@@ -400,8 +384,8 @@ run(const char *arg, ...)
 	close(fe);
 	free(run_out);
 	free(run_err);
-	run_out = slurp(po);
-	run_err = slurp(pe);
+	run_out = file_slurp(po);
+	run_err = file_slurp(pe);
 	free(po);
 	free(pe);
 	return rc;
@@ -446,7 +430,7 @@ test_command(void)
 	    "%s\n", path);
 	is_str(run_out, want, "init: says what it did, no backup");
 	free(want);
-	s = slurp(path);
+	s = file_slurp(path);
 	ok(s != NULL && events_with(s, CMD) == 7,
 	    "settings.json has all 7 events");
 	is_str(s, empty_result, "and is laid out as expected");
@@ -463,7 +447,7 @@ test_command(void)
 	is_str(run_out, want, "init again: already registered");
 	free(want);
 	before = s;
-	s = slurp(path);
+	s = file_slurp(path);
 	stat(path, &st2);
 	ok(s != NULL && strcmp(s, before) == 0 && st1.st_ino == st2.st_ino &&
 	    st1.st_mtime == st2.st_mtime, "init again: file untouched");
@@ -482,11 +466,11 @@ test_command(void)
 	    "%s (backup: %s)\n", path, bak);
 	is_str(run_out, want, "init over a file: names the backup");
 	free(want);
-	s = slurp(bak);
+	s = file_slurp(bak);
 	is_str(s, "{\"model\": \"opus\",   \"hooks\": {}}",
 	    ".bak holds the old bytes");
 	free(s);
-	s = slurp(path);
+	s = file_slurp(path);
 	ok(s != NULL && strncmp(s, "{\n  \"model\": \"opus\",\n  \"hooks\": {\n",
 	    33) == 0 && events_with(s, CMD) == 7, "old keys kept, hooks added");
 	stat(path, &st1);
@@ -495,11 +479,11 @@ test_command(void)
 	/* Another command: the .bak is overwritten with the previous file. */
 	ok(run("--project-dir", proj, "--command", "rr2 hook", NULL) == 0,
 	    "init --command: exit 0");
-	before = slurp(bak);
+	before = file_slurp(bak);
 	is_str(before, s, ".bak overwritten with the previous content");
 	free(before);
 	free(s);
-	s = slurp(path);
+	s = file_slurp(path);
 	ok(s != NULL && events_with(s, "rr2 hook") == 7 &&
 	    events_with(s, CMD) == 7, "both commands registered");
 	free(s);
@@ -512,7 +496,7 @@ test_command(void)
 	    "(line 1, column 12); fix or move it first\n", path);
 	is_str(run_err, want, "invalid JSON: one line on stderr");
 	free(want);
-	s = slurp(path);
+	s = file_slurp(path);
 	ok(s != NULL && strcmp(s, "{\"hooks\": [}") == 0 && !exists(bak),
 	    "invalid JSON: file untouched, no backup");
 	free(s);
@@ -527,7 +511,7 @@ test_command(void)
 	ok(run("--project-dir", proj, NULL) == 2 && strncmp(run_err,
 	    "reflexion-rules init: cannot replace ", 37) == 0,
 	    "write failure: exit 2 and a message");
-	s = slurp(path);
+	s = file_slurp(path);
 	ok(s != NULL && strcmp(s, "{}") == 0, "write failure: file untouched");
 	free(s);
 	rmdir(bak);
@@ -575,7 +559,7 @@ test_command(void)
 	    "symlinked settings: exit 0");
 	stat(path, &st1);
 	lstat(path, &st2);
-	s = slurp(real);
+	s = file_slurp(real);
 	ok(S_ISLNK(st2.st_mode) && s != NULL && events_with(s, CMD) == 7,
 	    "symlinked settings: the target is updated");
 	free(s);

@@ -11,38 +11,11 @@
 
 #include "buf.h"
 #include "state.h"
+#include "files.h"
 #include "tap.h"
 #include "xmalloc.h"
 
 static char	root[64];
-
-static char *
-slurp(const char *path)
-{
-	FILE		*fp = fopen(path, "rb");
-	struct buf	 b;
-	char		 chunk[4096];
-	size_t		 n;
-
-	if (fp == NULL)
-		return NULL;
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	return buf_detach(&b, NULL);
-}
-
-static void
-spit(const char *path, const char *text)
-{
-	FILE	*fp = fopen(path, "wb");
-
-	if (fp != NULL) {
-		fputs(text, fp);
-		fclose(fp);
-	}
-}
 
 /* Does the session's state file list key? */
 static int
@@ -50,7 +23,7 @@ file_has(const char *dir, const char *session, const char *key)
 {
 	char	*name = state_file_name(session);
 	char	*path = xasprintf("%s/%s", dir, name);
-	char	*text = slurp(path);
+	char	*text = file_slurp(path);
 	cJSON	*j = text ? cJSON_Parse(text) : NULL, *it;
 	int	 found = 0;
 
@@ -166,9 +139,9 @@ main(void)
 		char *other = xasprintf("%s/.s80.json.Ab12Cd.tmp", dir);
 		char *odd = xasprintf("%s/.s8.json.toolongname.tmp", dir);
 		is_int(claim1(dir, "s8", "k1", NULL), 1, "session s8 exists");
-		spit(mine, "{");
-		spit(other, "{");
-		spit(odd, "{");
+		file_spit(mine, "{");
+		file_spit(other, "{");
+		file_spit(odd, "{");
 		is_int(claim1(dir, "s8", "k1", NULL), 0, "a claim that writes nothing");
 		ok(stat(mine, &st) == 0, "... leaves the temporary files alone");
 		is_int(claim1(dir, "s8", "k2", NULL), 1, "a claim that writes");
@@ -198,7 +171,7 @@ main(void)
 		while (big.len < limit - 16)
 			buf_addc(&big, 'x');
 		buf_adds(&big, "\"]}");
-		spit(bigpath, big.data);
+		file_spit(bigpath, big.data);
 		err = NULL;
 		first[0] = first[1] = true;
 		ok(state_claim(dir, "s9", k2, 2, first, false, &warn, &err) < 0 &&
@@ -206,7 +179,7 @@ main(void)
 		    strstr(err, "reached its limit") != NULL,
 		    "at the limit: -1, the old key still found, the new one not");
 		free(err);
-		text = slurp(bigpath);
+		text = file_slurp(bigpath);
 		ok(text != NULL && strcmp(text, big.data) == 0,
 		    "at the limit: the file is kept as it was");
 		free(text);
@@ -234,7 +207,7 @@ main(void)
 	const char *corrupt[] = { "garbage\x01\xff", "{\"fired\":[\"x\"", "[1,2]",
 	    "{\"fired\":\"x\"}", "{\"fired\":[1]}" };
 	for (i = 0; i < 5; i++) {
-		spit(path, corrupt[i]);
+		file_spit(path, corrupt[i]);
 		warn = NULL;
 		is_int(claim1(dir, "s4", "k", &warn), 1,
 		    "corrupt state %d: the claim works", i);
@@ -248,10 +221,10 @@ main(void)
 	}
 	/* A symlink planted at the state path is not followed. */
 	text = xasprintf("%s/target", root);
-	spit(text, "precious");
+	file_spit(text, "precious");
 	if (symlink(text, path) == 0) {
 		is_int(claim1(dir, "s4", "k", NULL), 1, "claim past a symlink");
-		name = slurp(text);
+		name = file_slurp(text);
 		is_str(name, "precious", "the symlink's target is untouched");
 		free(name);
 		ok(lstat(path, &st) == 0 && S_ISREG(st.st_mode),
@@ -262,7 +235,7 @@ main(void)
 
 	/* An impossible directory: fail, say why, and fail open. */
 	text = xasprintf("%s/file", root);
-	spit(text, "x");
+	file_spit(text, "x");
 	path = xasprintf("%s/file/state", root);
 	first[0] = false;
 	err = NULL;
@@ -274,20 +247,20 @@ main(void)
 
 	/* Prune: old files go, new ones stay. */
 	path = xasprintf("%s/old.json", dir);
-	spit(path, "{}");
+	file_spit(path, "{}");
 	old[0].tv_sec = old[1].tv_sec = time(NULL) - 40 * 86400;
 	old[0].tv_nsec = old[1].tv_nsec = 0;
 	utimensat(AT_FDCWD, path, old, 0);
 	text = xasprintf("%s/.old.json.Xy12Ab.tmp", dir);
-	spit(text, "{");
+	file_spit(text, "{");
 	utimensat(AT_FDCWD, text, old, 0);
 	{
 		/* A temporary file over a minute old has no live writer. */
 		char *fresh = xasprintf("%s/.new.json.Xy12Ab.tmp", dir);
 		char *stale = xasprintf("%s/.mid.json.Xy12Ab.tmp", dir);
 		struct timespec mins[2];
-		spit(fresh, "{");
-		spit(stale, "{");
+		file_spit(fresh, "{");
+		file_spit(stale, "{");
 		mins[0].tv_sec = mins[1].tv_sec = time(NULL) - 300;
 		mins[0].tv_nsec = mins[1].tv_nsec = 0;
 		utimensat(AT_FDCWD, stale, mins, 0);
