@@ -22,6 +22,7 @@
 #include "kb.h"
 #include "mdsections.h"
 #include "shellwords.h"
+#include "textfind.h"
 #include "xmalloc.h"
 
 /* ---- text, kb ----------------------------------------------------------- */
@@ -361,9 +362,8 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 			return false;
 		}
 		for (i = 0; i < c->nstrs; i++)
-			if (eval_find_text(cx->file_text, cx->file_len,
-			    c->strs[i], strlen(c->strs[i]), false,
-			    false) >= 0) {
+			if (text_find(cx->file_text, cx->file_len,
+			    c->strs[i], strlen(c->strs[i]), false) >= 0) {
 				explain(cx, "file_contains: '%s' found in %s\n",
 				    c->strs[i], cx->ev->abs_path);
 				return true;
