@@ -132,8 +132,27 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 }
 
 /*
+ * A regex or glob that reached its match limit: noted on stderr, and the
+ * rule, if its file fails closed, could not be decided.
+ */
+static void
+limit_hit(struct ectx *cx, const struct cond *c, const struct pattern *p,
+    bool glob)
+{
+	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
+	    "%s hit its match limit on %s; counted as no match\n",
+	    cx->rule->file, p->line, p->col, cx->rule->id,
+	    glob ? "glob" : "regex", c->label);
+	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+		cx->out->undecided = cx->rule;
+		cx->out->undecided_why = glob ? "a glob hit its limit" :
+		    "a regex hit its limit";
+	}
+}
+
+/*
  * Tests one subject against pattern pi of a matcher.  On a hit sets
- * *start and *end.  A regex that hits its limit is noted on stderr.
+ * *start and *end.  A regex or glob that hits its limit is noted.
  */
 static bool
 eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
@@ -146,20 +165,16 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	switch (m->kind) {
 	case M_REGEX:
 		r = rr_regex_match(p->re, s, len, start, end);
-		if (r == RR_MATCH_LIMIT) {
-			buf_printf(&cx->out->notes,
-			    "reflexion-rules: %s:%d:%d: rule '%s': regex "
-			    "hit its match limit on %s; counted as no "
-			    "match\n", cx->rule->file, p->line, p->col,
-			    cx->rule->id, c->label);
-			if (cx->rule->fail_closed && cx->out->undecided == NULL)
-				cx->out->undecided = cx->rule;
-		}
+		if (r == RR_MATCH_LIMIT)
+			limit_hit(cx, c, p, false);
 		return r == RR_MATCH_YES;
 	case M_GLOB:
 		*start = 0;
 		*end = len;
-		return rr_glob_match(p->glob, s, len);
+		r = rr_glob_test(p->glob, s, len);
+		if (r == RR_MATCH_LIMIT)
+			limit_hit(cx, c, p, true);
+		return r == RR_MATCH_YES;
 	case M_KEYWORDS:
 	case M_CONTAINS:
 	case M_EQUALS:

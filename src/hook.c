@@ -267,9 +267,10 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	    (out.undecided->action == ACT_DENY ||
 	    out.undecided->action == ACT_ASK)) {
 		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
-		    "be decided (a regex hit its limit) and its file declares "
-		    "on_error: deny", out.undecided->id, out.undecided->file,
-		    out.undecided->line);
+		    "be decided (%s) and its file declares on_error: deny",
+		    out.undecided->id, out.undecided->file,
+		    out.undecided->line, out.undecided_why != NULL ?
+		    out.undecided_why : "a limit was reached");
 		add_error_deny(&out, why);
 		free(why);
 	}

@@ -215,6 +215,44 @@ main(void)
 		buf_release(&b);
 	}
 
+	/*
+	 * A glob that reaches its limit (a '**' between segments of a very
+	 * deep path) is reported and, in a file that fails closed, leaves
+	 * its rule undecided, as a regex does: never a silent no match.
+	 */
+	use("version: 1\non_error: deny\nrules:\n"
+	    "  - id: env\n    on: PreToolUse\n    when:\n"
+	    "      path: 'a/**/x/.env'\n    action: deny\n    message: m\n");
+	{
+		struct rr_event ev;
+		struct eval_outcome out;
+		struct eval_opts eo;
+		struct buf b;
+		char *err = NULL;
+		int i;
+
+		buf_init(&b);
+		buf_adds(&b, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":"
+		    "\"/p\",\"tool_name\":\"Write\",\"tool_input\":{"
+		    "\"content\":\"x\",\"file_path\":\"/p/a/");
+		for (i = 0; i < 2000000; i++)
+			buf_adds(&b, "b/");
+		buf_adds(&b, "x/.env\"}}");
+		memset(&eo, 0, sizeof(eo));
+		eval_outcome_init(&out);
+		if (event_parse(&ev, b.data, b.len, "/p", &err) == 0)
+			eval_event(&rs, &ev, &eo, &out);
+		ok(out.nfired == 0 && out.undecided != NULL &&
+		    strstr(out.notes.data, "glob hit its match limit on "
+		    "path") != NULL && strcmp(out.undecided_why,
+		    "a glob hit its limit") == 0,
+		    "a glob at its limit: reported, and the rule undecided");
+		eval_outcome_release(&out);
+		event_release(&ev);
+		free(err);
+		buf_release(&b);
+	}
+
 	diag_list_release(&dl);
 	ruleset_release(&rs);
 	return done_testing();
