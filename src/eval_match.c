@@ -107,10 +107,15 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 	buf_init(&fs);
 	buf_init(&fp);
 	if (m->ignore_case) {
-		t = folded_subject(cx, s, len, &tlen, &fs);
 		rr_fold(p->src, p->len, &fp);
 		n = fp.data;
 		nlen = fp.len;
+		/* A character's folding is a third to 3/2 of its bytes. */
+		if (m->kind == M_EQUALS && !m->line && len / 3 > nlen) {
+			buf_release(&fp);
+			return false;
+		}
+		t = folded_subject(cx, s, len, &tlen, &fs);
 	}
 	if (m->kind == M_KEYWORDS || m->kind == M_CONTAINS) {
 		at = text_find(t, tlen, n, nlen, m->word);
@@ -132,21 +137,20 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 }
 
 /*
- * A regex or glob that reached its match limit: noted on stderr, and the
- * rule, if its file fails closed, could not be decided.
+ * A regex, glob or JSON search that reached its limit (`what` says so),
+ * written at line:col: noted on stderr, and the rule, if its file fails
+ * closed, could not be decided (why: for the deny reason).
  */
 static void
-limit_hit(struct ectx *cx, const struct cond *c, const struct pattern *p,
-    bool glob)
+limit_hit(struct ectx *cx, const struct cond *c, int line, int col,
+    const char *what, const char *why)
 {
 	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
-	    "%s hit its match limit on %s; counted as no match\n",
-	    cx->rule->file, p->line, p->col, cx->rule->id,
-	    glob ? "glob" : "regex", c->label);
+	    "%s on %s; counted as no match\n",
+	    cx->rule->file, line, col, cx->rule->id, what, c->label);
 	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
 		cx->out->undecided = cx->rule;
-		cx->out->undecided_why = glob ? "a glob hit its limit" :
-		    "a regex hit its limit";
+		cx->out->undecided_why = why;
 	}
 }
 
@@ -166,14 +170,18 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	case M_REGEX:
 		r = rr_regex_match(p->re, s, len, start, end);
 		if (r == RR_MATCH_LIMIT)
-			limit_hit(cx, c, p, false);
+			limit_hit(cx, c, p->line, p->col,
+			    "regex hit its match limit",
+			    "a regex hit its limit");
 		return r == RR_MATCH_YES;
 	case M_GLOB:
 		*start = 0;
 		*end = len;
 		r = rr_glob_test(p->glob, s, len);
 		if (r == RR_MATCH_LIMIT)
-			limit_hit(cx, c, p, true);
+			limit_hit(cx, c, p->line, p->col,
+			    "glob hit its match limit",
+			    "a glob hit its limit");
 		return r == RR_MATCH_YES;
 	case M_KEYWORDS:
 	case M_CONTAINS:
@@ -272,6 +280,14 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
 		buf_reset(&fails);
 		r = json_check_text(spec, subjects[k], lens[k], &fails);
+	}
+	if (r == JSON_LIMIT) {
+		limit_hit(cx, c, c->line, c->col, "the json search hit its "
+		    "work limit", "the json search hit its limit");
+		explain(cx, "%s: json search stopped at its limit\n",
+		    c->label);
+		buf_release(&fails);
+		return false;
 	}
 	if (!c->m.required) {
 		holds = r == JSON_PASSES;

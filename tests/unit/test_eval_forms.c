@@ -373,6 +373,36 @@ test_json(void)
 	    "\\\"findings\\\":[],\\\"verification\\\":{\\\"result\\\":"
 	    "\\\"fail\\\"},\\\"n\\\":2,\\\"ok\\\":false}\""), "failed=failed",
 	    "where skips documents; equals on a dotted path, number, bool");
+	expect(TASKEV("\"see [1, 2, {\\\"$schema\\\":"
+	    "\\\"harness-agent-report-v1\\\",\\\"task_summary\\\":\\\"t\\\","
+	    "\\\"findings\\\":[],\\\"verification\\\":{\\\"result\\\":"
+	    "\\\"fail\\\"},\\\"n\\\":2,\\\"ok\\\":false} and more\""),
+	    "failed=failed", "a report inside an array never closed is found");
+	{
+		/*
+		 * Arrays opened and never closed: each try reads to the end.
+		 * The search stops at its work limit instead of reading the
+		 * text 64 times, and says so.
+		 */
+		struct json_spec find = { .find = true };
+		const struct json_spec *spec = &find;
+		struct buf t;
+		size_t i;
+		enum json_result r;
+
+		buf_init(&t);
+		for (i = 0; i < 100; i++)
+			buf_addc(&t, '[');
+		while (t.len < 1024 * 1024)
+			buf_adds(&t, "1,");
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_LIMIT, "unclosed arrays: the work limit");
+		buf_reset(&t);
+		buf_adds(&t, "[x [y {z ");
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_NO_DOCUMENT, "braces in prose: no document");
+		buf_release(&t);
+	}
 }
 
 static void
