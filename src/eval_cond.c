@@ -37,6 +37,19 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 
 	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
 		eval_file_field(cx, c->field);
+	if (c->field == F_FILE_AFTER && cx->after_state == -2) {
+		/* Not decided, as a regex at its limit: never silent. */
+		buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule "
+		    "'%s': file_after: the edits hit their work limit; "
+		    "counted as absent\n", cx->rule->file, c->line, c->col,
+		    cx->rule->id);
+		explain(cx, "%s: the edits hit their work limit\n", c->label);
+		if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+			cx->out->undecided = cx->rule;
+			cx->out->undecided_why = "file_after hit its work limit";
+		}
+		return false;
+	}
 	if (c->field == F_INPUT)
 		t = event_input(ev, c->input_key);
 	else

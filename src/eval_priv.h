@@ -60,7 +60,12 @@ struct ectx {
 	bool			 kb_failed;	/* reported once per event */
 	struct sh_script	*sh;		/* `command` parsed, once */
 	const struct sh_cmd	*sh_cmd;	/* the one a shell map tests */
-	int			 after_state;	/* file_after: 0 unread, 1, -1 */
+	/*
+	 * file_after: 0 not made yet, 1 made, -1 none (the tool would
+	 * fail, another tool), -2 past the edits' work budget (edits.h):
+	 * a rule on it could not be decided, as at a regex's limit.
+	 */
+	int			 after_state;
 	struct buf		 missing;	/* {{missing}} of this rule */
 	const char		*sections;	/* {{sections}} of this rule */
 	const char		*keywords;	/* {{keywords}} of this rule */
