@@ -109,26 +109,27 @@ apply_edit(struct work *w, struct buf *b, struct buf *tmp, bool exists,
 		return splice(w, b, (size_t)(q - b->data), olen, new, nlen) ?
 		    EDIT_OK : EDIT_TOO_COSTLY;
 	}
-	buf_reset(tmp);
-	p = b->data;
+	/* Counted first: what it would write is known before writing it. */
 	end = b->data + b->len;
-	for (;;) {
-		q = find(w, p, (size_t)(end - p), old, olen, &over);
-		if (over)
-			return EDIT_TOO_COSTLY;
-		if (q == NULL)
-			break;
-		if (!charge(w, (size_t)(q - p) + nlen))
-			return EDIT_TOO_COSTLY;
-		buf_add(tmp, p, (size_t)(q - p));
-		buf_add(tmp, new, nlen);
-		p = q + olen;
+	for (p = b->data; (q = find(w, p, (size_t)(end - p), old, olen,
+	    &over)) != NULL && !over; p = q + olen)
 		n++;
-	}
+	if (over)
+		return EDIT_TOO_COSTLY;
 	if (n == 0)
 		return EDIT_UNKNOWN;
-	if (!charge(w, (size_t)(end - p)))
+	if (nlen > olen && n > (SIZE_MAX - b->len) / (nlen - olen))
 		return EDIT_TOO_COSTLY;
+	/* The text scanned again, and what is written. */
+	if (!charge(w, b->len) || !charge(w, b->len - n * olen + n * nlen))
+		return EDIT_TOO_COSTLY;
+	buf_reset(tmp);
+	buf_grow(tmp, b->len - n * olen + n * nlen);
+	for (p = b->data; (q = memmem(p, (size_t)(end - p), old, olen)) !=
+	    NULL; p = q + olen) {
+		buf_add(tmp, p, (size_t)(q - p));
+		buf_add(tmp, new, nlen);
+	}
 	buf_add(tmp, p, (size_t)(end - p));
 	swap = *b;
 	*b = *tmp;
