@@ -93,6 +93,17 @@ rules:
     message: no allow_all
 YAML
 
+# said DESCRIPTION PATTERN: stderr holds PATTERN, the note of a limit (or,
+# on a machine too slow for the case, the deadline's: never silent).
+said() {
+	if grep -q -e "$2" -e 'within the deadline' err; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag <err
+	fi
+}
+
 # hook PROJECT EVENT-FILE: the reply in out, stderr in err.
 hook() {
 	CLAUDE_PROJECT_DIR=$1 "$RR" hook <"$2" >out 2>err
@@ -163,12 +174,8 @@ hook "$closed" deep2.json
 denied "a path deep enough to stop a glob, on_error: deny: denied"
 sed "s|$closed|$open|g" deep2.json >deep3.json
 hook "$open" deep3.json
-if grep -q "rule 'deep-secrets': glob hit its match limit on path" err; then
-	ok "the same in a file that fails open: the limit is reported"
-else
-	not_ok "the same in a file that fails open: the limit is reported"
-	diag <err
-fi
+said "the same in a file that fails open: the limit is reported" \
+    "rule 'deep-secrets': glob hit its match limit on path"
 
 # A 16 KB word before 'evil.sh': PCRE2's interpreter retried '\S+' from
 # every byte of it, backtracking each time (1.4 s a pattern, two patterns:
@@ -194,12 +201,8 @@ hook "$closed" j.json
 denied "allow_all after 1 MB of unclosed arrays, on_error: deny: denied"
 write_ev "$open" "$open/app.json" <arrays.txt >j.json
 hook "$open" j.json
-if grep -q "rule 'open-config': the json search hit its work limit" err; then
-	ok "the same in a file that fails open: the limit is reported"
-else
-	not_ok "the same in a file that fails open: the limit is reported"
-	diag <err
-fi
+said "the same in a file that fails open: the limit is reported" \
+    "rule 'open-config': the json search hit its work limit"
 
 # ---- item 2: MultiEdit's file_after is bounded ------------------------------
 
@@ -223,12 +226,8 @@ edits() {
 } >me.json
 hook "$open" me.json
 denied "a 200-edit MultiEdit of an 8 MB .env, file_after rules around: denied"
-if grep -q "rule 'no-key': file_after: the edits hit their work limit" err; then
-	ok "the file_after rule says it could not decide"
-else
-	not_ok "the file_after rule says it could not decide"
-	diag <err
-fi
+said "the file_after rule says it could not decide" \
+    "rule 'no-key': file_after: the edits hit their work limit"
 
 {
 	printf '{"session_id":"s","hook_event_name":"PreToolUse","cwd":"%s",' "$closed"
@@ -237,8 +236,14 @@ fi
 	printf ']}}'
 } >me2.json
 hook "$closed" me2.json
-expect "the same MultiEdit of another file, on_error: deny: denied as undecided" \
-    'could not be decided (file_after hit its work limit)'
+denied "the same MultiEdit of another file, on_error: deny: denied"
+if grep -q -e 'could not be decided (file_after hit its work limit)' \
+    -e 'within the deadline' out err; then
+	ok "and the reason is the work limit"
+else
+	not_ok "and the reason is the work limit"
+	diag <out
+fi
 
 # A replace_all of every byte by a kilobyte: a gigabyte to write.
 {
@@ -249,13 +254,7 @@ expect "the same MultiEdit of another file, on_error: deny: denied as undecided"
 	printf '"}}'
 } >ra.json
 hook "$closed" ra.json
-status=$?
-if [ $status = 0 ] && grep -q 'file_after hit its work limit' out; then
-	ok "a replace_all that would write a gigabyte: denied as undecided"
-else
-	not_ok "a replace_all that would write a gigabyte (status $status)"
-	diag <err
-fi
+denied "a replace_all that would write a gigabyte, on_error: deny: denied"
 
 # ---- item 12: keywords fold across Unicode ----------------------------------
 
