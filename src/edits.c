@@ -40,7 +40,10 @@ static const char *
 find(struct work *w, const char *hay, size_t len, const char *needle,
     size_t nlen, bool *over)
 {
-	const char	*q = len >= nlen ? memmem(hay, len, needle, nlen) : NULL;
+	const char	*q = NULL;
+
+	if (len >= nlen)
+		q = memmem(hay, len, needle, nlen);
 
 	*over = !charge(w, q != NULL ? (size_t)(q - hay) + nlen : len);
 	return q;

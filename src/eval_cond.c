@@ -46,7 +46,8 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		explain(cx, "%s: the edits hit their work limit\n", c->label);
 		if (cx->rule->fail_closed && cx->out->undecided == NULL) {
 			cx->out->undecided = cx->rule;
-			cx->out->undecided_why = "file_after hit its work limit";
+			cx->out->undecided_why =
+			    "file_after hit its work limit";
 		}
 		return false;
 	}

@@ -170,7 +170,8 @@ main(void)
 	    "    action: context\n    message: '[{{match}}]'\n");
 	fold_expect(PROMPT("\xc3\x9c" "BER alles"),
 	    "context:uber:[\xc3\x9c" "BER]\n",
-	    "keyword \xc3\xbc" "ber in \xc3\x9c" "BER alles; {{match}} as written");
+	    "keyword \xc3\xbc" "ber in \xc3\x9c" "BER alles; {{match}} as "
+	    "written");
 	fold_expect(PROMPT("the \xe2\x84\xaa" "ELVIN scale"),
 	    "context:kelvin:[\xe2\x84\xaa" "ELVIN]\n",
 	    "keyword kelvin in KELVIN SIGN + ELVIN (3 bytes for 1)");

@@ -29,7 +29,7 @@
 #include "tap.h"
 
 #define MB		((size_t)1 << 20)
-#define SLOPE_MAX	16.0	/* 8 MB against 1 MB: linear ~8, quadratic ~64 */
+#define SLOPE_MAX	16.0	/* 8 MB / 1 MB: linear ~8, quadratic ~64 */
 #define FLOOR_MS	2.0	/* below it, timer and allocation noise */
 
 static unsigned long rng = 12345;
@@ -119,7 +119,8 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 	};
 	static const char *const quotes[] = {
 		"'a b' ", "\"c $d\" ", "\\e ", "$(f) ", "`g` ", "${h} ",
-		"$'\\x41' ", "<(i) ", "{j,k} ", "x=$y ", "\"$(echo \\\"l\\\")\" "
+		"$'\\x41' ", "<(i) ", "{j,k} ", "x=$y ",
+		"\"$(echo \\\"l\\\")\" "
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -293,7 +294,7 @@ struct probe {
 	enum shape	 shape;
 	enum wrap	 wrap;
 	const char	*when;		/* the rule's `when`, YAML flow */
-	bool		 prefilter;	/* the whole path, not the matcher alone */
+	bool		 prefilter;	/* the whole path, not the matcher */
 };
 
 static const struct probe probes[] = {
@@ -520,7 +521,8 @@ fold_once(void)
 		buf_reset(&y);
 		buf_adds(&y, "version: 1\nrules:\n");
 		for (i = 0; i < (k ? 100 : 1); i++)
-			buf_printf(&y, "  - id: r%zu\n    on: UserPromptSubmit\n"
+			buf_printf(&y, "  - id: r%zu\n"
+			    "    on: UserPromptSubmit\n"
 			    "    when: {prompt: {keywords: ['\xc3\xbc" "ber "
 			    "%zu']}}\n    action: context\n    message: m\n",
 			    i, i);

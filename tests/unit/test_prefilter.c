@@ -387,12 +387,13 @@ run_batch(size_t nsets, const char *path, struct batch *bt)
 			off = eval_fired_text(&rs, ev.data, true);
 			cached = eval_fired_text(&rc, ev.data, false);
 			if (strcmp(on, off) != 0 && bt->diff++ < 3)
-				printf("# differs on %s\n# rules:\n%s# with: %s"
-				    "# without: %s", ev.data, yaml.data, on, off);
+				printf("# differs on %s\n# rules:\n%s"
+				    "# with: %s# without: %s", ev.data,
+				    yaml.data, on, off);
 			if (strcmp(cached, off) != 0 && bt->cdiff++ < 3)
 				printf("# cache differs on %s\n# rules:\n%s"
-				    "# cached: %s# fresh: %s", ev.data, yaml.data,
-				    cached, off);
+				    "# cached: %s# fresh: %s", ev.data,
+				    yaml.data, cached, off);
 			bt->fired += strchr(off, ':') != NULL;
 			free(on);
 			free(off);
@@ -414,7 +415,7 @@ run_batch(size_t nsets, const char *path, struct batch *bt)
  */
 static const char *const unicode_chars[] = {
 	"\xc3\xbc", "\xc3\x9c",			/* u, U with diaeresis */
-	"\xcf\x83", "\xcf\x82", "\xce\xa3",		/* sigma, final, capital */
+	"\xcf\x83", "\xcf\x82", "\xce\xa3",	/* sigma, final, capital */
 	"\xc3\x9f", "\xe1\xba\x9e",		/* sharp s, capital */
 	"\xc2\xb5", "\xce\xbc", "\xce\x9c",		/* micro, mu, Mu */
 	"\xc4\xb0", "i", "I",			/* dotted I */

@@ -26,7 +26,7 @@ find(const char *h, const char *n, bool word)
 	return text_find(h, strlen(h), n, strlen(n), word);
 }
 
-/* ---- the reference -------------------------------------------------------- */
+/* ---- the reference ------------------------------------------------------ */
 
 /*
  * The code point at s[i], or -1 for a byte of no valid sequence, by the
@@ -119,7 +119,7 @@ ref_find(const unsigned char *h, size_t hl, const unsigned char *n, size_t nl,
 	return -1;
 }
 
-/* ---- cases ---------------------------------------------------------------- */
+/* ---- cases -------------------------------------------------------------- */
 
 static void
 plain_cases(void)
@@ -245,15 +245,14 @@ pcre2_agrees(void)
 		}
 		if (text_word_char(c)) {
 			/* ASCII: exactly \w; beyond it, only the table's. */
-			if (c < 0x80 && pcre2_match(w, s, n, 0, 0, md, NULL) < 0)
+			if (c < 0x80 &&
+			    pcre2_match(w, s, n, 0, 0, md, NULL) < 0)
 				bad++;
 			continue;
 		}
 		nonword++;
-		if (pcre2_match(nw, s, n, 0, 0, md, NULL) < 0) {
-			if (bad++ < 5)
-				printf("# U+%04X is \\w in PCRE2\n", (unsigned)c);
-		}
+		if (pcre2_match(nw, s, n, 0, 0, md, NULL) < 0 && bad++ < 5)
+			printf("# U+%04X is \\w in PCRE2\n", (unsigned)c);
 	}
 	ok(bad == 0 && nonword > 300, "every non-word character is \\W in "
 	    "PCRE2 UCP (%zu of them)", nonword);
