@@ -54,6 +54,7 @@ struct eval_outcome {
 	struct buf	 notes;		/* lines for stderr (limits, state) */
 	/* The first on_error: deny rule that a limit kept from deciding. */
 	const struct rule *undecided;
+	const char	*undecided_why;	/* static: "a regex hit its limit" */
 };
 
 void	 eval_outcome_init(struct eval_outcome *);

@@ -22,6 +22,7 @@
 #include "kb.h"
 #include "mdsections.h"
 #include "shellwords.h"
+#include "textfind.h"
 #include "xmalloc.h"
 
 /* ---- text, kb ----------------------------------------------------------- */
@@ -36,6 +37,20 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 
 	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
 		eval_file_field(cx, c->field);
+	if (c->field == F_FILE_AFTER && cx->after_state == -2) {
+		/* Not decided, as a regex at its limit: never silent. */
+		buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule "
+		    "'%s': file_after: the edits hit their work limit; "
+		    "counted as absent\n", cx->rule->file, c->line, c->col,
+		    cx->rule->id);
+		explain(cx, "%s: the edits hit their work limit\n", c->label);
+		if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+			cx->out->undecided = cx->rule;
+			cx->out->undecided_why =
+			    "file_after hit its work limit";
+		}
+		return false;
+	}
 	if (c->field == F_INPUT)
 		t = event_input(ev, c->input_key);
 	else
@@ -361,9 +376,8 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 			return false;
 		}
 		for (i = 0; i < c->nstrs; i++)
-			if (eval_find_text(cx->file_text, cx->file_len,
-			    c->strs[i], strlen(c->strs[i]), false,
-			    false) >= 0) {
+			if (text_find(cx->file_text, cx->file_len,
+			    c->strs[i], strlen(c->strs[i]), false) >= 0) {
 				explain(cx, "file_contains: '%s' found in %s\n",
 				    c->strs[i], cx->ev->abs_path);
 				return true;

@@ -186,12 +186,19 @@ eval_file_field(struct ectx *cx, enum rr_field f)
 	}
 	input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
 	buf_init(&b);
-	if (edit_result(ev->tool, input, cx->file_state == 1 ?
-	    cx->file_text : NULL, cx->file_len, &b) == 0) {
+	switch (edit_result(ev->tool, input, cx->file_state == 1 ?
+	    cx->file_text : NULL, cx->file_len, &b)) {
+	case EDIT_OK:
 		ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena, b.data,
 		    b.len);
 		ev->f[F_FILE_AFTER].len = b.len;
 		cx->after_state = 1;
+		break;
+	case EDIT_TOO_COSTLY:
+		cx->after_state = -2;	/* not decided: see eval_priv.h */
+		break;
+	default:
+		break;
 	}
 	buf_release(&b);
 }

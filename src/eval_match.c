@@ -4,105 +4,82 @@
  * keywords, contains, equals, starts_with / ends_with, json or required.
  * On a hit it records {{match}}; required and json record {{missing}}.
  * It evaluates no condition: the conditions (eval_cond.c) call down to it.
+ *
+ * Case-insensitive literals (keywords, and the others with ignore_case)
+ * compare the Unicode simple case folding of both sides (casefold.h), the
+ * equivalence PCRE2 gives a caseless regex, so the prefilter's literal
+ * scan (litscan.h), which folds the same way, never rules out a rule that
+ * would match.  Every literal matcher is linear in its subject
+ * (textfind.h; equals, starts_with and ends_with look at each line once).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "eval_priv.h"
 #include "glob.h"
 #include "jsoncheck.h"
 #include "match_re.h"
+#include "textfind.h"
 
-/* ---- patterns ----------------------------------------------------------- */
+/* ---- literals ----------------------------------------------------------- */
 
-static inline unsigned char
-lower(unsigned char c)
+/*
+ * The folding of a subject: from the event's cache, or made now into
+ * `own` (the caller releases it).  Long subjects are cached, so that a
+ * hundred keyword rules on one prompt fold it once; the cache is the
+ * ectx's, the folded texts live in the event's arena.
+ */
+static const char *
+folded_subject(struct ectx *cx, const char *s, size_t len, size_t *flen,
+    struct buf *own)
 {
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
+	struct eval_fold	*f;
+	size_t			 i;
 
-static bool
-is_word_byte(unsigned char c)
-{
-	/* Bytes of non-ASCII letters count as word bytes, as \w does in UCP. */
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
-
-/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
-long
-eval_find_text(const char *hay, size_t hlen, const char *needle,
-    size_t nlen, bool ci, bool word)
-{
-	const unsigned char	*h = (const unsigned char *)hay;
-	const unsigned char	*n = (const unsigned char *)needle;
-	size_t			 i, j;
-
-	if (nlen == 0)
-		return word ? -1 : 0;
-	if (nlen > hlen)
-		return -1;
-	for (i = 0; i + nlen <= hlen; i++) {
-		if (ci) {
-			if (lower(h[i]) != lower(n[0]))
-				continue;
-			for (j = 1; j < nlen; j++)
-				if (lower(h[i + j]) != lower(n[j]))
-					break;
-		} else {
-			if (h[i] != n[0])
-				continue;
-			j = memcmp(h + i, n, nlen) == 0 ? nlen : 0;
+	for (i = 0; i < cx->nfolds; i++) {
+		f = &cx->folds[i];
+		if (f->s == s && f->len == len) {
+			*flen = f->flen;
+			return f->fold;
 		}
-		if (j != nlen)
-			continue;
-		if (word && ((i > 0 && is_word_byte(h[i - 1]) &&
-		    is_word_byte(n[0])) || (i + nlen < hlen &&
-		    is_word_byte(h[i + nlen]) && is_word_byte(n[nlen - 1]))))
-			continue;
-		return (long)i;
 	}
-	return -1;
+	rr_fold(s, len, own);
+	*flen = own->len;
+	if (len < EVAL_FOLD_MIN || cx->nfolds == EVAL_FOLDS)
+		return own->data;
+	f = &cx->folds[cx->nfolds++];
+	f->s = s;
+	f->len = len;
+	f->fold = arena_strndup(&cx->ev->arena, own->data, own->len);
+	f->flen = own->len;
+	buf_reset(own);
+	return f->fold;
 }
 
+/*
+ * equals / starts_with / ends_with: p[0..plen) against s[0..len) as a
+ * whole, or per line in line mode.  Linear: each line is looked at once.
+ */
 static bool
-equals_text(const char *a, size_t alen, const char *b, size_t blen, bool ci)
+line_hit(enum matcher_kind kind, bool line, const char *p, size_t plen,
+    const char *s, size_t len, size_t *start, size_t *end)
 {
-	size_t	i;
-
-	if (alen != blen)
-		return false;
-	if (!ci)
-		return memcmp(a, b, alen) == 0;
-	for (i = 0; i < alen; i++)
-		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
-			return false;
-	return true;
-}
-
-/* Finds p in s per line (line mode of equals/starts_with/ends_with). */
-static bool
-literal_hit(const struct matcher *m, const struct pattern *p, const char *s,
-    size_t len, size_t *start, size_t *end)
-{
-	const char	*l = s, *eol, *stop = s + len;
+	const char	*l = s, *eol, *stop = s + len, *at;
 	size_t		 ll;
 
 	for (;;) {
-		eol = m->line ? memchr(l, '\n', (size_t)(stop - l)) : NULL;
+		eol = line ? memchr(l, '\n', (size_t)(stop - l)) : NULL;
 		if (eol == NULL)
 			eol = stop;
 		ll = (size_t)(eol - l);
-		if (m->line && ll > 0 && l[ll - 1] == '\r')
+		if (line && ll > 0 && l[ll - 1] == '\r')
 			ll--;
-		if (ll >= p->len && ((m->kind == M_EQUALS && ll == p->len) ||
-		    m->kind == M_STARTS_WITH || m->kind == M_ENDS_WITH)) {
-			const char *at = m->kind == M_ENDS_WITH ?
-			    l + ll - p->len : l;
-			if (equals_text(at, p->len, p->src, p->len,
-			    m->ignore_case)) {
+		if (ll >= plen && (kind != M_EQUALS || ll == plen)) {
+			at = kind == M_ENDS_WITH ? l + ll - plen : l;
+			if (memcmp(at, p, plen) == 0) {
 				*start = (size_t)(at - s);
-				*end = *start + p->len;
+				*end = *start + plen;
 				return true;
 			}
 		}
@@ -113,8 +90,73 @@ literal_hit(const struct matcher *m, const struct pattern *p, const char *s,
 }
 
 /*
+ * A literal pattern (keywords, contains, equals, starts_with, ends_with)
+ * in one subject.  With ignore_case both are folded (casefold.h) and the
+ * hit is mapped back, so {{match}} is the subject's own text.
+ */
+static bool
+literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
+    const char *s, size_t len, size_t *start, size_t *end)
+{
+	struct buf	 fs, fp;
+	const char	*t = s, *n = p->src;
+	size_t		 tlen = len, nlen = p->len;
+	long		 at;
+	bool		 hit;
+
+	buf_init(&fs);
+	buf_init(&fp);
+	if (m->ignore_case) {
+		rr_fold(p->src, p->len, &fp);
+		n = fp.data;
+		nlen = fp.len;
+		/* A character's folding is a third to 3/2 of its bytes. */
+		if (m->kind == M_EQUALS && !m->line && len / 3 > nlen) {
+			buf_release(&fp);
+			return false;
+		}
+		t = folded_subject(cx, s, len, &tlen, &fs);
+	}
+	if (m->kind == M_KEYWORDS || m->kind == M_CONTAINS) {
+		at = text_find(t, tlen, n, nlen, m->word);
+		if ((hit = at >= 0)) {
+			*start = (size_t)at;
+			*end = (size_t)at + nlen;
+		}
+	} else
+		hit = line_hit(m->kind, m->line, n, nlen, t, tlen, start, end);
+	if (hit && m->ignore_case) {
+		*start = rr_fold_offset(s, len, *start, false);
+		*end = rr_fold_offset(s, len, *end, true);
+		if (*end < *start)
+			*end = *start;
+	}
+	buf_release(&fs);
+	buf_release(&fp);
+	return hit;
+}
+
+/*
+ * A regex, glob or JSON search that reached its limit (`what` says so),
+ * written at line:col: noted on stderr, and the rule, if its file fails
+ * closed, could not be decided (why: for the deny reason).
+ */
+static void
+limit_hit(struct ectx *cx, const struct cond *c, int line, int col,
+    const char *what, const char *why)
+{
+	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
+	    "%s on %s; counted as no match\n",
+	    cx->rule->file, line, col, cx->rule->id, what, c->label);
+	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+		cx->out->undecided = cx->rule;
+		cx->out->undecided_why = why;
+	}
+}
+
+/*
  * Tests one subject against pattern pi of a matcher.  On a hit sets
- * *start and *end.  A regex that hits its limit is noted on stderr.
+ * *start and *end.  A regex or glob that hits its limit is noted.
  */
 static bool
 eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
@@ -123,38 +165,30 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	const struct matcher	*m = &c->m;
 	const struct pattern	*p = &m->pats[pi];
 	enum rr_match_result	 r;
-	long			 at;
 
 	switch (m->kind) {
 	case M_REGEX:
 		r = rr_regex_match(p->re, s, len, start, end);
-		if (r == RR_MATCH_LIMIT) {
-			buf_printf(&cx->out->notes,
-			    "reflexion-rules: %s:%d:%d: rule '%s': regex "
-			    "hit its match limit on %s; counted as no "
-			    "match\n", cx->rule->file, p->line, p->col,
-			    cx->rule->id, c->label);
-			if (cx->rule->fail_closed && cx->out->undecided == NULL)
-				cx->out->undecided = cx->rule;
-		}
+		if (r == RR_MATCH_LIMIT)
+			limit_hit(cx, c, p->line, p->col,
+			    "regex hit its match limit",
+			    "a regex hit its limit");
 		return r == RR_MATCH_YES;
 	case M_GLOB:
 		*start = 0;
 		*end = len;
-		return rr_glob_match(p->glob, s, len);
+		r = rr_glob_test(p->glob, s, len);
+		if (r == RR_MATCH_LIMIT)
+			limit_hit(cx, c, p->line, p->col,
+			    "glob hit its match limit",
+			    "a glob hit its limit");
+		return r == RR_MATCH_YES;
 	case M_KEYWORDS:
 	case M_CONTAINS:
-		at = eval_find_text(s, len, p->src, p->len, m->ignore_case,
-		    m->word);
-		if (at < 0)
-			return false;
-		*start = (size_t)at;
-		*end = (size_t)at + p->len;
-		return true;
 	case M_EQUALS:
 	case M_STARTS_WITH:
 	case M_ENDS_WITH:
-		return literal_hit(m, p, s, len, start, end);
+		return literal_hit(cx, m, p, s, len, start, end);
 	case M_JSON:
 		return false;	/* matched as a whole by eval_json() */
 	}
@@ -246,6 +280,14 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
 		buf_reset(&fails);
 		r = json_check_text(spec, subjects[k], lens[k], &fails);
+	}
+	if (r == JSON_LIMIT) {
+		limit_hit(cx, c, c->line, c->col, "the json search hit its "
+		    "work limit", "the json search hit its limit");
+		explain(cx, "%s: json search stopped at its limit\n",
+		    c->label);
+		buf_release(&fails);
+		return false;
 	}
 	if (!c->m.required) {
 		holds = r == JSON_PASSES;

@@ -23,6 +23,22 @@
 struct sh_script;
 struct sh_cmd;
 
+/*
+ * A subject of a case-insensitive literal, folded (casefold.h) once per
+ * event: s is the subject's text (the event's, or the parsed command's,
+ * which live as long as the event), fold its folding in the event's
+ * arena.  Only subjects of EVAL_FOLD_MIN bytes or more are kept, the
+ * first EVAL_FOLDS of them; others are folded at each use.
+ */
+#define EVAL_FOLDS	16
+#define EVAL_FOLD_MIN	256
+struct eval_fold {
+	const char	*s;
+	size_t		 len;
+	const char	*fold;
+	size_t		 flen;
+};
+
 /* Per-event scratch shared by every rule. */
 struct ectx {
 	struct rr_event		*ev;
@@ -44,10 +60,17 @@ struct ectx {
 	bool			 kb_failed;	/* reported once per event */
 	struct sh_script	*sh;		/* `command` parsed, once */
 	const struct sh_cmd	*sh_cmd;	/* the one a shell map tests */
-	int			 after_state;	/* file_after: 0 unread, 1, -1 */
+	/*
+	 * file_after: 0 not made yet, 1 made, -1 none (the tool would
+	 * fail, another tool), -2 past the edits' work budget (edits.h):
+	 * a rule on it could not be decided, as at a regex's limit.
+	 */
+	int			 after_state;
 	struct buf		 missing;	/* {{missing}} of this rule */
 	const char		*sections;	/* {{sections}} of this rule */
 	const char		*keywords;	/* {{keywords}} of this rule */
+	struct eval_fold	 folds[EVAL_FOLDS];	/* see above */
+	size_t			 nfolds;
 };
 
 /* eval_ctx.c */
@@ -67,9 +90,6 @@ void	 eval_load_file(struct ectx *);
 void	 eval_file_field(struct ectx *, enum rr_field);
 
 /* eval_match.c */
-/* Finds needle in hay (ASCII case folding if ci); returns offset or -1. */
-long	 eval_find_text(const char *hay, size_t hlen, const char *needle,
-	     size_t nlen, bool ci, bool word);
 bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
 	     bool in_when);

@@ -227,6 +227,17 @@ glob_to_regex(const char *glob, size_t len, struct buf *out,
 	}
 	if (len >= 2 && g[0] == '.' && g[1] == '/')
 		start = 2;
+	/*
+	 * "**" + "/" + a rest with neither '/' nor "**": whatever the
+	 * segments before it, the rest must match the basename (it cannot
+	 * match a '/'), so it is matched there alone.  The same answer
+	 * without a backtracking point per segment: a path of a million
+	 * segments is one basename to look at, not a match limit to reach.
+	 */
+	if (len - start > 3 && memcmp(g + start, "**/", 3) == 0 &&
+	    memchr(g + start + 3, '/', len - start - 3) == NULL &&
+	    memmem(g + start + 3, len - start - 3, "**", 2) == NULL)
+		start += 3;
 	*basename_only = memchr(g + start, '/', len - start) == NULL;
 	for (i = start; i < len; i++) {
 		switch (g[i]) {
@@ -346,8 +357,8 @@ rr_glob_compile(const char *glob, size_t len, const char **errmsg,
 	return gl;
 }
 
-bool
-rr_glob_match(const struct rr_glob *gl, const char *path, size_t len)
+enum rr_match_result
+rr_glob_test(const struct rr_glob *gl, const char *path, size_t len)
 {
 	const char	*slash;
 
@@ -356,7 +367,13 @@ rr_glob_match(const struct rr_glob *gl, const char *path, size_t len)
 		len -= (size_t)(slash + 1 - path);
 		path = slash + 1;
 	}
-	return rr_regex_match(gl->re, path, len, NULL, NULL) == RR_MATCH_YES;
+	return rr_regex_match(gl->re, path, len, NULL, NULL);
+}
+
+bool
+rr_glob_match(const struct rr_glob *gl, const char *path, size_t len)
+{
+	return rr_glob_test(gl, path, len) == RR_MATCH_YES;
 }
 
 struct rr_glob *

@@ -7,11 +7,16 @@
  *   {a,b}  alternatives, nested; {1..3} numeric ranges
  *   \x     the character x, literally
  * Dotfiles match like any other name.  A pattern without '/' is matched
- * against the basename of the path (matchBase).  A leading "./" in the
- * pattern is ignored.  Paths use '/'; callers turn '\' into '/' first.
+ * against the basename of the path (matchBase), and so is the rest of one
+ * that starts with "**" + "/" when that rest has no '/' and no "**"
+ * (the same answer).  A leading "./" in the pattern is ignored.  Paths
+ * use '/'; callers turn '\' into '/' first.
  *
  * The glob is translated to a PCRE2 pattern (glob_to_regex) and run by
- * match_re, so brace-heavy globs cost no exponential expansion.
+ * match_re, so brace-heavy globs cost no exponential expansion.  Time is
+ * linear in the path; a glob that must backtrack over a very long path
+ * (a "**" between segments, a million segments deep) reaches the regex
+ * match limit, which rr_glob_test() reports.
  */
 #ifndef RR_GLOB_H
 #define RR_GLOB_H
@@ -20,6 +25,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "match_re.h"
 
 /*
  * Appends to `out` an anchored PCRE2 pattern equivalent to glob[0..len).
@@ -37,6 +43,9 @@ struct rr_glob *rr_glob_compile(const char *glob, size_t len,
 	     const char **errmsg, size_t *erroff);
 /* Matches a '/'-separated path (basename only when the glob has no '/'). */
 bool	 rr_glob_match(const struct rr_glob *, const char *path, size_t len);
+/* The same, telling a limit reached from no match (match_re.h). */
+enum rr_match_result rr_glob_test(const struct rr_glob *, const char *path,
+	     size_t len);
 void	 rr_glob_free(struct rr_glob *);
 
 struct rr_regex;

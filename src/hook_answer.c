@@ -99,9 +99,10 @@ hook_error_denies(const struct ruleset *rs, const struct rr_event *ev,
 	    (out->undecided->action == ACT_DENY ||
 	    out->undecided->action == ACT_ASK))
 		why = xasprintf("reflexion-rules: rule '%s' (%s:%d) could not "
-		    "be decided (a regex hit its limit) and its file declares "
-		    "on_error: deny", out->undecided->id, out->undecided->file,
-		    out->undecided->line);
+		    "be decided (%s) and its file declares on_error: deny",
+		    out->undecided->id, out->undecided->file,
+		    out->undecided->line, out->undecided_why != NULL ?
+		    out->undecided_why : "a limit was reached");
 	else
 		return;
 	hook_error_deny(out, why);

@@ -140,14 +140,17 @@ parse_whole(const char *text, size_t len)
 
 /*
  * The first object or array embedded in text that satisfies `where`.  A
- * document that parses but does not fit is skipped whole, so each byte is
- * parsed at most JSON_FIND_TRIES times.
+ * document that parses but does not fit is skipped whole.  Each try may
+ * read what is left of the work (jsoncheck.h); a try cut short by it
+ * sets *limit.
  */
 static cJSON *
-find_embedded(const struct json_spec *s, const char *text, size_t len)
+find_embedded(const struct json_spec *s, const char *text, size_t len,
+    bool *limit)
 {
 	const char	*p = text, *end, *stop = text + len;
 	cJSON		*doc;
+	size_t		 left = len + JSON_FIND_SLACK, cap, used;
 	int		 tries = 0;
 
 	while (p < stop && tries < JSON_FIND_TRIES) {
@@ -156,9 +159,18 @@ find_embedded(const struct json_spec *s, const char *text, size_t len)
 		if (p == stop)
 			break;
 		tries++;
+		cap = (size_t)(stop - p) < left ? (size_t)(stop - p) : left;
 		end = NULL;
-		doc = cJSON_ParseWithLengthOpts(p, (size_t)(stop - p), &end, 0);
+		doc = cap > 0 ? cJSON_ParseWithLengthOpts(p, cap, &end, 0) :
+		    NULL;
+		/* Read: to its end, or to where it failed. */
+		used = end != NULL && end >= p ? (size_t)(end - p) + 1 : 1;
+		left -= used < left ? used : left;
 		if (doc == NULL) {
+			if (cap < (size_t)(stop - p) && used >= cap) {
+				*limit = true;
+				return NULL;
+			}
 			p++;
 			continue;
 		}
@@ -294,17 +306,18 @@ json_check_text(const struct json_spec *s, const char *text, size_t len,
 {
 	cJSON		*doc;
 	enum json_result r;
+	bool		 limit = false;
 
 	if (text == NULL || len > JSON_TEXT_MAX)
 		return JSON_NO_DOCUMENT;
 	if (s->find)
-		doc = find_embedded(s, text, len);
+		doc = find_embedded(s, text, len, &limit);
 	else if ((doc = parse_whole(text, len)) != NULL && !where_holds(s, doc)) {
 		cJSON_Delete(doc);
 		doc = NULL;
 	}
 	if (doc == NULL)
-		return JSON_NO_DOCUMENT;
+		return limit ? JSON_LIMIT : JSON_NO_DOCUMENT;
 	r = run_checks(s, doc, "", 0, failures) ? JSON_PASSES : JSON_FAILS;
 	cJSON_Delete(doc);
 	return r;

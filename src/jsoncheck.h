@@ -62,12 +62,23 @@ struct json_spec {
 enum json_result {
 	JSON_NO_DOCUMENT,	/* not JSON, or no embedded document fits */
 	JSON_PASSES,		/* a document, and every check holds */
-	JSON_FAILS		/* a document, and some check does not */
+	JSON_FAILS,		/* a document, and some check does not */
+	JSON_LIMIT		/* `find` ran out of work: not decided */
 };
 
-/* The longest text checked, and the embedded documents tried (`find`). */
+/*
+ * The longest text checked, and the embedded documents tried (`find`).
+ * The tries of `find` read at most the text once over plus
+ * JSON_FIND_SLACK bytes in all: a document that parses is skipped whole
+ * when it does not fit, but one that fails may have read far (arrays
+ * opened and never closed, "[[[[1,1,1,..." to the end), and 64 such
+ * tries of a megabyte took seconds.  Past that work the search stops
+ * with JSON_LIMIT, which the caller counts as a limit reached, as a
+ * regex's.
+ */
 #define JSON_TEXT_MAX	(16u * 1024 * 1024)
 #define JSON_FIND_TRIES	64
+#define JSON_FIND_SLACK	(64u * 1024)
 /* Failures listed up to about this many bytes, then ", ...". */
 #define JSON_FAILURES_MAX	4096
 /* `each` inside `each`, at most. */

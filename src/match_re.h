@@ -8,11 +8,21 @@
  * Match data and the match context are process-wide and reused.
  *
  * JIT compilation is lazy: a pattern is JIT-compiled the first time it
- * meets a subject of RR_RE_JIT_MIN bytes or more, where it pays for its
- * ~10 us; shorter subjects use the interpreter.  Both give the same
- * answers; only the point where a pathological pattern hits its match
- * limit differs, and the choice depends on the subject alone, never on
- * where the pattern came from.
+ * meets a subject of RR_RE_JIT_MIN bytes or more; shorter subjects use
+ * the interpreter.  Both give the same answers; only the point where a
+ * pathological pattern hits its match limit differs, and the choice
+ * depends on the subject alone, never on where the pattern came from.
+ *
+ * The threshold is low because the interpreter is not linear where the
+ * JIT is: a pattern that starts with an unbounded repeat ('\s+$' on a
+ * run of blanks, '\w+@' on a long word) is retried at every start, each
+ * retry running to the end of the run, and the match limit counts per
+ * start, so it never stops that: 8 KB of blanks took 0.4 s, 16 KB 1.7 s.
+ * The JIT skips such runs.  At 512 bytes the interpreter's worst case is
+ * about 2 ms, and a JIT compilation (10 to 50 us) is paid only by the
+ * patterns that meet a longer subject.  Without JIT (REFLEXION_NO_JIT,
+ * or a PCRE2 without it) such patterns stay quadratic in the run; the
+ * hook's deadline bounds them.
  *
  * A regex may also be created lazy (rr_regex_lazy): its code comes from
  * an rr_regex_source (the compiled cache's serialized patterns) or, if
@@ -28,7 +38,7 @@
 
 struct rr_regex;
 
-#define RR_RE_JIT_MIN	(16u * 1024)
+#define RR_RE_JIT_MIN	512u
 
 enum rr_regex_flags {
 	RR_RE_IGNORE_CASE = 1 << 0,

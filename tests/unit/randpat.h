@@ -33,13 +33,27 @@ static const char *const rp_chars[] = {
 };
 #define RP_NCHARS (sizeof(rp_chars) / sizeof(rp_chars[0]))
 
+/*
+ * The alphabet in use: rp_chars, or one a test sets (rp_alphabet) with
+ * more characters that fold across cases, lengths and scripts.
+ */
+static const char *const *rp_alpha = rp_chars;
+static unsigned rp_nalpha = RP_NCHARS;
+
+static inline void
+rp_alphabet(const char *const *chars, unsigned n)
+{
+	rp_alpha = chars;
+	rp_nalpha = n;
+}
+
 static inline void
 rp_text(struct buf *b, unsigned maxlen)
 {
 	unsigned	i;
 
 	for (i = rnd(maxlen + 1); i > 0; i--)
-		buf_adds(b, rp_chars[rnd(RP_NCHARS)]);
+		buf_adds(b, rp_alpha[rnd(rp_nalpha)]);
 }
 
 static void rp_seq(struct buf *, int depth);
@@ -54,7 +68,7 @@ rp_atom(struct buf *b, int depth)
 
 	switch (rnd(depth < 3 ? 14 : 10)) {
 	case 0: case 1: case 2: case 3: case 4:
-		c = rp_chars[rnd(RP_NCHARS)];
+		c = rp_alpha[rnd(rp_nalpha)];
 		if (strcmp(c, ".") == 0 || strcmp(c, "-") == 0)
 			buf_addc(b, '\\');
 		buf_adds(b, c);
@@ -69,12 +83,12 @@ rp_atom(struct buf *b, int depth)
 		return;
 	case 7:
 		buf_adds(b, "\\Q");
-		buf_adds(b, rp_chars[rnd(RP_NCHARS)]);
-		buf_adds(b, rp_chars[rnd(RP_NCHARS)]);
+		buf_adds(b, rp_alpha[rnd(rp_nalpha)]);
+		buf_adds(b, rp_alpha[rnd(rp_nalpha)]);
 		buf_adds(b, "\\E");
 		break;
 	case 8: case 9:
-		buf_adds(b, rp_chars[rnd(3)]);
+		buf_adds(b, rp_alpha[rnd(3)]);
 		break;
 	default:
 		buf_adds(b, (const char *[]){ "(", "(?:", "(?i:", "(?-i:",

@@ -64,6 +64,21 @@ decisions_told(const char *event)
 	return buf_detach(&b, NULL);
 }
 
+/* Fired rules with their messages, the same with prefilters on and off. */
+static void
+fold_expect(const char *event, const char *want, const char *what)
+{
+	char	*fast = eval_fired_text(&rs, event, false);
+	char	*full = eval_fired_text(&rs, event, true);
+
+	if (!ok(strcmp(fast, want) == 0 && strcmp(full, want) == 0, "%s",
+	    what))
+		printf("#   got:  '%s'\n#   without the prefilter: '%s'\n"
+		    "#   want: '%s'\n", fast, full, want);
+	free(fast);
+	free(full);
+}
+
 int
 main(void)
 {
@@ -201,6 +216,64 @@ main(void)
 		free(told);
 	}
 
+	/*
+	 * Case-insensitive literals fold across Unicode, as the prefilter
+	 * does: prefilter on and off agree, and {{match}} is the prompt's
+	 * own text.
+	 */
+	use("version: 1\nrules:\n"
+	    "  - id: uber\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: ['\xc3\xbc" "ber']}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: kelvin\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: [kelvin]}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: sigma\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: ['\xce\xbb\xcf\x8c\xce\xb3\xce\xbf"
+	    "\xcf\x82']}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: eq\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {equals: '\xc3\x96l und Gas', ignore_case: true}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: head\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {starts_with: '## \xc3\xbc" "bersicht', line: true,"
+	    " ignore_case: true}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: word\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {keywords: ['\xc3\xa9t\xc3\xa9'], word: true}\n"
+	    "    action: context\n    message: '[{{match}}]'\n"
+	    "  - id: exact\n    on: UserPromptSubmit\n    when:\n"
+	    "      prompt: {contains: ['\xc3\xbc" "ber']}\n"
+	    "    action: context\n    message: '[{{match}}]'\n");
+	fold_expect(PROMPT("\xc3\x9c" "BER alles"),
+	    "context:uber:[\xc3\x9c" "BER]\n",
+	    "keyword \xc3\xbc" "ber in \xc3\x9c" "BER alles; {{match}} as "
+	    "written");
+	fold_expect(PROMPT("the \xe2\x84\xaa" "ELVIN scale"),
+	    "context:kelvin:[\xe2\x84\xaa" "ELVIN]\n",
+	    "keyword kelvin in KELVIN SIGN + ELVIN (3 bytes for 1)");
+	fold_expect(PROMPT("\xce\x9b\xce\x8c\xce\x93\xce\x9f\xce\xa3!"),
+	    "context:sigma:[\xce\x9b\xce\x8c\xce\x93\xce\x9f\xce\xa3]\n",
+	    "a keyword with a final sigma in capitals");
+	fold_expect(PROMPT("\xc3\xb6L UND gas"),
+	    "context:eq:[\xc3\xb6L UND gas]\n", "equals with ignore_case");
+	fold_expect(PROMPT("\xc3\xb6L UND gase"), "",
+	    "equals with ignore_case is still the whole field");
+	fold_expect(PROMPT("intro\\n## \xc3\x9c" "BERSICHT der Teile"),
+	    "context:uber:[\xc3\x9c" "BER]\n"
+	    "context:head:[## \xc3\x9c" "BERSICHT]\n",
+	    "starts_with per line with ignore_case");
+	fold_expect(PROMPT("\xe2\x80\x9e\xc3\x89T\xc3\x89\xe2\x80\x9c"),
+	    "context:word:[\xc3\x89T\xc3\x89]\n",
+	    "a whole word between quotes that are not letters");
+	fold_expect(PROMPT("l'\xc3\xa9t\xc3\xa9s"), "",
+	    "a non-ASCII keyword is no word inside a longer one");
+	fold_expect(PROMPT("\xc3\xbc" "ber"),
+	    "context:uber:[\xc3\xbc" "ber]\ncontext:exact:[\xc3\xbc" "ber]\n",
+	    "contains stays case-sensitive");
+	fold_expect(PROMPT("stra\xc3\x9f" "e \xc4\xb0" "BER"), "",
+	    "simple folding: no sharp s to ss, no dotted I to i");
+
 	/* Regexes that backtrack forever stop at their limit. */
 	use("version: 1\nrules:\n"
 	    "  - id: evil\n    on: UserPromptSubmit\n    when:\n"
@@ -217,6 +290,44 @@ main(void)
 		buf_adds(&b, "!\"}");
 		expect(b.data, "context:fine",
 		    "a catastrophic regex counts as no match; others still run");
+		buf_release(&b);
+	}
+
+	/*
+	 * A glob that reaches its limit (a '**' between segments of a very
+	 * deep path) is reported and, in a file that fails closed, leaves
+	 * its rule undecided, as a regex does: never a silent no match.
+	 */
+	use("version: 1\non_error: deny\nrules:\n"
+	    "  - id: env\n    on: PreToolUse\n    when:\n"
+	    "      path: 'a/**/x/.env'\n    action: deny\n    message: m\n");
+	{
+		struct rr_event ev;
+		struct eval_outcome out;
+		struct eval_opts eo;
+		struct buf b;
+		char *err = NULL;
+		int i;
+
+		buf_init(&b);
+		buf_adds(&b, "{\"hook_event_name\":\"PreToolUse\",\"cwd\":"
+		    "\"/p\",\"tool_name\":\"Write\",\"tool_input\":{"
+		    "\"content\":\"x\",\"file_path\":\"/p/a/");
+		for (i = 0; i < 2000000; i++)
+			buf_adds(&b, "b/");
+		buf_adds(&b, "x/.env\"}}");
+		memset(&eo, 0, sizeof(eo));
+		eval_outcome_init(&out);
+		if (event_parse(&ev, b.data, b.len, "/p", &err) == 0)
+			eval_event(&rs, &ev, &eo, &out);
+		ok(out.nfired == 0 && out.undecided != NULL &&
+		    strstr(out.notes.data, "glob hit its match limit on "
+		    "path") != NULL && strcmp(out.undecided_why,
+		    "a glob hit its limit") == 0,
+		    "a glob at its limit: reported, and the rule undecided");
+		eval_outcome_release(&out);
+		event_release(&ev);
+		free(err);
 		buf_release(&b);
 	}
 

@@ -3,10 +3,12 @@
  * form, starts_with / ends_with / line, json, file_before / file_after and
  * sections, with the template variables they fill.
  */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "edits.h"
 #include "helpers.h"
 #include "jsoncheck.h"
 #include "jsonw.h"
@@ -373,6 +375,36 @@ test_json(void)
 	    "\\\"findings\\\":[],\\\"verification\\\":{\\\"result\\\":"
 	    "\\\"fail\\\"},\\\"n\\\":2,\\\"ok\\\":false}\""), "failed=failed",
 	    "where skips documents; equals on a dotted path, number, bool");
+	expect(TASKEV("\"see [1, 2, {\\\"$schema\\\":"
+	    "\\\"harness-agent-report-v1\\\",\\\"task_summary\\\":\\\"t\\\","
+	    "\\\"findings\\\":[],\\\"verification\\\":{\\\"result\\\":"
+	    "\\\"fail\\\"},\\\"n\\\":2,\\\"ok\\\":false} and more\""),
+	    "failed=failed", "a report inside an array never closed is found");
+	{
+		/*
+		 * Arrays opened and never closed: each try reads to the end.
+		 * The search stops at its work limit instead of reading the
+		 * text 64 times, and says so.
+		 */
+		struct json_spec find = { .find = true };
+		const struct json_spec *spec = &find;
+		struct buf t;
+		size_t i;
+		enum json_result r;
+
+		buf_init(&t);
+		for (i = 0; i < 100; i++)
+			buf_addc(&t, '[');
+		while (t.len < 1024 * 1024)
+			buf_adds(&t, "1,");
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_LIMIT, "unclosed arrays: the work limit");
+		buf_reset(&t);
+		buf_adds(&t, "[x [y {z ");
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_NO_DOCUMENT, "braces in prose: no document");
+		buf_release(&t);
+	}
 }
 
 static void
@@ -475,6 +507,120 @@ test_sections(void)
 	free(ev);
 }
 
+/* A MultiEdit of n edits (markers M%06zu to N%06zu), as tool_input. */
+static cJSON *
+marker_edits(size_t n)
+{
+	cJSON	*in = cJSON_CreateObject(), *edits, *e;
+	char	 o[16], w[16];
+	size_t	 i;
+
+	edits = cJSON_AddArrayToObject(in, "edits");
+	for (i = 0; i < n; i++) {
+		snprintf(o, sizeof(o), "M%06zu", i);
+		snprintf(w, sizeof(w), "N%06zu", i);
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "old_string", o);
+		cJSON_AddStringToObject(e, "new_string", w);
+		cJSON_AddItemToArray(edits, e);
+	}
+	return in;
+}
+
+/*
+ * The edits' work budget: a dozen edits are computed on any file; 200
+ * edits of a megabyte, or a replace_all that would write a gigabyte, are
+ * not decided, and a rule on file_after in a fail-closed file says so.
+ */
+static void
+test_edit_budget(void)
+{
+	struct buf	 disk, out, want;
+	cJSON		*in;
+	char		 m[16];
+	size_t		 i;
+	int		 r;
+
+	buf_init(&disk);
+	buf_init(&out);
+	buf_init(&want);
+	for (i = 0; i < 200; i++) {
+		while (disk.len < (i + 1) * 5000)
+			buf_adds(&disk, "aaaaaaaaa\n");
+		snprintf(m, sizeof(m), "M%06zu", i);
+		buf_adds(&disk, m);
+	}
+	in = marker_edits(12);
+	r = edit_result("MultiEdit", in, disk.data, disk.len, &out);
+	buf_add(&want, disk.data, disk.len);
+	for (i = 0; i < 12; i++) {
+		snprintf(m, sizeof(m), "M%06zu", i);
+		memcpy(strstr(want.data, m), "N", 1);
+	}
+	ok(r == EDIT_OK && out.len == want.len &&
+	    memcmp(out.data, want.data, out.len) == 0,
+	    "12 edits of a 1 MB file: computed");
+	cJSON_Delete(in);
+	in = marker_edits(200);
+	r = edit_result("MultiEdit", in, disk.data, disk.len, &out);
+	is_int(r, EDIT_TOO_COSTLY, "200 edits of a 1 MB file: past the budget");
+	cJSON_Delete(in);
+	in = cJSON_CreateObject();
+	buf_reset(&want);
+	for (i = 0; i < 1024; i++)
+		buf_addc(&want, 'b');
+	cJSON_AddStringToObject(in, "old_string", "a");
+	cJSON_AddStringToObject(in, "new_string", want.data);
+	cJSON_AddTrueToObject(in, "replace_all");
+	r = edit_result("Edit", in, disk.data, disk.len, &out);
+	is_int(r, EDIT_TOO_COSTLY,
+	    "a replace_all that would write a gigabyte: past the budget");
+	cJSON_Delete(in);
+
+	/* Through eval: reported, and undecided in a fail-closed file. */
+	use("version: 1\non_error: deny\nrules:\n"
+	    "  - id: after\n    on: PreToolUse\n    tools: [MultiEdit]\n"
+	    "    when:\n      file_after: {contains: [SECRET]}\n"
+	    "    action: deny\n    message: m\n");
+	{
+		FILE *fp;
+		char *path = xasprintf("%s/big.txt", tmp), *js, *ev;
+		struct rr_event e;
+		struct eval_outcome o;
+		struct eval_opts eo;
+		char *err = NULL;
+
+		if ((fp = fopen(path, "w")) != NULL) {
+			fwrite(disk.data, 1, disk.len, fp);
+			fclose(fp);
+		}
+		in = marker_edits(200);
+		cJSON_AddStringToObject(in, "file_path", path);
+		js = cJSON_PrintUnformatted(in);
+		ev = xasprintf("{\"hook_event_name\":\"PreToolUse\","
+		    "\"cwd\":\"%s\",\"tool_name\":\"MultiEdit\","
+		    "\"tool_input\":%s}", tmp, js);
+		memset(&eo, 0, sizeof(eo));
+		eval_outcome_init(&o);
+		if (event_parse(&e, ev, strlen(ev), tmp, &err) == 0)
+			eval_event(&rs, &e, &eo, &o);
+		ok(o.nfired == 0 && o.undecided != NULL &&
+		    strstr(o.notes.data, "file_after: the edits hit their "
+		    "work limit") != NULL,
+		    "file_after past the budget: reported, rule undecided");
+		eval_outcome_release(&o);
+		event_release(&e);
+		cJSON_Delete(in);
+		free(err);
+		free(js);
+		free(ev);
+		free(path);
+	}
+	buf_release(&disk);
+	buf_release(&out);
+	buf_release(&want);
+}
+
 int
 main(void)
 {
@@ -492,6 +638,7 @@ main(void)
 	test_json();
 	test_json_each();
 	test_files();
+	test_edit_budget();
 	test_sections();
 	diag_list_release(&dl);
 	ruleset_release(&rs);

@@ -157,5 +157,39 @@ main(void)
 	buf_adds(&b, "x.ts");
 	is_int(m("**/*.ts", b.data), 1, "a 100 KB path matches");
 	buf_release(&b);
+
+	/*
+	 * "**" + "/" + a name: the name against the basename, the same
+	 * answers, and a path of two million segments is no limit to reach.
+	 */
+	buf_init(&b);
+	ok(glob_to_regex("**/*.env", 8, &b, &base, &err, &off) == 0 && base &&
+	    strcmp(b.data, "[^/]*\\.env") == 0,
+	    "'**/' + a name: the name, on the basename");
+	buf_reset(&b);
+	ok(glob_to_regex("**/a/*.env", 10, &b, &base, &err, &off) == 0 &&
+	    !base && glob_to_regex("**/**", 5, &b, &base, &err, &off) == 0 &&
+	    !base, "not when the rest has a '/' or a '**'");
+	buf_reset(&b);
+	YES("**/.env", ".env");
+	YES("**/.env", "a/b/.env");
+	NO("**/.env", "a/.env/x");
+	NO("**/.env", "a/x.env");
+	YES("./**/*.{pem,key}", "k/id.key");
+	YES("**/*", "a/");
+	NO("**/?", "a/");
+	for (i = 0; i < 2000000; i++)
+		buf_adds(&b, "a/");
+	buf_adds(&b, ".env");
+	is_int(m("**/.env", b.data), 1, "a 4 MB path of 2,000,000 segments");
+	{
+		struct rr_glob *g = rr_glob_compile("a/**/x/.env", 11, &err,
+		    &off);
+		ok(g != NULL && rr_glob_test(g, b.data, b.len) ==
+		    RR_MATCH_LIMIT, "a '**' between segments there reaches "
+		    "the match limit, and says so");
+		rr_glob_free(g);
+	}
+	buf_release(&b);
 	return done_testing();
 }

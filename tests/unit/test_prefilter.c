@@ -346,27 +346,24 @@ round_trip(const struct ruleset *rs, const struct diag_list *dl,
 	return rc_;
 }
 
-int
-main(void)
+struct batch {
+	size_t	evs, fired, rules, diff, cdiff, refused, errors;
+};
+
+/* nsets random rule sets, EVENTS events each, with the current alphabet. */
+static void
+run_batch(size_t nsets, const char *path, struct batch *bt)
 {
 	struct ruleset		rs, rc;
 	struct diag_list	dl, dc;
 	struct buf		yaml, ev;
-	char			*on, *off, *cached, dir[] = "/tmp/rr-pf.XXXXXX";
-	char			*path;
-	size_t			sets, evs = 0, fired = 0, rules = 0, diff = 0;
-	size_t			cdiff = 0, refused = 0, errors = 0;
+	char			*on, *off, *cached;
+	size_t			sets;
 
-	setenv("RR_PF_SET", "1", 1);
-	unsetenv("RR_PF_UNSET");
-	unsetenv("REFLEXION_NO_PREFILTER");
+	memset(bt, 0, sizeof(*bt));
 	buf_init(&yaml);
 	buf_init(&ev);
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	path = xasprintf("%s/c.rrc", dir);
-	rp_seed(2026);
-	for (sets = 0; sets < RULESETS; sets++) {
+	for (sets = 0; sets < nsets; sets++) {
 		buf_reset(&yaml);
 		gen_rules(&yaml, 1 + rnd(30));
 		compile_text(&rs, &dl, yaml.data);
@@ -377,30 +374,31 @@ main(void)
 		for (size_t d = 0; d < dl.n; d++)
 			if (dl.items[d].severity == DIAG_ERROR &&
 			    dl.items[d].code != DIAG_invalid_regex &&
-			    errors++ < 3) {
+			    bt->errors++ < 3) {
 				char *sum = diag_summary(&dl);
 				printf("# compile errors %s in:\n%s", sum,
 				    yaml.data);
 				free(sum);
 			}
 		ruleset_index(&rs);
-		rules += rs.n;
+		bt->rules += rs.n;
 		if (round_trip(&rs, &dl, path, &rc, &dc) < 0)
-			refused++;
-		for (size_t e = 0; e < EVENTS; e++, evs++) {
+			bt->refused++;
+		for (size_t e = 0; e < EVENTS; e++, bt->evs++) {
 			buf_reset(&ev);
 			gen_event(&ev);
 			on = eval_fired_text(&rs, ev.data, false);
 			off = eval_fired_text(&rs, ev.data, true);
 			cached = eval_fired_text(&rc, ev.data, false);
-			if (strcmp(on, off) != 0 && diff++ < 3)
-				printf("# differs on %s\n# rules:\n%s# with: %s"
-				    "# without: %s", ev.data, yaml.data, on, off);
-			if (strcmp(cached, off) != 0 && cdiff++ < 3)
+			if (strcmp(on, off) != 0 && bt->diff++ < 3)
+				printf("# differs on %s\n# rules:\n%s"
+				    "# with: %s# without: %s", ev.data,
+				    yaml.data, on, off);
+			if (strcmp(cached, off) != 0 && bt->cdiff++ < 3)
 				printf("# cache differs on %s\n# rules:\n%s"
-				    "# cached: %s# fresh: %s", ev.data, yaml.data,
-				    cached, off);
-			fired += strchr(off, ':') != NULL;
+				    "# cached: %s# fresh: %s", ev.data,
+				    yaml.data, cached, off);
+			bt->fired += strchr(off, ':') != NULL;
 			free(on);
 			free(off);
 			free(cached);
@@ -410,17 +408,61 @@ main(void)
 		diag_list_release(&dl);
 		ruleset_release(&rs);
 	}
+	buf_release(&yaml);
+	buf_release(&ev);
+}
+
+/*
+ * Characters whose simple case foldings meet across lengths and scripts:
+ * literals with ignore_case and caseless regexes match them in eval, and
+ * the prefilter's literals must never rule such a match out.
+ */
+static const char *const unicode_chars[] = {
+	"\xc3\xbc", "\xc3\x9c",			/* u, U with diaeresis */
+	"\xcf\x83", "\xcf\x82", "\xce\xa3",	/* sigma, final, capital */
+	"\xc3\x9f", "\xe1\xba\x9e",		/* sharp s, capital */
+	"\xc2\xb5", "\xce\xbc", "\xce\x9c",		/* micro, mu, Mu */
+	"\xc4\xb0", "i", "I",			/* dotted I */
+	"\xe2\x84\xaa", "k", "K", "\xc5\xbf", "s", "S", " "
+};
+
+int
+main(void)
+{
+	struct batch	 bt;
+	char		*path, dir[] = "/tmp/rr-pf.XXXXXX";
+
+	setenv("RR_PF_SET", "1", 1);
+	unsetenv("RR_PF_UNSET");
+	unsetenv("REFLEXION_NO_PREFILTER");
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	path = xasprintf("%s/c.rrc", dir);
+	rp_seed(2026);
+	run_batch(RULESETS, path, &bt);
+	ok(bt.rules > 2000, "compiled %zu random rules", bt.rules);
+	is_int(bt.errors, 0, "the random rules compile (bar invalid regexes)");
+	ok(bt.fired > bt.evs / 4, "%zu of %zu events fired a rule", bt.fired,
+	    bt.evs);
+	is_int(bt.diff, 0, "prefilters on and off agree on %zu events",
+	    bt.evs);
+	is_int(bt.refused, 0, "every random rule set went through the cache");
+	is_int(bt.cdiff, 0, "the cache agrees with a fresh compile on %zu "
+	    "events", bt.evs);
+
+	rp_seed(2027);
+	rp_alphabet(unicode_chars, sizeof(unicode_chars) /
+	    sizeof(unicode_chars[0]));
+	run_batch(RULESETS / 3, path, &bt);
+	is_int(bt.errors, 0, "non-ASCII: the random rules compile");
+	ok(bt.fired > bt.evs / 4, "non-ASCII: %zu of %zu events fired a rule",
+	    bt.fired, bt.evs);
+	is_int(bt.diff, 0, "non-ASCII: prefilters on and off agree on %zu "
+	    "events", bt.evs);
+	is_int(bt.cdiff, 0, "non-ASCII: the cache agrees on %zu events",
+	    bt.evs);
 	unlink(path);
 	rmdir(dir);
 	free(path);
-	ok(rules > 2000, "compiled %zu random rules", rules);
-	is_int(errors, 0, "the random rules compile (bar invalid regexes)");
-	ok(fired > evs / 4, "%zu of %zu events fired a rule", fired, evs);
-	is_int(diff, 0, "prefilters on and off agree on %zu events", evs);
-	is_int(refused, 0, "every random rule set went through the cache");
-	is_int(cdiff, 0, "the cache agrees with a fresh compile on %zu events",
-	    evs);
-	buf_release(&yaml);
-	buf_release(&ev);
 	return done_testing();
 }
