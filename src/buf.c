@@ -84,15 +84,27 @@ void
 buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list	 cp;
+	size_t	 room;
 	int	 n;
 
+	/*
+	 * Format once into the room there is; only a text that does not fit
+	 * is formatted again: most fit, and vsnprintf is the hook's hot spot.
+	 */
+	if (b->cap == 0)
+		buf_grow(b, 0);
+	room = b->cap - b->len;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(b->data + b->len, room, fmt, cp);
 	va_end(cp);
-	if (n <= 0)
+	if (n <= 0) {
+		b->data[b->len] = '\0';
 		return;
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -97,15 +97,20 @@ char *
 xvasprintf(const char *fmt, va_list ap)
 {
 	va_list	 again;
-	char	*s;
+	char	 small[256], *s;
 	int	 n;
 
+	/* Most texts fit the stack: formatted once, not measured first. */
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	if (n < 0)
 		out_of_memory(0);
-	s = xmalloc((size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, again);
+	if ((size_t)n < sizeof(small))
+		s = xmemdup0(small, (size_t)n);
+	else {
+		s = xmalloc((size_t)n + 1);
+		vsnprintf(s, (size_t)n + 1, fmt, again);
+	}
 	va_end(again);
 	return s;
 }
