@@ -151,17 +151,14 @@ fold_ascii(unsigned char c)
 	return (unsigned char)((unsigned)(c - 'A') < 26 ? c + ('a' - 'A') : c);
 }
 
-void
-rr_fold(const char *s, size_t len, struct buf *out)
+size_t
+rr_fold_mem(const char *s, size_t len, char *out)
 {
 	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
-	unsigned char		*o;
+	unsigned char		*o = (unsigned char *)out;
 	size_t			 k, hint = 0;
 	uint32_t		 c;
 
-	/* No character's folding is longer than 3/2 of its bytes. */
-	buf_grow(out, len + len / 2);
-	o = (unsigned char *)out->data + out->len;
 	while (p < end) {
 		if (*p < 0x80) {
 			*o++ = fold_ascii(*p++);
@@ -174,8 +171,15 @@ rr_fold(const char *s, size_t len, struct buf *out)
 		o += utf8_encode(fold_code(c, &hint), o);
 		p += k;
 	}
-	out->len = (size_t)((char *)o - out->data);
-	out->data[out->len] = '\0';
+	*o = '\0';
+	return (size_t)((char *)o - out);
+}
+
+void
+rr_fold(const char *s, size_t len, struct buf *out)
+{
+	buf_grow(out, RR_FOLD_ROOM(len));
+	out->len += rr_fold_mem(s, len, out->data + out->len);
 }
 
 size_t

@@ -38,6 +38,13 @@ uint32_t rr_fold_code(uint32_t c);
 /* Appends the folding of s[0..len) to out. */
 void	 rr_fold(const char *s, size_t len, struct buf *out);
 /*
+ * The same into out, which has RR_FOLD_ROOM(len) bytes (no character's
+ * folding is longer than 3/2 of its bytes, and a NUL follows); returns
+ * the folding's length.  For short texts folded on the stack.
+ */
+#define RR_FOLD_ROOM(len)	((len) + (len) / 2 + 1)
+size_t	 rr_fold_mem(const char *s, size_t len, char *out);
+/*
  * Maps an offset in the folding of s[0..len) back to s: to the start of
  * the character whose folding holds folded byte off, or with end, to the
  * end of the one that holds byte off - 1 (the end of a span).  Offsets

@@ -26,8 +26,8 @@
 
 /*
  * The folding of a subject: from the event's cache, or made now into
- * `own` (the caller releases it).  Long subjects are cached, so that a
- * hundred keyword rules on one prompt fold it once; the cache is the
+ * `own` (the caller releases it).  Subjects are cached, so that a
+ * thousand keyword rules on one prompt fold it once; the cache is the
  * ectx's, the folded texts live in the event's arena.
  */
 static const char *
@@ -46,7 +46,7 @@ folded_subject(struct ectx *cx, const char *s, size_t len, size_t *flen,
 	}
 	rr_fold(s, len, own);
 	*flen = own->len;
-	if (len < EVAL_FOLD_MIN || cx->nfolds == EVAL_FOLDS)
+	if (cx->nfolds == EVAL_FOLDS)
 		return own->data;
 	f = &cx->folds[cx->nfolds++];
 	f->s = s;
@@ -55,6 +55,23 @@ folded_subject(struct ectx *cx, const char *s, size_t len, size_t *flen,
 	f->flen = own->len;
 	buf_reset(own);
 	return f->fold;
+}
+
+/*
+ * The folding of ASCII text is its lower case (casefold.h): into out,
+ * when s[0..len) is all ASCII.
+ */
+static bool
+ascii_fold(const char *s, size_t len, char *out)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+		out[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
+	}
+	return true;
 }
 
 /*
@@ -100,6 +117,7 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 {
 	struct buf	 fs, fp;
 	const char	*t = s, *n = p->src;
+	char		 low[128];
 	size_t		 tlen = len, nlen = p->len;
 	long		 at;
 	bool		 hit;
@@ -107,9 +125,14 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 	buf_init(&fs);
 	buf_init(&fp);
 	if (m->ignore_case) {
-		rr_fold(p->src, p->len, &fp);
-		n = fp.data;
-		nlen = fp.len;
+		/* Most patterns are short ASCII: folded on the stack. */
+		if (p->len <= sizeof(low) && ascii_fold(p->src, p->len, low))
+			n = low;
+		else {
+			rr_fold(p->src, p->len, &fp);
+			n = fp.data;
+		}
+		nlen = n == low ? p->len : fp.len;
 		/* A character's folding is a third to 3/2 of its bytes. */
 		if (m->kind == M_EQUALS && !m->line && len / 3 > nlen) {
 			buf_release(&fp);

@@ -27,11 +27,10 @@ struct sh_cmd;
  * A subject of a case-insensitive literal, folded (casefold.h) once per
  * event: s is the subject's text (the event's, or the parsed command's,
  * which live as long as the event), fold its folding in the event's
- * arena.  Only subjects of EVAL_FOLD_MIN bytes or more are kept, the
- * first EVAL_FOLDS of them; others are folded at each use.
+ * arena.  The first EVAL_FOLDS subjects are kept; others are folded at
+ * each use.
  */
 #define EVAL_FOLDS	16
-#define EVAL_FOLD_MIN	256
 struct eval_fold {
 	const char	*s;
 	size_t		 len;

@@ -21,6 +21,7 @@
 #define FILTER_BITS	16
 #define WINDOW		4
 #define PREFIX		32	/* compared in place; a longer literal: memmem */
+#define LITSCAN_SMALL	160	/* a ci literal up to this is folded on the stack */
 
 struct lit {
 	char	*s;		/* folded if ci */
@@ -110,10 +111,15 @@ litscan_add(struct litscan *ls, const char *s, size_t len, bool ci)
 {
 	struct lit	*l;
 	struct buf	 folded;
+	char		 small[RR_FOLD_ROOM(LITSCAN_SMALL)];
 	size_t		*slot, i;
 
+	/* Most literals are short: folded on the stack, copied if new. */
 	buf_init(&folded);
-	if (ci) {
+	if (ci && len <= LITSCAN_SMALL) {
+		len = rr_fold_mem(s, len, small);
+		s = small;
+	} else if (ci) {
 		rr_fold(s, len, &folded);
 		s = folded.data;
 		len = folded.len;
@@ -136,7 +142,7 @@ litscan_add(struct litscan *ls, const char *s, size_t len, bool ci)
 		ls->lits = xreallocarray(ls->lits, ls->cap, sizeof(*ls->lits));
 	}
 	l = &ls->lits[ls->n];
-	l->s = ci ? buf_detach(&folded, NULL) : xmemdup0(s, len);
+	l->s = folded.len ? buf_detach(&folded, NULL) : xmemdup0(s, len);
 	l->len = len;
 	l->ci = ci;
 	l->next = 0;
