@@ -179,6 +179,14 @@ find_embedded(const struct json_spec *s, const char *text, size_t len,
 		cJSON_Delete(doc);
 		p = end > p ? end : p + 1;
 	}
+	/*
+	 * Out of tries with a candidate left: undecided, never a silent
+	 * "no document", or 64 decoys would hide the one that counts.
+	 */
+	while (p < stop && *p != '{' && *p != '[')
+		p++;
+	if (p < stop)
+		*limit = true;
 	return NULL;
 }
 

@@ -72,9 +72,10 @@ enum json_result {
  * JSON_FIND_SLACK bytes in all: a document that parses is skipped whole
  * when it does not fit, but one that fails may have read far (arrays
  * opened and never closed, "[[[[1,1,1,..." to the end), and 64 such
- * tries of a megabyte took seconds.  Past that work the search stops
- * with JSON_LIMIT, which the caller counts as a limit reached, as a
- * regex's.
+ * tries of a megabyte took seconds.  Past that work, or after
+ * JSON_FIND_TRIES documents that did not fit with another one ahead, the
+ * search stops with JSON_LIMIT, which the caller counts as a limit
+ * reached, as a regex's.
  */
 #define JSON_TEXT_MAX	(16u * 1024 * 1024)
 #define JSON_FIND_TRIES	64

@@ -403,6 +403,21 @@ test_json(void)
 		buf_adds(&t, "[x [y {z ");
 		r = json_check_text(spec, t.data, t.len, NULL);
 		is_int(r, JSON_NO_DOCUMENT, "braces in prose: no document");
+		/* 64 documents that do not fit hide the 65th: undecided. */
+		buf_reset(&t);
+		for (i = 0; i < JSON_FIND_TRIES; i++)
+			buf_adds(&t, "{} ");
+		buf_adds(&t, "{\"x\":1}");
+		find.where = NULL;
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_PASSES, "64 documents that fit: the first passes");
+		buf_reset(&t);
+		for (i = 0; i < JSON_FIND_TRIES; i++)
+			buf_adds(&t, "{x ");
+		buf_adds(&t, "{\"x\":1}");
+		r = json_check_text(spec, t.data, t.len, NULL);
+		is_int(r, JSON_LIMIT, "64 decoys before the document: the limit, "
+		    "not 'no document'");
 		buf_release(&t);
 	}
 }
