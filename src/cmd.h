@@ -1,6 +1,7 @@
 /*
  * Subcommands.  Each cmd_*.c exports one const struct cmd_entry; main.c
- * holds the table.  An entry carries the shape of its command line, its
+ * holds the table.  The entries and option tables of the commands look
+ * alike on purpose: they are data, one per command, read by cmdargs.c.  An entry carries the shape of its command line, its
  * options and positional arguments, which the one parser of cmdargs.c
  * reads and the usage and --help texts are printed from.  exec() returns
  * the process exit status (see enum rr_exit); nothing below main.c calls

@@ -306,6 +306,10 @@ diag_print_text(FILE *fp, const struct diag *d)
 	buf_release(&b);
 }
 
+/*
+ * The machine formats (json, github) walk the list alike; what they
+ * write, and how they escape it, is each format's own.
+ */
 void
 diag_print_json(FILE *fp, const struct diag_list *l)
 {

@@ -324,6 +324,11 @@ probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 	return 0;
 }
 
+/*
+ * Every row that matches, by LIKE in SQL.  Its query is probe()'s with
+ * the LIKE moved from the result columns into WHERE: the two are alike
+ * on purpose, and differ in what SQLite is asked to do.
+ */
 static int
 scan(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
     struct kb_rows *rows, char **err)
