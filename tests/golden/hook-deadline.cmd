@@ -14,6 +14,13 @@ rules:
     message: deploys need a review
 YAML
 sed 's/^rules:/on_error: deny\nrules:/' r.yaml > closed.yaml
+# Compiled ahead (and settled: files older than the cache), so that what
+# meets the deadline below is the lock, not a first compile under a slow
+# build (valgrind): a cold compile slower than the deadline cannot know
+# of on_error: deny yet, and fails open once (reflexion-rules(1)).
+touch -d '-1 hour' r.yaml closed.yaml
+$RR compile --rules r.yaml >/dev/null
+$RR compile --rules closed.yaml >/dev/null
 ev='{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"./deploy"}}'
 
 echo "== stdin open but never written: allow at the deadline"
