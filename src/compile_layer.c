@@ -37,8 +37,8 @@ layer_rule_keys(struct cctx *cx, struct rule *r, const struct ynode *n)
 
 	flag(cx, n, "overridable", &r->overridable);
 	if (flag(cx, n, "locked", &locked) && !locked && cx->locked) {
-		d = cx_warning(cx, ynode_get(n, "locked"), DIAG_locked_overridable,
-		    "rule '%s' says 'locked: false' in a file that says "
+		d = cx_warning(cx, ynode_get(n, "locked"),
+		    DIAG_locked_overridable, "rule '%s' says 'locked: false' in a file that says "
 		    "'locked: true': it stays locked", r->id ? r->id : "?");
 		diag_set_hint(d, "a file's lock holds for all its rules");
 	}

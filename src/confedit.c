@@ -218,8 +218,9 @@ cut_flow_item(struct edit *e, const struct ynode *it)
 static int
 cut_block_item(struct edit *e, const struct ynode *it)
 {
-	size_t	line = offset_of(e->text, e->len, it->line, 1), from, to, p;
+	size_t	line, from, to, p;
 
+	line = offset_of(e->text, e->len, it->line, 1);
 	if (line == SIZE_MAX || span(e->text, e->len, it, &from, &to) < 0 ||
 	    !only_dash(e->text, line, from))
 		return -1;

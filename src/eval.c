@@ -455,9 +455,9 @@ drop_untrusted_allows(const struct ruleset *rs, const struct rr_event *ev,
 		buf_adds(&o->notes, " is not trusted: no decision "
 		    "(reflexion-rules trust)\n");
 		if (opts->explain != NULL)
-			buf_printf(opts->explain, "rule %s: not fired: an allow "
-			    "of %s rules counts only in a trusted project "
-			    "(reflexion-rules trust)\n", r->id,
+			buf_printf(opts->explain, "rule %s: not fired: an "
+			    "allow of %s rules counts only in a trusted "
+			    "project (reflexion-rules trust)\n", r->id,
 			    trust_name(layer_trust(r->layer)));
 		free(o->fired[i - 1].text);
 		memmove(&o->fired[i - 1], &o->fired[i],

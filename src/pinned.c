@@ -24,7 +24,7 @@
 struct walk {
 	struct pinned_dir	*pd;
 	struct manifest		*mf;
-	size_t			 top;		/* strlen of the directory */
+	size_t			 top;	/* strlen of the directory */
 	dev_t			 dev[PINNED_DEPTH + 1];
 	ino_t			 ino[PINNED_DEPTH + 1];
 	int			 depth;

@@ -221,7 +221,7 @@ config_trust(struct rr_config *cfg, const struct ydoc *doc,
 
 /* Whether s is a SHA-256 in hex; copies it in lower case to out. */
 static bool
-sha256_hex(const char *s, size_t len, char out[65])
+digest_from_hex(const char *s, size_t len, char out[65])
 {
 	size_t	i;
 
@@ -263,8 +263,9 @@ config_source(struct rr_config *cfg, const struct ydoc *doc,
 	for (i = 0; i < e->n; i++) {
 		k = e->items[2 * i];
 		if (k->type != YNODE_SCALAR || !is_key(k->str, source_keys))
-			cfg_error(diags, doc, k, DIAG_unknown_key, "unknown key "
-			    "'%s' in a source (it has 'path' and 'sha256')",
+			cfg_error(diags, doc, k, DIAG_unknown_key,
+			    "unknown key '%s' in a source (it has 'path' and "
+			    "'sha256')",
 			    k->type == YNODE_SCALAR ? k->str : "?");
 	}
 	p = ynode_get(e, "path");
@@ -276,7 +277,7 @@ config_source(struct rr_config *cfg, const struct ydoc *doc,
 		    "the entry to paste");
 		return;
 	}
-	if (h->type != YNODE_SCALAR || !sha256_hex(h->str, h->len, hex)) {
+	if (h->type != YNODE_SCALAR || !digest_from_hex(h->str, h->len, hex)) {
 		d = cfg_error(diags, doc, h, DIAG_invalid_value, "'sha256' "
 		    "must be 64 hexadecimal digits");
 		diag_set_hint(d, "reflexion-rules rules --digest DIR prints "
