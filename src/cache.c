@@ -9,7 +9,8 @@
  *            prefilter index, rule table, chunk table
  *   identity engine version, PCRE2 version, key (checksummed)
  *   manifest manifest.h's encoding (checksummed)
- *   files    the rule files' names (checksummed)
+ *   files    the rule files' names, those that declare on_error:
+ *            deny, whether the project is trusted (checksummed)
  *   diags    the load diagnostics, in order (checksummed)
  *   index    prefilter.h's bytes (checksummed inside, per bucket)
  *   rules    per rule: u32 offset, u32 length, u64 checksum of its body
@@ -347,6 +348,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	void			*map;
 	uint64_t		 file_len, sum;
 	uint32_t		 i, words, fcf;
+	uint8_t			 trusted;
 	char			*stale = NULL;
 	unsigned char		 hdr[CACHE_HEADER];
 	int			 fd;
@@ -475,7 +477,8 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 		else
 			v->fc[i].file = v->files[fcf];
 	}
-	if (r.bad || r.p != r.end)
+	trusted = rd_u8(&r);
+	if (r.bad || r.p != r.end || trusted > 1)
 		return open_fail(v, fd, why, "corrupt file list");
 	rd_init(&r, v->map + v->sec[S_DIAGS].off, v->sec[S_DIAGS].len);
 	if (decode_diags(&r, diags) < 0) {
@@ -495,6 +498,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	rs->nfiles = rs->files_cap = v->ctx.nfiles;
 	rs->files = xcalloc(v->ctx.nfiles + 1, sizeof(*rs->files));
 	memcpy(rs->files, v->files, v->ctx.nfiles * sizeof(*rs->files));
+	rs->project_trusted = trusted;
 	rs->nfc_files = rs->fc_files_cap = v->nfc;
 	rs->fc_files = v->fc;
 	v->fc = NULL;

@@ -82,6 +82,8 @@ cache_rule_encode(struct buf *b, const struct rule *r, uint32_t index,
 	wr_u8(b, r->enabled);
 	wr_u8(b, r->ignore_stop_hook_active);
 	wr_u8(b, r->fail_closed);
+	wr_u8(b, r->overridable);
+	wr_u8(b, r->locked);
 	wr_u8(b, r->when != NULL);
 	if (r->when != NULL && cr_encode_cond(b, r->when, res, 0) < 0)
 		return -1;
@@ -283,6 +285,8 @@ cache_rule_decode(const unsigned char *p, size_t len, uint32_t index,
 	r->enabled = rd_u8(&d.r) != 0;
 	r->ignore_stop_hook_active = rd_u8(&d.r) != 0;
 	r->fail_closed = rd_u8(&d.r) != 0;
+	r->overridable = rd_u8(&d.r) != 0;
+	r->locked = rd_u8(&d.r) != 0;
 	if (d.r.bad || pri >= PRI__COUNT || !valid_once(once) ||
 	    !valid_action(act, false) || (r->events >> EV__COUNT) != 0)
 		return NULL;

@@ -61,5 +61,7 @@ extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_kb_entry;
 extern const struct cmd_entry cmd_import_entry;
 extern const struct cmd_entry cmd_compile_entry;
+extern const struct cmd_entry cmd_rules_entry;
+extern const struct cmd_entry cmd_trust_entry;
 
 #endif

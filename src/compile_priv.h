@@ -11,6 +11,7 @@
  *
  *   compile_path.c   rule files and directories on disk
  *   compile_rule.c   a rule file's YAML and its rules
+ *   compile_layer.c  overridable, locked, rules that disable others
  *   compile_reach.c  warnings: unknown tools, conditions that never hold
  *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
  *   compile_match.c  text matchers
@@ -39,6 +40,7 @@ struct cctx {
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
 	bool			 fail_closed;	/* on_error: deny */
+	bool			 locked;	/* locked: true, every rule */
 	unsigned		 guarded;	/* events of deny/ask rules */
 	bool			 in_shell;	/* inside a `shell:` map */
 	struct diag_cursor	 cursor;	/* of doc's text, for diags */
@@ -96,6 +98,14 @@ int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
+
+/* compile_layer.c */
+void	 layer_rule_keys(struct cctx *, struct rule *, const struct ynode *);
+bool	 layer_is_stub(const struct ynode *);
+struct rule *layer_stub(struct cctx *, struct rule *, const struct ynode *,
+	     int layer);
+void	 layer_check_allow(struct cctx *, const struct rule *,
+	     const struct ynode *action, int layer);
 
 /* compile_reach.c */
 void	 reach_check_tool(struct cctx *, const struct rule *,

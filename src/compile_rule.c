@@ -14,13 +14,14 @@
 #include "glob.h"
 
 static const char *const compile_top_keys[] = {
-	"version", "pack", "description", "vars", "rules", "on_error", NULL
+	"version", "pack", "description", "vars", "rules", "on_error", "locked",
+	NULL
 };
 
 static const char *const compile_rule_keys[] = {
 	"id", "description", "on", "tools", "priority", "when", "unless",
 	"once", "action", "message", "skill", "tags", "enabled", "tests",
-	"ignore_stop_hook_active", "record", NULL
+	"ignore_stop_hook_active", "record", "overridable", "locked", NULL
 };
 
 static const char *const compile_test_keys[] = {
@@ -427,13 +428,16 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	struct strlist		 l;
 	size_t			 before = cx->errors, i;
 	int			 k;
+	bool			 stub;
 
 	if (n->type != YNODE_MAP) {
 		cx_error(cx, n, DIAG_wrong_type,
 		    "each rule must be a mapping, not %s", ynode_type_name(n));
 		return;
 	}
-	compile_check_keys(cx, n, "a rule", compile_rule_keys);
+	/* `id` and `enabled: false` alone: it disables another rule. */
+	if (!(stub = layer_is_stub(n)))
+		compile_check_keys(cx, n, "a rule", compile_rule_keys);
 	r = ruleset_new_rule(cx->rs);
 	r->file = cx->file;
 	r->line = n->line;
@@ -458,6 +462,14 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		else
 			cx_error(cx, v, DIAG_wrong_type,
 			    "'description' must be a string");
+	}
+	if (stub) {
+		if ((r = layer_stub(cx, r, n, layer)) == NULL)
+			return;
+		ydoc_loc(cx->doc, idn, &loc);
+		if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
+			cx->errors++;
+		return;
 	}
 	if ((v = ynode_get(n, "on")) == NULL)
 		cx_error(cx, n, DIAG_missing_key, "rule%s%s has no 'on' event",
@@ -515,6 +527,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		compile_tests(cx, r, v);
 	if ((v = ynode_get(n, "record")) != NULL)
 		r->record = compile_record(cx, v);
+	layer_rule_keys(cx, r, n);
 
 	/* Cross-field checks, only when the parts themselves were fine. */
 	if (r->action != ACT_NONE && actn != NULL) {
@@ -574,6 +587,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	}
 	reach_check_tool_events(cx, r, ynode_get(n, "on"));
 	reach_check_rule(cx, r);
+	layer_check_allow(cx, r, actn, layer);
 	ydoc_loc(cx->doc, idn, &loc);
 	if (ruleset_commit_rule(cx->rs, r, layer, cx->diags, &loc) < 0)
 		cx->errors++;
@@ -588,6 +602,7 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 	const struct ynode	*root, *v, *rules;
 	size_t			 i, before = diags->errors;
 	long long		 ver;
+	int			 k;
 
 	memset(&cx, 0, sizeof(cx));
 	cx.rs = rs;
@@ -625,6 +640,12 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 		else
 			cx.pack = v->str;
 	}
+	if ((v = ynode_get(root, "locked")) != NULL &&
+	    (k = ynode_bool(v)) >= 0)
+		cx.locked = k;
+	else if (v != NULL)
+		cx_error(&cx, v, DIAG_wrong_type,
+		    "'locked' must be true or false");
 	if ((v = ynode_get(root, "on_error")) != NULL) {
 		if (!is_string(v) || (strcmp(v->str, "allow") &&
 		    strcmp(v->str, "deny")))

@@ -13,6 +13,7 @@
 #include "glob.h"
 #include "prefilter.h"
 #include "state.h"
+#include "textesc.h"
 #include "xmalloc.h"
 
 void
@@ -424,6 +425,47 @@ tell_decision(const struct eval_opts *opts, const struct eval_outcome *out,
 	free(so_far.fired);
 }
 
+/*
+ * An allow of the project's or the local rules counts only in a project
+ * config.yaml trusts: elsewhere a repository could approve whatever its
+ * agent does, past the agent's own permission prompt.  The rule is
+ * dropped as if it had not fired, with a line for stderr.
+ */
+static void
+drop_untrusted_allows(const struct ruleset *rs, const struct rr_event *ev,
+    const struct eval_opts *opts, struct eval_outcome *o)
+{
+	const struct rule	*r;
+	const char		*dir = ev->project_dir != NULL &&
+				    *ev->project_dir != '\0' ?
+				    ev->project_dir : "(none)";
+	size_t			 i;
+
+	if (rs->project_trusted)
+		return;
+	for (i = o->nfired; i > 0; i--) {
+		r = o->fired[i - 1].rule;
+		if (r->action != ACT_ALLOW || layer_trust(r->layer) <
+		    TRUST_PROJECT)
+			continue;
+		buf_printf(&o->notes, "reflexion-rules: rule '%s' (%s:%d) "
+		    "allows, but the project ", r->id, r->file, r->line);
+		/* From the event's cwd: shown as data, on one line. */
+		textesc_add(&o->notes, dir, strlen(dir), TEXTESC_LINE);
+		buf_adds(&o->notes, " is not trusted: no decision "
+		    "(reflexion-rules trust)\n");
+		if (opts->explain != NULL)
+			buf_printf(opts->explain, "rule %s: not fired: an "
+			    "allow of %s rules counts only in a trusted "
+			    "project (reflexion-rules trust)\n", r->id,
+			    trust_name(layer_trust(r->layer)));
+		free(o->fired[i - 1].text);
+		memmove(&o->fired[i - 1], &o->fired[i],
+		    (o->nfired - i) * sizeof(*o->fired));
+		o->nfired--;
+	}
+}
+
 int
 eval_event(const struct ruleset *rs, struct rr_event *ev,
     const struct eval_opts *opts, struct eval_outcome *out)
@@ -448,6 +490,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 				tell_decision(opts, out, seen, &strongest);
 		}
 		pf_candidates_release(&cands);
+		drop_untrusted_allows(rs, ev, opts, out);
 	}
 	eval_ctx_release(&cx);
 	if (out->nfired > 1)

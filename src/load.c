@@ -52,7 +52,8 @@ trace_on(void)
  * version and binary) that cache_key() adds: every input of the key that
  * comes from the request is computed here, and only here: the --rules
  * paths, else the home and project directories the default sources are
- * found in and the packs directory config.yaml's names are looked up in.
+ * found in, the packs directory config.yaml's names are looked up in and
+ * the system layer's directory.
  * What is in those places (config.yaml, the packs, the rule files) is the
  * manifest's to check, on every call, by stat().
  */
@@ -60,7 +61,7 @@ static char *
 request_key(const struct rules_request *rq, const char *packs)
 {
 	struct buf	 b;
-	char		 cwd[4096];
+	char		 cwd[4096], *sys;
 	const char	*p;
 	size_t		 i;
 
@@ -74,9 +75,12 @@ request_key(const struct rules_request *rq, const char *packs)
 			buf_printf(&b, "rules %s\nat %s%s%s\n", p,
 			    p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/", p);
 		}
-	} else
-		buf_printf(&b, "home %s\nproject %s\npacks %s\n", rq->home,
-		    rq->project ? rq->project : "", packs);
+	} else {
+		sys = system_dir();
+		buf_printf(&b, "home %s\nproject %s\npacks %s\nsystem %s\n",
+		    rq->home, rq->project ? rq->project : "", packs, sys);
+		free(sys);
+	}
 	return buf_detach(&b, NULL);
 }
 

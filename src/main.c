@@ -23,6 +23,8 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_test_entry,
 	&cmd_explain_entry,
 	&cmd_compile_entry,
+	&cmd_rules_entry,
+	&cmd_trust_entry,
 	&cmd_init_entry,
 	&cmd_kb_entry,
 	&cmd_import_entry,

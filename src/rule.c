@@ -192,17 +192,108 @@ ruleset_same_id(const struct ruleset *rs, const struct rule *r, int layer)
 	return NULL;
 }
 
+const struct rule *
+ruleset_find(const struct ruleset *rs, const char *id)
+{
+	size_t	i;
+
+	if (rs->id_index_cap > 0 && (i = *id_slot(rs->id_index,
+	    rs->id_index_cap, rs->rules, id)) != 0)
+		return rs->rules[i - 1];
+	if (rs->left_index_cap > 0 && (i = *id_slot(rs->left_index,
+	    rs->left_index_cap, rs->left_out, id)) != 0)
+		return rs->left_out[i - 1];
+	return NULL;
+}
+
+enum rr_trust
+layer_trust(int layer)
+{
+	switch (layer) {
+	case LAYER_SYSTEM:
+		return TRUST_SYSTEM;
+	case LAYER_PROJECT:
+	case LAYER_SKILL_RULES:
+		return TRUST_PROJECT;
+	case LAYER_LOCAL:
+		return TRUST_LOCAL;
+	default:
+		/* The packs, pinned sources, the user's rules and --rules. */
+		return TRUST_USER;
+	}
+}
+
+const char *
+layer_name(int layer)
+{
+	switch (layer) {
+	case LAYER_SYSTEM:
+		return "system";
+	case LAYER_PACK:
+		return "pack";
+	case LAYER_PINNED:
+		return "pinned";
+	case LAYER_USER:
+		return "user";
+	case LAYER_PROJECT:
+		return "project";
+	case LAYER_SKILL_RULES:
+		return "skill-rules";
+	case LAYER_LOCAL:
+		return "local";
+	case LAYER_CLI:
+		return "--rules";
+	}
+	return "?";
+}
+
+const char *
+trust_name(enum rr_trust t)
+{
+	switch (t) {
+	case TRUST_SYSTEM:
+		return "the system's";
+	case TRUST_USER:
+		return "the user's";
+	case TRUST_PROJECT:
+		return "the project's";
+	case TRUST_LOCAL:
+		return "the local";
+	}
+	return "?";
+}
+
+/*
+ * Whether r, of layer, may take the place of the rule that has its id:
+ * reports at loc why not, a duplicate or a refused override.
+ */
 static int
-report_same_id(const struct ruleset *rs, const struct rule *r, int layer,
+check_same_id(const struct ruleset *rs, const struct rule *r, int layer,
     struct diag_list *diags, const struct diag_loc *loc)
 {
 	const struct rule	*first = ruleset_same_id(rs, r, layer);
+	struct diag		*d;
 
-	if (first == NULL)
+	if (first != NULL) {
+		diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
+		    "duplicate rule id '%s' (first defined at %s:%d)", r->id,
+		    first->file, first->line);
+		return -1;
+	}
+	first = ruleset_find(rs, r->id);
+	if (first == NULL || layer_trust(first->layer) >= layer_trust(layer) ||
+	    (first->overridable && !first->locked))
 		return 0;
-	diag_add(diags, DIAG_ERROR, DIAG_duplicate_id, loc,
-	    "duplicate rule id '%s' (first defined at %s:%d)", r->id,
-	    first->file, first->line);
+	d = diag_add(diags, DIAG_ERROR, DIAG_refused_override, loc,
+	    "rule '%s' of %s rules (%s:%d) is %s: %s rules may not replace "
+	    "or disable it, and it stays in force", r->id,
+	    trust_name(layer_trust(first->layer)), first->file, first->line,
+	    first->locked ? "locked" : "not overridable",
+	    trust_name(layer_trust(layer)));
+	diag_set_hint(d, "%s", first->locked ? "add a rule with an id of "
+	    "its own; a locked rule cannot be overridden" : "add a rule "
+	    "with an id of its own, or ask for 'overridable: true' on that "
+	    "rule");
 	return -1;
 }
 
@@ -213,7 +304,7 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	size_t	*slot, i;
 
 	r->layer = layer;
-	if (report_same_id(rs, r, layer, diags, loc) < 0)
+	if (check_same_id(rs, r, layer, diags, loc) < 0)
 		return -1;
 	id_index_grow(&rs->id_index, &rs->id_index_cap, rs->rules, rs->n);
 	slot = id_slot(rs->id_index, rs->id_index_cap, rs->rules, r->id);

@@ -40,6 +40,37 @@ enum rr_action {
 	ACT_NONE = ACT__COUNT	/* tests: expect none */
 };
 
+/*
+ * Where a rule comes from (reflexion-rules(5), LAYERS AND TRUST): the
+ * sources in load order.  Each source is a layer of its own for ids (the
+ * same id twice in one is a duplicate); its trust, rr_trust, decides what
+ * it may do to a rule of an earlier source with the same id.
+ */
+enum rr_layer {
+	LAYER_SYSTEM = 0,	/* REFLEXION_SYSTEM_DIR/rules */
+	LAYER_PACK = 1,		/* config.yaml's packs */
+	LAYER_PINNED = 2,	/* config.yaml's sources, digest pinned */
+	LAYER_USER = 3,		/* $REFLEXION_HOME/rules */
+	LAYER_PROJECT = 4,	/* .reflexion/rules */
+	LAYER_SKILL_RULES = 5,	/* .claude/skills/skill-rules.json */
+	LAYER_LOCAL = 6,	/* .reflexion/rules.local */
+	LAYER_CLI = 10		/* --rules: replaces every other */
+};
+
+/*
+ * The trust of a layer, most trusted first.  A layer may replace or
+ * disable a rule of a more trusted one only when that rule says
+ * `overridable: true` and is not locked; the layers of one trust replace
+ * each other's rules by id (a user's rule redefines a pack's).  An allow
+ * of the project or local trust counts only in a trusted project.
+ */
+enum rr_trust {
+	TRUST_SYSTEM,
+	TRUST_USER,		/* packs, pinned sources, the user's rules */
+	TRUST_PROJECT,		/* the project's rules, skill-rules.json */
+	TRUST_LOCAL
+};
+
 enum rr_priority {
 	PRI_CRITICAL,
 	PRI_HIGH,
@@ -208,12 +239,15 @@ struct rule {
 	bool		 enabled;
 	bool		 ignore_stop_hook_active;
 	bool		 fail_closed;	/* its file says on_error: deny */
+	/* A less trusted layer may replace or disable it (enum rr_trust). */
+	bool		 overridable;
+	bool		 locked;	/* it, or its file: not even that */
 	struct rule_test *tests;
 	size_t		 ntests;
 	const struct record_opts *record;	/* record:, or NULL */
 	const char	*file;
 	int		 line, col;
-	int		 layer;
+	int		 layer;		/* enum rr_layer */
 	size_t		 order;		/* load order, for stable output */
 };
 
@@ -242,6 +276,11 @@ struct ruleset {
 	/* Files that contributed rules, for messages and the cache. */
 	const char	**files;
 	size_t		 nfiles, files_cap;
+	/*
+	 * The project is one config.yaml trusts: allows of its rules count
+	 * (rr_trust).  Known when the default sources are loaded.
+	 */
+	bool		 project_trusted;
 	/* Files that declare on_error: deny, in load order. */
 	struct fail_closed_file *fc_files;
 	size_t		 nfc_files, fc_files_cap;
@@ -288,14 +327,29 @@ struct rule *ruleset_rule(const struct ruleset *, size_t i);
 /* For the builders of rule sets: the compiler, skillrules.c, the cache. */
 struct rule *ruleset_new_rule(struct ruleset *);
 /*
- * Adds r, or reports a duplicate id and returns -1: an id that a rule of
- * the same layer has, whether it was added or left out for an error.
+ * Adds r, of layer, and returns 0; or reports at loc why it cannot be
+ * added and returns -1:
+ *  - a rule of the same layer has its id, added or left out for an
+ *    error: a duplicate;
+ *  - a rule of a more trusted layer has its id (added, or left out for an
+ *    error) and is not overridable, or is locked: the override is
+ *    refused, and that rule stays in force.
+ * Otherwise a rule of an earlier layer with r's id is replaced by r, in
+ * its place in the load order.
  */
 int	 ruleset_commit_rule(struct ruleset *, struct rule *, int layer,
 	     struct diag_list *, const struct diag_loc *);
 /* The rule of that layer, added or left out, that has r's id, or NULL. */
 const struct rule *ruleset_same_id(const struct ruleset *,
 	     const struct rule *r, int layer);
+/* The rule that has id now (added, else left out), or NULL. */
+const struct rule *ruleset_find(const struct ruleset *, const char *id);
+/* The trust of a layer (enum rr_layer): --rules counts as the user's. */
+enum rr_trust layer_trust(int layer);
+/* "system", "pack", "pinned", "user", "project", ...: static. */
+const char *layer_name(int layer);
+/* "the system's", "the user's", "the project's", "the local": static. */
+const char *trust_name(enum rr_trust);
 /*
  * Remembers a rule with an error, which is not added, so that a later
  * rule with its id is still a duplicate.  r stays in the ruleset's arena.

@@ -1,14 +1,31 @@
+/*
+ * The rule sources and their layers (see sources.h).
+ */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "buf.h"
 #include "compile.h"
-#include "userconf.h"
 #include "manifest.h"
+#include "pinned.h"
 #include "sources.h"
+#include "userconf.h"
 #include "xmalloc.h"
+
+#ifndef RR_SYSTEM_DIR
+#define RR_SYSTEM_DIR	"/etc/reflexion-rules"
+#endif
+
+char *
+system_dir(void)
+{
+	const char	*d = getenv("REFLEXION_SYSTEM_DIR");
+
+	return xstrdup(d != NULL && *d != '\0' ? d : RR_SYSTEM_DIR);
+}
 
 /* An absent source is logged too: creating it invalidates the cache. */
 static size_t
@@ -38,9 +55,12 @@ void
 sources_list(const char *home, const char *project,
     const struct rr_config *cfg, struct source_list *out)
 {
-	size_t	i;
+	char	*sys = system_dir();
+	size_t	 i;
 
 	memset(out, 0, sizeof(*out));
+	push_source(out, xasprintf("%s/rules", sys), LAYER_SYSTEM);
+	free(sys);
 	for (i = 0; cfg != NULL && i < cfg->npacks; i++)
 		push_source(out, xstrdup(cfg->packs[i].path), LAYER_PACK);
 	if (home != NULL)
@@ -50,6 +70,8 @@ sources_list(const char *home, const char *project,
 		    LAYER_PROJECT);
 		push_source(out, xasprintf("%s/.claude/skills/skill-rules.json",
 		    project), LAYER_SKILL_RULES);
+		push_source(out, xasprintf("%s/.reflexion/rules.local",
+		    project), LAYER_LOCAL);
 	}
 }
 
@@ -78,15 +100,28 @@ sources_where(const struct rule_sources *src, const char *home,
 			buf_printf(&b, "%s%s", i ? ", " : "", src->paths[i]);
 		return buf_detach(&b, NULL);
 	}
-	if (home != NULL)
-		buf_printf(&b, "%s/config.yaml (packs)", home);
 	sources_list(home, project, NULL, &l);
-	for (i = 0; i < l.n; i++)
+	for (i = 0; i < l.n; i++) {
 		buf_printf(&b, "%s%s", b.len ? ", " : "", l.items[i].path);
+		/* The packs and pinned sources load before home/rules. */
+		if (l.items[i].layer == LAYER_SYSTEM && home != NULL)
+			buf_printf(&b, ", %s/config.yaml (packs, sources)",
+			    home);
+	}
 	source_list_release(&l);
-	if (b.len == 0)
-		buf_adds(&b, "nowhere (no data directory, no project)");
 	return buf_detach(&b, NULL);
+}
+
+/* config.yaml's pinned sources; the number of them. */
+static size_t
+load_pinned(struct ruleset *rs, const struct rr_config *cfg,
+    struct diag_list *diags)
+{
+	size_t	i;
+
+	for (i = 0; cfg != NULL && i < cfg->nsources; i++)
+		pinned_load(rs, &cfg->sources[i], diags);
+	return cfg != NULL ? cfg->nsources : 0;
 }
 
 size_t
@@ -96,6 +131,7 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 {
 	struct source_list	l;
 	size_t			i, n = 0;
+	bool			pinned = false;
 
 	if (src != NULL && src->npaths > 0) {
 		for (i = 0; i < src->npaths; i++) {
@@ -104,10 +140,19 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		}
 		return n;
 	}
+	rs->project_trusted = config_trusts(cfg, project);
 	sources_list(home, project, cfg, &l);
-	for (i = 0; i < l.n; i++)
+	for (i = 0; i < l.n; i++) {
+		/* The pinned sources: after the packs, before home/rules. */
+		if (!pinned && l.items[i].layer > LAYER_PINNED) {
+			n += load_pinned(rs, cfg, diags);
+			pinned = true;
+		}
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
 		    diags);
+	}
+	if (!pinned)
+		n += load_pinned(rs, cfg, diags);
 	source_list_release(&l);
 	return n;
 }

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,7 +19,10 @@
 #define CONFIG_FILE_MAX	(1024u * 1024)
 #define PACK_NAME_MAX	64
 
-static const char *const config_keys[] = { "packs", NULL };
+static const char *const config_keys[] = {
+	"packs", "sources", "trust", NULL
+};
+static const char *const source_keys[] = { "path", "sha256", NULL };
 
 char *
 packs_dir(void)
@@ -70,15 +74,23 @@ installed_packs(const char *dir)
 	return buf_detach(&b, NULL);
 }
 
+static struct diag *cfg_error(struct diag_list *, const struct ydoc *,
+	    const struct ynode *, enum diag_code, const char *, ...)
+	    __attribute__((format(printf, 5, 6)));
+
 static struct diag *
 cfg_error(struct diag_list *diags, const struct ydoc *doc,
-    const struct ynode *n, enum diag_code code, const char *msg,
-    const char *arg)
+    const struct ynode *n, enum diag_code code, const char *fmt, ...)
 {
-	struct diag_loc	loc;
+	struct diag_loc	 loc;
+	struct diag	*d;
+	va_list		 ap;
 
 	ydoc_loc(doc, n, &loc);
-	return diag_add(diags, DIAG_ERROR, code, &loc, msg, arg);
+	va_start(ap, fmt);
+	d = diag_vadd(diags, DIAG_ERROR, code, &loc, fmt, ap);
+	va_end(ap);
+	return d;
 }
 
 /* One name of packs: checked, found in dir, added to cfg. */
@@ -129,6 +141,180 @@ add_pack(struct rr_config *cfg, const char *dir, const struct ydoc *doc,
 	cfg->packs[cfg->npacks].name = xstrdup(n->str);
 	cfg->packs[cfg->npacks].path = path;
 	cfg->npacks++;
+}
+
+static bool
+is_key(const char *s, const char *const *keys)
+{
+	for (; *keys != NULL; keys++)
+		if (strcmp(s, *keys) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A directory as config.yaml names it: absolute, or "~" / "~/..." for
+ * $HOME.  NULL when it is neither (relative to what? the hook runs in
+ * every directory) or names ~ without a HOME; owned.
+ */
+static char *
+config_dir(const char *s)
+{
+	const char	*home = getenv("HOME");
+
+	if (s[0] == '/')
+		return xstrdup(s);
+	if (s[0] == '~' && (s[1] == '\0' || s[1] == '/') && home != NULL &&
+	    *home == '/')
+		return xasprintf("%s%s", home, s + 1);
+	return NULL;
+}
+
+/* A directory entry of trust: or sources:, checked; owned, or NULL. */
+static char *
+dir_value(const struct ydoc *doc, const struct ynode *n, const char *what,
+    struct diag_list *diags)
+{
+	struct diag	*d;
+	char		*dir;
+
+	if (n->type != YNODE_SCALAR || ynode_is_null(n) || n->len == 0) {
+		cfg_error(diags, doc, n, DIAG_wrong_type, "%s must be a "
+		    "directory, not %s", what, ynode_type_name(n));
+		return NULL;
+	}
+	if ((dir = config_dir(n->str)) == NULL) {
+		d = cfg_error(diags, doc, n, DIAG_invalid_value, "%s must be "
+		    "an absolute path, or start with ~/", what);
+		diag_set_hint(d, "the hook runs in every directory: a "
+		    "relative path would name a different one each time");
+	}
+	return dir;
+}
+
+/* trust: [DIR, ...]; a single DIR is a list of one. */
+static void
+config_trust(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *v, struct diag_list *diags)
+{
+	const struct ynode	*const *items = &v;
+	size_t			 n = 1, i;
+	char			*dir;
+
+	if (ynode_is_null(v))
+		return;
+	if (v->type == YNODE_SEQ) {
+		items = (const struct ynode *const *)v->items;
+		n = v->n;
+	} else if (v->type != YNODE_SCALAR) {
+		cfg_error(diags, doc, v, DIAG_wrong_type, "'trust' must be a "
+		    "list of directories, not %s", ynode_type_name(v));
+		return;
+	}
+	cfg->trust = xreallocarray(cfg->trust, cfg->ntrust + n + 1,
+	    sizeof(*cfg->trust));
+	for (i = 0; i < n; i++)
+		if ((dir = dir_value(doc, items[i], "a trusted project",
+		    diags)) != NULL)
+			cfg->trust[cfg->ntrust++] = dir;
+}
+
+/* Whether s is a SHA-256 in hex; copies it in lower case to out. */
+static bool
+digest_from_hex(const char *s, size_t len, char out[65])
+{
+	size_t	i;
+
+	if (len != 64)
+		return false;
+	for (i = 0; i < 64; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			out[i] = s[i];
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			out[i] = s[i];
+		else if (s[i] >= 'A' && s[i] <= 'F')
+			out[i] = (char)(s[i] - 'A' + 'a');
+		else
+			return false;
+	}
+	out[64] = '\0';
+	return true;
+}
+
+/* One entry of sources: {path: DIR, sha256: HEX}. */
+static void
+config_source(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *e, struct diag_list *diags)
+{
+	const struct ynode	*p, *h, *k;
+	struct config_source	*s;
+	struct diag		*d;
+	char			 hex[65], *dir;
+	size_t			 i;
+
+	if (e->type != YNODE_MAP) {
+		d = cfg_error(diags, doc, e, DIAG_wrong_type, "a source must "
+		    "be a mapping with 'path' and 'sha256', not %s",
+		    ynode_type_name(e));
+		diag_set_hint(d, "reflexion-rules rules --digest DIR prints "
+		    "the entry to paste");
+		return;
+	}
+	for (i = 0; i < e->n; i++) {
+		k = e->items[2 * i];
+		if (k->type != YNODE_SCALAR || !is_key(k->str, source_keys))
+			cfg_error(diags, doc, k, DIAG_unknown_key,
+			    "unknown key '%s' in a source (it has 'path' and "
+			    "'sha256')",
+			    k->type == YNODE_SCALAR ? k->str : "?");
+	}
+	p = ynode_get(e, "path");
+	h = ynode_get(e, "sha256");
+	if (p == NULL || h == NULL) {
+		d = cfg_error(diags, doc, e, DIAG_missing_key, "a source needs "
+		    "'%s'", p == NULL ? "path" : "sha256");
+		diag_set_hint(d, "reflexion-rules rules --digest DIR prints "
+		    "the entry to paste");
+		return;
+	}
+	if (h->type != YNODE_SCALAR || !digest_from_hex(h->str, h->len, hex)) {
+		d = cfg_error(diags, doc, h, DIAG_invalid_value, "'sha256' "
+		    "must be 64 hexadecimal digits");
+		diag_set_hint(d, "reflexion-rules rules --digest DIR prints "
+		    "the digest of DIR's rule files");
+		return;
+	}
+	if ((dir = dir_value(doc, p, "a source's path", diags)) == NULL)
+		return;
+	cfg->sources = xreallocarray(cfg->sources, cfg->nsources + 1,
+	    sizeof(*cfg->sources));
+	s = &cfg->sources[cfg->nsources++];
+	memset(s, 0, sizeof(*s));
+	s->path = dir;
+	memcpy(s->sha256, hex, sizeof(hex));
+	ydoc_loc(doc, p, &s->at_path);
+	ydoc_loc(doc, h, &s->at_sha256);
+	/* Their source lines are cfg's copy of the text: doc goes away. */
+	s->at_path.text = s->at_sha256.text = cfg->text;
+	s->at_path.text_len = s->at_sha256.text_len = cfg->len;
+}
+
+static void
+config_sources(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *v, struct diag_list *diags)
+{
+	size_t	i;
+
+	if (ynode_is_null(v))
+		return;
+	if (v->type != YNODE_SEQ) {
+		cfg_error(diags, doc, v, DIAG_wrong_type, "'sources' must be a "
+		    "list of {path: DIR, sha256: HEX}, not %s",
+		    ynode_type_name(v));
+		return;
+	}
+	for (i = 0; i < v->n; i++)
+		config_source(cfg, doc, v->items[i], diags);
 }
 
 /* A config file that cannot be read: logged by its stat, no contents. */
@@ -220,7 +406,7 @@ size_t
 config_load(struct rr_config *cfg, const char *home, const char *dir,
     struct manifest *mf, struct diag_list *diags)
 {
-	const struct ynode	*root, *k, *packs;
+	const struct ynode	*root, *k, *packs, *v;
 	struct ydoc		 doc;
 	struct buf		 text;
 	struct diag		*d;
@@ -247,13 +433,18 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 	}
 	for (i = 0; i < root->n; i++) {
 		k = root->items[2 * i];
-		if (k->type == YNODE_SCALAR && strcmp(k->str, "packs") == 0)
+		if (k->type == YNODE_SCALAR && is_key(k->str, config_keys))
 			continue;
 		d = cfg_error(diags, &doc, k, DIAG_unknown_key,
 		    "unknown key '%s' in config.yaml",
 		    k->type == YNODE_SCALAR ? k->str : "?");
-		diag_set_hint(d, "the keys are: %s", config_keys[0]);
+		diag_set_hint(d, "the keys are: packs, sources, trust");
 	}
+	cfg->text = buf_detach(&text, &cfg->len);
+	if ((v = ynode_get(root, "trust")) != NULL)
+		config_trust(cfg, &doc, v, diags);
+	if ((v = ynode_get(root, "sources")) != NULL)
+		config_sources(cfg, &doc, v, diags);
 	packs = ynode_get(root, "packs");
 	if (packs == NULL || ynode_is_null(packs))
 		goto out;
@@ -282,7 +473,88 @@ config_release(struct rr_config *cfg)
 		free(cfg->packs[i].name);
 		free(cfg->packs[i].path);
 	}
+	for (i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i].path);
+	for (i = 0; i < cfg->ntrust; i++)
+		free(cfg->trust[i]);
 	free(cfg->packs);
+	free(cfg->sources);
+	free(cfg->trust);
+	free(cfg->text);
 	free(cfg->file);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* "/a/./b//c/../d" as "/a/b/d": no file system involved; owned. */
+static char *
+normalize(const char *abs)
+{
+	char	*out = xmalloc(strlen(abs) + 2);
+	size_t	 o = 0, n;
+	const char *p = abs;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (o > 0 && out[--o] != '/')
+				;
+			p += n;
+			continue;
+		}
+		out[o++] = '/';
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return out;
+}
+
+char *
+config_real_path(const char *path)
+{
+	char	*abs, *real, cwd[4096];
+
+	if ((abs = config_dir(path)) == NULL) {
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			return normalize(path);
+		abs = xasprintf("%s/%s", cwd, path);
+	}
+	if ((real = realpath(abs, NULL)) == NULL) {
+		real = normalize(abs);
+		free(abs);
+		return real;
+	}
+	free(abs);
+	abs = xstrdup(real);
+	free(real);		/* realpath's, from malloc(3) */
+	return abs;
+}
+
+bool
+config_trusts(const struct rr_config *cfg, const char *project)
+{
+	char	*p, *t;
+	size_t	 i;
+	bool	 yes = false;
+
+	if (cfg == NULL || cfg->ntrust == 0 || project == NULL ||
+	    *project == '\0')
+		return false;
+	p = config_real_path(project);
+	for (i = 0; i < cfg->ntrust && !yes; i++) {
+		t = config_real_path(cfg->trust[i]);
+		yes = strcmp(p, t) == 0;
+		free(t);
+	}
+	free(p);
+	return yes;
 }

@@ -1,7 +1,12 @@
 /*
- * $REFLEXION_HOME/config.yaml: which installed packs to enable.
+ * $REFLEXION_HOME/config.yaml: which installed packs to enable, which
+ * team rule directories to load while their digest is the one pinned,
+ * and which projects are trusted (reflexion-rules(5), LAYERS AND TRUST).
  *
  *     packs: [skill-guard, dangerous-commands]
+ *     sources:
+ *       - {path: ~/team-rules, sha256: 3f0a...}
+ *     trust: [~/work/app]
  *
  * A pack is the rule file NAME.yaml in the packs directory: the
  * REFLEXION_PACKS_DIR environment variable when set (tests, running from
@@ -20,6 +25,7 @@
 #ifndef RR_USERCONF_H
 #define RR_USERCONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -30,10 +36,27 @@ struct config_pack {
 	char	*path;		/* the pack's rule file */
 };
 
+/*
+ * A team rule directory, pinned by the digest of its rule files
+ * (pinned.h); where the entry was written, for diagnostics.
+ */
+struct config_source {
+	char		*path;		/* absolute, ~ expanded */
+	char		 sha256[65];	/* lower-case hex */
+	struct diag_loc	 at_path;	/* its path: value; text: cfg's */
+	struct diag_loc	 at_sha256;	/* its sha256: value */
+};
+
 struct rr_config {
 	char			*file;		/* the config file's path */
+	char			*text;		/* its text, for diagnostics */
+	size_t			 len;
 	struct config_pack	*packs;		/* in the order written */
 	size_t			 npacks;
+	struct config_source	*sources;	/* in the order written */
+	size_t			 nsources;
+	char			**trust;	/* absolute, ~ expanded */
+	size_t			 ntrust;
 };
 
 /* The packs directory; owned. */
@@ -49,5 +72,16 @@ char	*packs_dir(void);
 size_t	 config_load(struct rr_config *cfg, const char *home,
 	     const char *packs_dir, struct manifest *mf, struct diag_list *);
 void	 config_release(struct rr_config *);
+/*
+ * Whether project is one of cfg's trusted directories: the two compared
+ * as real paths (symbolic links, ".", ".." and "//" resolved), or, for
+ * one that does not exist, normalized as written.
+ */
+bool	 config_trusts(const struct rr_config *, const char *project);
+/*
+ * path made absolute (a leading "~/" from $HOME, a relative one from the
+ * current directory) and resolved as config_trusts() compares it; owned.
+ */
+char	*config_real_path(const char *path);
 
 #endif

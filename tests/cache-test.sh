@@ -343,6 +343,94 @@ fi
 rm -f "$REFLEXION_HOME/config.yaml"
 unset REFLEXION_PACKS_DIR
 
+# A pinned team source is a source like the others: a changed file in it
+# rebuilds the cache, and the digest is checked again, disabling the
+# source; put back, it is loaded again.  Trust and the system layer too.
+mkdir -p team/sub
+cat >team/sub/team.yaml <<'YAML'
+version: 1
+rules:
+  - id: team-no-reset
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'reset\s+--hard'}
+    action: deny
+    message: 'team guard: no reset'
+YAML
+{ echo 'sources:'; "$RR" rules --digest team; } >"$REFLEXION_HOME/config.yaml"
+rm -rf "$REFLEXION_HOME/state"
+hook "$reset"
+if denies && grep -q 'team guard' out && cache_is built; then
+	ok "a pinned source is loaded"
+else
+	not_ok "a pinned source is loaded"; diag <trace; diag <out
+fi
+settle "$reset" >/dev/null
+cp team/sub/team.yaml team.yaml.orig
+sed 's/no reset/no reset!/' team/sub/team.yaml >team.new
+cat team.new >team/sub/team.yaml
+hook "$reset"
+if ! denies && cache_is built && grep -q 'team.yaml changed' trace &&
+    grep -q 'pinned source .*team has changed' out; then
+	ok "a file of a pinned source edited: the cache is rebuilt, the digest checked again, the source disabled"
+else
+	not_ok "a file of a pinned source edited"; diag <trace; diag <out
+fi
+if settle "$reset" && ! denies && grep -q 'RR0702' err; then
+	ok "and still disabled from the cache"
+else
+	not_ok "still disabled from the cache"; diag <trace; diag <err
+fi
+cat team.yaml.orig >team/sub/team.yaml
+hook "$reset"
+if denies && cache_is built; then ok "put back: loaded again"
+else not_ok "put back: loaded again"; diag <trace; diag <out; fi
+settle "$reset" >/dev/null
+printf 'version: 1\nrules: []\n' >team/extra.yml
+hook "$reset"
+if ! denies && cache_is built && grep -q 'RR0702' err; then
+	ok "a file added to a pinned source disables it"
+else
+	not_ok "a file added to a pinned source"; diag <trace; diag <err
+fi
+rm team/extra.yml
+rm -f "$REFLEXION_HOME/config.yaml"
+allow='{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}'
+cat >"$P/.reflexion/rules/ok.yaml" <<'YAML'
+version: 1
+rules:
+  - id: ls-ok
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: '^ls$'}
+    action: allow
+YAML
+settle "$allow" >/dev/null
+if ! grep -q allow out && grep -q 'is not trusted' err; then
+	ok "an untrusted project's allow: no decision, from the cache too"
+else
+	not_ok "an untrusted project's allow"; diag <out; diag <err
+fi
+(cd "$P" && "$RR" trust >/dev/null)
+hook "$allow"
+if grep -q '"permissionDecision":"allow"' out && cache_is built; then
+	ok "trusted with 'reflexion-rules trust': allows on the very next call"
+else
+	not_ok "trusted: allows on the very next call"; diag <trace; diag <out
+fi
+rm -f "$REFLEXION_HOME/config.yaml" "$P/.reflexion/rules/ok.yaml"
+settle "$reset" >/dev/null
+mkdir -p "$REFLEXION_SYSTEM_DIR/rules"
+sed 's/team-no-reset/sys-no-reset/; s/team guard/system guard/' \
+    team/sub/team.yaml >"$REFLEXION_SYSTEM_DIR/rules/sys.yaml"
+hook "$reset"
+if denies && grep -q 'system guard' out && cache_is built; then
+	ok "system rules that appear rebuild the cache"
+else
+	not_ok "system rules that appear"; diag <trace; diag <out
+fi
+rm -rf "$REFLEXION_SYSTEM_DIR"
+
 # The repository's rule files: the same replies, traces and test results.
 # Each compared call starts a new session's state: the broken-rules
 # message is shown once per session.

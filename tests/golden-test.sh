@@ -19,7 +19,8 @@ for cmdfile in "$SRCDIR"/tests/golden/*.cmd; do
 	(
 		cd "$work" || exit 99
 		HOME=$work REFLEXION_HOME=$work/home
-		export HOME REFLEXION_HOME
+		REFLEXION_SYSTEM_DIR=$work/system
+		export HOME REFLEXION_HOME REFLEXION_SYSTEM_DIR
 		sh "$cmdfile" >"$work.out" 2>"$work.err"
 		echo $? >"$work.status"
 	) </dev/null

@@ -56,6 +56,10 @@ done_testing() {
 }
 
 TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/rr-test.XXXXXX")
+# The system layer's rules are the machine's (/etc/reflexion-rules): none
+# in the tests, unless a test makes them.
+REFLEXION_SYSTEM_DIR=$TMPROOT/system
+export REFLEXION_SYSTEM_DIR
 cleanup() {
 	if [ "${KEEP_TMP:-0}" = 1 ]; then
 		echo "# kept $TMPROOT" >&2

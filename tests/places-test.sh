@@ -54,7 +54,7 @@ fi
 (cd "$G/src/deep" && $ENVI "$RR" lint >../../../out 2>../../../err)
 status=$?
 if [ $status = 0 ] && grep -q 'ok: 1 rule in 1 file' out &&
-    grep -q "looked for in $G/.reflexion/rules, $G/.claude/skills/skill-rules.json" err; then
+    grep -q "looked for in /etc/reflexion-rules/rules, $G/.reflexion/rules, $G/.claude/skills/skill-rules.json, $G/.reflexion/rules.local" err; then
 	ok "lint in a subdirectory: the project's rules, and where it looked"
 else
 	not_ok "lint in a subdirectory (status $status)"; diag <out; diag <err
@@ -90,7 +90,7 @@ mkdir -p "$E/.git" "$E/sub"
 for cmd in lint test; do
 	(cd "$E/sub" && "$RR" $cmd >../../out 2>../../err)
 	status=$?
-	if [ $status = 1 ] && grep -q "$cmd: no rule file found; looked in $REFLEXION_HOME/config.yaml (packs), $REFLEXION_HOME/rules, $E/.reflexion/rules, $E/.claude/skills/skill-rules.json" err; then
+	if [ $status = 1 ] && grep -q "$cmd: no rule file found; looked in $REFLEXION_SYSTEM_DIR/rules, $REFLEXION_HOME/config.yaml (packs, sources), $REFLEXION_HOME/rules, $E/.reflexion/rules, $E/.claude/skills/skill-rules.json, $E/.reflexion/rules.local" err; then
 		ok "$cmd in a project without rules: exit 1, every place named"
 	else
 		not_ok "$cmd in a project without rules (status $status)"

@@ -18,6 +18,7 @@
 #include "ruletest.h"
 #include "sources.h"
 #include "tap.h"
+#include "userconf.h"
 
 /* Where the header keeps the rule table's offset (cache.c's layout). */
 #define SECTION_RULES_OFF	(64 + 5 * 16)
@@ -42,6 +43,14 @@ slurp(const char *path, size_t *len)
 		buf_add(&b, chunk, n);
 	fclose(fp);
 	return buf_detach(&b, len);
+}
+
+static void spit(const char *, const char *, size_t);
+
+static void
+spit_text(const char *path, const char *text)
+{
+	spit(path, text, strlen(text));
 }
 
 static void
@@ -113,7 +122,15 @@ observe(const struct ruleset *rs, const struct diag_list *dl, int *failed)
 		    dl->items[i].source_line : "");
 		free(s);
 	}
-	buf_printf(&b, "rules %zu files %zu\n", rs->n, rs->nfiles);
+	buf_printf(&b, "rules %zu files %zu trusted %d\n", rs->n, rs->nfiles,
+	    rs->project_trusted);
+	/* What the layers decide by (rule.h), which no event shows. */
+	for (i = 0; i < rs->n; i++)
+		buf_printf(&b, "rule %s layer %d%s%s%s\n",
+		    ruleset_rule(rs, i)->id, ruleset_rule(rs, i)->layer,
+		    ruleset_rule(rs, i)->enabled ? "" : " disabled",
+		    ruleset_rule(rs, i)->overridable ? " overridable" : "",
+		    ruleset_rule(rs, i)->locked ? " locked" : "");
 	for (i = 0; i < nevents; i++) {
 		for (pass = 0; pass < 2; pass++) {
 			if (event_parse(&ev, events[i], strlen(events[i]),
@@ -186,28 +203,28 @@ open_all(const char *path, const char *key,
 	return 0;
 }
 
-/* Fresh and cached agree on the rule files at paths. */
+/* The cache of a fresh rule set (released here) gives the same. */
 static void
-same_as_fresh(const char *what, const char *const *paths, size_t n)
+same_as_cached(const char *what, struct ruleset *rs, struct diag_list *dl)
 {
 	const struct cache_identity *id = cache_identity_current();
-	struct ruleset		 rs, rc;
-	struct diag_list	 dl, dc;
+	struct ruleset		 rc;
+	struct diag_list	 dc;
 	struct manifest		 mf;
 	char			*path, *err = NULL, *a, *b;
 	int			 fa, fb;
 
-	fresh(paths, n, &rs, &dl);
 	manifest_init(&mf);
 	path = xasprintf("%s/same.rrc", tmpdir);
-	if (cache_write(path, "key", id, &rs, &dl, &mf, &err) < 0 ||
+	if (cache_write(path, "key", id, rs, dl, &mf, &err) < 0 ||
 	    open_all(path, "key", id, &rc, &dc, &err) < 0) {
 		ok(0, "%s: cache written and read (%s)", what, err);
 		free(err);
 	} else {
-		a = observe(&rs, &dl, &fa);
+		a = observe(rs, dl, &fa);
 		b = observe(&rc, &dc, &fb);
-		is_int(rc.n, rs.n, "%s: %zu rules from the cache", what, rs.n);
+		is_int(rc.n, rs->n, "%s: %zu rules from the cache", what,
+		    rs->n);
 		ok(strcmp(a, b) == 0 && !fa && !fb, "%s: diagnostics, "
 		    "decisions, messages, explain and tests as fresh", what);
 		if (strcmp(a, b) != 0)
@@ -219,8 +236,85 @@ same_as_fresh(const char *what, const char *const *paths, size_t n)
 	}
 	manifest_release(&mf);
 	free(path);
-	ruleset_release(&rs);
-	diag_list_release(&dl);
+	ruleset_release(rs);
+	diag_list_release(dl);
+}
+
+/* Fresh and cached agree on the rule files at paths. */
+static void
+same_as_fresh(const char *what, const char *const *paths, size_t n)
+{
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+
+	fresh(paths, n, &rs, &dl);
+	same_as_cached(what, &rs, &dl);
+}
+
+/*
+ * The default sources of a home and a project, layered: refused and
+ * allowed overrides, a rule that only disables another, locks, allows of
+ * a project trusted or not, and a pinned source that has changed.
+ */
+static void
+layered(bool trusted)
+{
+	struct rule_sources	 none = { NULL, 0 };
+	struct rr_config	 cfg;
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	char			*home, *proj, *p, *t;
+
+	home = xasprintf("%s/lh", tmpdir);
+	proj = xasprintf("%s/lp", tmpdir);
+	p = xasprintf("%s/rules", home);
+	mkdir(home, 0700);
+	mkdir(p, 0700);
+	free(p);
+	p = xasprintf("%s/rules/u.yaml", home);
+	spit_text(p, "version: 1\nlocked: false\nrules:\n"
+	    "  - id: guard\n    on: PreToolUse\n    tools: [Bash]\n"
+	    "    when: {command: rm}\n    action: deny\n    message: no\n"
+	    "  - id: open\n    on: PreToolUse\n    action: context\n"
+	    "    message: opened\n    overridable: true\n"
+	    "  - id: shut\n    on: UserPromptSubmit\n    action: context\n"
+	    "    message: shut\n    locked: true\n");
+	free(p);
+	p = xasprintf("%s/.reflexion", proj);
+	mkdir(proj, 0700);
+	mkdir(p, 0700);
+	free(p);
+	p = xasprintf("%s/.reflexion/rules", proj);
+	mkdir(p, 0700);
+	free(p);
+	p = xasprintf("%s/.reflexion/rules/p.yaml", proj);
+	spit_text(p, "version: 1\nrules:\n"
+	    "  - id: guard\n    enabled: false\n"
+	    "  - id: open\n    enabled: false\n"
+	    "  - id: shut\n    on: Stop\n    action: warn\n    message: x\n"
+	    "  - id: yes\n    on: PreToolUse\n    action: allow\n");
+	free(p);
+	p = xasprintf("%s/config.yaml", home);
+	t = trusted ? xasprintf("trust: [%s]\n", proj) :
+	    xstrdup("sources: [{path: /nonexistent, sha256: 000000000000000"
+	    "0000000000000000000000000000000000000000000000000}]\n");
+	spit_text(p, t);
+	free(t);
+	free(p);
+	ruleset_init(&rs);
+	diag_list_init(&dl);
+	config_load(&cfg, home, "/nonexistent", NULL, &dl);
+	sources_load(&rs, &none, home, proj, &cfg, &dl);
+	config_release(&cfg);
+	diag_sort(&dl);
+	ruleset_index(&rs);
+	ok(rs.project_trusted == trusted && dl.errors == (trusted ? 2 : 3),
+	    "layered sources (%s): %zu errors", trusted ? "trusted" :
+	    "untrusted", dl.errors);
+	same_as_cached(trusted ? "layered, trusted" : "layered, untrusted",
+	    &rs, &dl);
+	free(home);
+	free(proj);
 }
 
 static void
@@ -242,6 +336,8 @@ repository_rules(void)
 	same_as_fresh("skill-rules.json fixture", (const char *const *)p + 3,
 	    1);
 	same_as_fresh("all of them at once", (const char *const *)p, 4);
+	layered(false);
+	layered(true);
 	/* Every lint fixture, broken ones too: diagnostics are cached. */
 	dir = xasprintf("%s/tests/lint", srcdir);
 	if ((d = opendir(dir)) != NULL) {

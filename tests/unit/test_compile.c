@@ -144,11 +144,17 @@ main(void)
 	diag_list_release(&dl);
 	ruleset_release(&rs);
 
-	/* A later layer overrides by id; the same layer may not. */
+	/*
+	 * A later layer of the same trust overrides by id (a user's rule
+	 * redefines a pack's); the same layer may not.  Less trusted layers:
+	 * test_layers.c.
+	 */
 	ruleset_init(&rs);
 	diag_list_init(&dl);
-	ruleset_add_yaml(&rs, "a.yaml", layer_a, strlen(layer_a), 1, &dl);
-	ruleset_add_yaml(&rs, "b.yaml", layer_b, strlen(layer_b), 2, &dl);
+	ruleset_add_yaml(&rs, "a.yaml", layer_a, strlen(layer_a), LAYER_PACK,
+	    &dl);
+	ruleset_add_yaml(&rs, "b.yaml", layer_b, strlen(layer_b), LAYER_USER,
+	    &dl);
 	ok(rs.n == 1 && dl.n == 0 && strcmp(rs.rules[0]->file, "b.yaml") == 0,
 	    "a later layer replaces a rule by id");
 	diag_list_release(&dl);
@@ -156,8 +162,8 @@ main(void)
 
 	/*
 	 * A rule left out for an error keeps its id: in another file of the
-	 * same layer, a rule with that id is a duplicate; in a later layer,
-	 * it overrides as usual.
+	 * same layer, a rule with that id is a duplicate; in a later layer
+	 * of the same trust, it overrides as usual.
 	 */
 	{
 		const char *broken = HEAD "  - id: x\n    on: Stop\n"
@@ -166,9 +172,10 @@ main(void)
 
 		ruleset_init(&rs);
 		diag_list_init(&dl);
-		ruleset_add_yaml(&rs, "a.yaml", broken, strlen(broken), 1, &dl);
-		ruleset_add_yaml(&rs, "b.yaml", layer_b, strlen(layer_b), 1,
-		    &dl);
+		ruleset_add_yaml(&rs, "a.yaml", broken, strlen(broken),
+		    LAYER_PACK, &dl);
+		ruleset_add_yaml(&rs, "b.yaml", layer_b, strlen(layer_b),
+		    LAYER_PACK, &dl);
 		got = diag_summary(&dl);
 		is_str(got, "RR0204@6:15 RR0104@3:9", "a duplicate of a "
 		    "broken rule in another file of the layer is reported");
@@ -176,8 +183,8 @@ main(void)
 		    "it names the first and is left out (%s)",
 		    dl.items[1].message);
 		free(got);
-		ruleset_add_yaml(&rs, "c.yaml", layer_b, strlen(layer_b), 2,
-		    &dl);
+		ruleset_add_yaml(&rs, "c.yaml", layer_b, strlen(layer_b),
+		    LAYER_USER, &dl);
 		ok(rs.n == 1 && dl.errors == 2, "a later layer still overrides "
 		    "a broken rule's id");
 		diag_list_release(&dl);
