@@ -252,6 +252,8 @@ strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
 	if (expand_vars && n->style == YSTYLE_PLAIN && n->str[0] == '$' &&
 	    n->len > 1) {
 		v = ynode_get(cx->vars, n->str + 1);
+		if (v == NULL && compile_place_var(cx, n, n->str + 1, l))
+			return;
 		if (v == NULL) {
 			struct diag *d = cx_error(cx, n, DIAG_unknown_var,
 			    "unknown variable '%s'", n->str);
@@ -265,10 +267,18 @@ strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
 			return;
 		}
 		if (v->type == YNODE_SEQ) {
-			for (i = 0; i < v->n; i++)
-				if (is_string(v->items[i]))
-					strlist_push(cx, l, n,
-					    v->items[i]->str, v->items[i]->len);
+			for (i = 0; i < v->n; i++) {
+				const struct ynode *it = v->items[i];
+
+				if (!is_string(it))
+					continue;
+				/* A built-in inside a list of vars:. */
+				if (it->style == YSTYLE_PLAIN &&
+				    it->str[0] == '$' &&
+				    compile_place_var(cx, n, it->str + 1, l))
+					continue;
+				strlist_push(cx, l, n, it->str, it->len);
+			}
 			return;
 		}
 		cx_error(cx, n, DIAG_wrong_type,

@@ -57,6 +57,10 @@ struct strlist {
 	size_t			 n, cap;
 };
 
+/* compile_places.c: 1 when name is a built-in variable (added to l). */
+int	 compile_place_var(struct cctx *, const struct ynode *,
+	     const char *name, struct strlist *l);
+
 /* compile_ctx.c */
 struct diag *cx_error(struct cctx *, const struct ynode *, enum diag_code,
 	     const char *, ...) __attribute__((format(printf, 4, 5)));

@@ -128,6 +128,7 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
     const struct rules_request *rq, const char *packs, struct manifest *mf)
 {
 	struct rr_config	cfg;
+	struct rule_places	places;
 	bool			defaults;
 
 	ruleset_init(rs);
@@ -140,7 +141,12 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 		config_load(&cfg, rq->home, packs, mf, diags);
 	if (defaults && home_was_refused(rq))
 		refused_home_error(rq->home_info, diags);
+	memset(&places, 0, sizeof(places));
+	places.home = rq->home;
+	places.packs = packs;
+	rs->places = &places;
 	sources_load(rs, rq->sources, rq->home, rq->project, &cfg, diags);
+	rs->places = NULL;
 	config_release(&cfg);
 	rs->manifest = NULL;
 	diag_sort(diags);

@@ -27,6 +27,7 @@ struct rr_regex;
 struct rr_glob;
 struct json_spec;
 struct manifest;
+struct rule_places;
 
 enum rr_action {
 	ACT_DENY,
@@ -292,6 +293,24 @@ struct ruleset {
 	struct ruleset_lazy *lazy;
 	/* While compiling for the cache: every source read is logged. */
 	struct manifest	*manifest;
+	/* While compiling: the engine's own directories (compile_places.c). */
+	const struct rule_places *places;
+};
+
+/*
+ * The directories this engine reads its rules and keeps its data in, as
+ * the built-in variable $REFLEXION_DIRS names them to rule files: set by
+ * the loader (sources.c) for the time of compiling, borrowed.  Any may
+ * be NULL.  The compiled globs, not these, are what the cache keeps: its
+ * key holds the home and the project, its manifest the config that names
+ * the sources.
+ */
+struct rule_places {
+	const char		 *home;		/* $REFLEXION_HOME */
+	const char		 *system;	/* the system layer's directory */
+	const char		 *packs;	/* the installed packs */
+	const char *const	 *sources;	/* pinned team directories */
+	size_t			  nsources;
 };
 
 /*

@@ -1,6 +1,7 @@
 /* The compiler: every diagnostic, with its position; what compiles. */
 #include "helpers.h"
 #include "tap.h"
+#include "glob.h"
 
 #define HEAD "version: 1\nrules:\n"
 
@@ -17,6 +18,47 @@ expect_diags(const char *yaml, const char *want, const char *what)
 	free(got);
 	diag_list_release(&dl);
 	ruleset_release(&rs);
+}
+
+/*
+ * $REFLEXION_DIRS with places pl: the path matcher of the only rule of
+ * "path: $REFLEXION_DIRS" (or of a vars: list holding it) tested against
+ * path.
+ */
+static int
+places_match(const struct rule_places *pl, const char *yaml, const char *path)
+{
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	const struct cond	*c;
+	const struct matcher	*m;
+	size_t			 i;
+	int			 hit = 0;
+
+	ruleset_init(&rs);
+	diag_list_init(&dl);
+	rs.places = pl;
+	ruleset_add_yaml(&rs, "t.yaml", yaml, strlen(yaml), 1, &dl);
+	rs.places = NULL;
+	if (dl.errors != 0 || rs.n != 1 || rs.rules[0]->when == NULL) {
+		hit = -1;
+		goto out;
+	}
+	c = rs.rules[0]->when;
+	while (c->kind == C_ALL && c->nkids == 1)
+		c = c->kids[0];
+	if (c->kind != C_TEXT || c->field != F_PATH) {
+		hit = -1;
+		goto out;
+	}
+	m = &c->m;
+	for (i = 0; i < m->npats; i++)
+		if (rr_glob_match(m->pats[i].glob, path, strlen(path)))
+			hit = 1;
+out:
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+	return hit;
 }
 
 int
@@ -189,6 +231,46 @@ main(void)
 		    "a broken rule's id");
 		diag_list_release(&dl);
 		ruleset_release(&rs);
+	}
+	/* The built-in $REFLEXION_DIRS: the engine's directories as globs. */
+	{
+		static const char *const srcs[] = { "/srv/team rules[1]" };
+		struct rule_places pl = { "/h/.reflexion", "/etc/rr",
+		    "/usr/share/rr/rules", srcs, 1 };
+		const char *y = HEAD "  - id: p\n    on: PreToolUse\n"
+		    "    when: {path: $REFLEXION_DIRS}\n    action: deny\n"
+		    "    message: m\n";
+		const char *yv = "version: 1\nvars:\n  mine: [$REFLEXION_DIRS,"
+		    " '**/x']\nrules:\n  - id: p\n    on: PreToolUse\n"
+		    "    when: {path: $mine}\n    action: deny\n"
+		    "    message: m\n";
+		const char *yo = "version: 1\nvars:\n  REFLEXION_DIRS: '**/y'"
+		    "\nrules:\n  - id: p\n    on: PreToolUse\n"
+		    "    when: {path: $REFLEXION_DIRS}\n    action: deny\n"
+		    "    message: m\n";
+
+		is_int(places_match(&pl, y, "/h/.reflexion/config.yaml"), 1,
+		    "$REFLEXION_DIRS: a file in the home");
+		is_int(places_match(&pl, y, "/h/.reflexion"), 1,
+		    "$REFLEXION_DIRS: the home itself");
+		is_int(places_match(&pl, y, "/h/.reflexionx/a"), 0,
+		    "$REFLEXION_DIRS: not a sibling that shares the prefix");
+		is_int(places_match(&pl, y, "/etc/rr/rules/a.yaml"), 1,
+		    "$REFLEXION_DIRS: the system directory");
+		is_int(places_match(&pl, y, "/usr/share/rr/rules/x.yaml"), 1,
+		    "$REFLEXION_DIRS: the packs");
+		is_int(places_match(&pl, y, "/srv/team rules[1]/a.yaml"), 1,
+		    "$REFLEXION_DIRS: a pinned source, glob characters escaped");
+		is_int(places_match(&pl, y, "/srv/team rules1/a.yaml"), 0,
+		    "$REFLEXION_DIRS: brackets are not a class");
+		is_int(places_match(&pl, yv, "/etc/rr/config.yaml"), 1,
+		    "$REFLEXION_DIRS inside a vars: list");
+		is_int(places_match(&pl, yv, "a/x"), 1,
+		    "... with the list's other items");
+		is_int(places_match(&pl, yo, "/h/.reflexion/config.yaml"), 0,
+		    "a file's own vars: entry of the name wins");
+		is_int(places_match(NULL, y, "/h/.reflexion/config.yaml"), 0,
+		    "$REFLEXION_DIRS without places is empty, not an error");
 	}
 	return done_testing();
 }
