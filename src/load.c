@@ -119,6 +119,28 @@ refused_home_error(const struct rr_home *h, struct diag_list *diags)
 }
 
 /*
+ * The engine's directories for $REFLEXION_DIRS (compile_places.c): they
+ * borrow from rq and cfg; *sys and *pinned are the caller's to free.
+ */
+static void
+places_of(struct rule_places *pl, const struct rules_request *rq,
+    const char *packs, const struct rr_config *cfg, char **sys,
+    const char ***pinned)
+{
+	size_t	i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->home = rq->home;
+	pl->packs = packs;
+	pl->system = *sys = system_dir();
+	*pinned = xreallocarray(NULL, cfg->nsources + 1, sizeof(**pinned));
+	for (i = 0; i < cfg->nsources; i++)
+		(*pinned)[i] = cfg->sources[i].path;
+	pl->sources = *pinned;
+	pl->nsources = cfg->nsources;
+}
+
+/*
  * Compiles the request's sources, logging in mf everything read: for the
  * default sources config.yaml first (read once per load, here), then
  * the packs it names and the rest.
@@ -129,6 +151,8 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 {
 	struct rr_config	cfg;
 	struct rule_places	places;
+	const char		**pinned;
+	char			*sys;
 	bool			defaults;
 
 	ruleset_init(rs);
@@ -141,12 +165,12 @@ compile_fresh(struct ruleset *rs, struct diag_list *diags,
 		config_load(&cfg, rq->home, packs, mf, diags);
 	if (defaults && home_was_refused(rq))
 		refused_home_error(rq->home_info, diags);
-	memset(&places, 0, sizeof(places));
-	places.home = rq->home;
-	places.packs = packs;
+	places_of(&places, rq, packs, &cfg, &sys, &pinned);
 	rs->places = &places;
 	sources_load(rs, rq->sources, rq->home, rq->project, &cfg, diags);
 	rs->places = NULL;
+	free(sys);
+	free(pinned);
 	config_release(&cfg);
 	rs->manifest = NULL;
 	diag_sort(diags);

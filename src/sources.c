@@ -11,6 +11,7 @@
 #include "compile.h"
 #include "manifest.h"
 #include "pinned.h"
+#include "selfprot.h"
 #include "sources.h"
 #include "userconf.h"
 #include "xmalloc.h"
@@ -39,6 +40,18 @@ load_if_present(struct ruleset *rs, const char *path, int layer,
 		return 0;
 	}
 	ruleset_add_path(rs, path, layer, diags);
+	return 1;
+}
+
+/* The built-in self-protection pack, unless the user turned it off. */
+static size_t
+load_selfprot(struct ruleset *rs, const struct rr_config *cfg,
+    struct diag_list *diags)
+{
+	if (cfg != NULL && cfg->self_protection_off)
+		return 0;
+	ruleset_add_yaml(rs, SELFPROT_FILE, selfprot_text, selfprot_len,
+	    LAYER_PACK, diags);
 	return 1;
 }
 
@@ -131,7 +144,7 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 {
 	struct source_list	l;
 	size_t			i, n = 0;
-	bool			pinned = false;
+	bool			pinned = false, selfprot = false;
 
 	if (src != NULL && src->npaths > 0) {
 		for (i = 0; i < src->npaths; i++) {
@@ -143,6 +156,11 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 	rs->project_trusted = config_trusts(cfg, project);
 	sources_list(home, project, cfg, &l);
 	for (i = 0; i < l.n; i++) {
+		/* Self-protection: the first of the packs (selfprot.h). */
+		if (!selfprot && l.items[i].layer >= LAYER_PACK) {
+			n += load_selfprot(rs, cfg, diags);
+			selfprot = true;
+		}
 		/* The pinned sources: after the packs, before home/rules. */
 		if (!pinned && l.items[i].layer > LAYER_PINNED) {
 			n += load_pinned(rs, cfg, diags);
@@ -151,6 +169,8 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
 		    diags);
 	}
+	if (!selfprot)
+		n += load_selfprot(rs, cfg, diags);
 	if (!pinned)
 		n += load_pinned(rs, cfg, diags);
 	source_list_release(&l);

@@ -9,6 +9,7 @@
 #include "userconf.h"
 #include "fileio.h"
 #include "manifest.h"
+#include "selfprot.h"
 #include "xmalloc.h"
 #include "yamlload.h"
 
@@ -20,7 +21,7 @@
 #define PACK_NAME_MAX	64
 
 static const char *const config_keys[] = {
-	"packs", "sources", "trust", NULL
+	"packs", "sources", "trust", "self_protection", NULL
 };
 static const char *const source_keys[] = { "path", "sha256", NULL };
 
@@ -93,6 +94,29 @@ cfg_error(struct diag_list *diags, const struct ydoc *doc,
 	return d;
 }
 
+/*
+ * self_protection: true or false.  Anything else is an error and leaves
+ * the protection on: a typo must not switch a guard off.
+ */
+static void
+config_self_protection(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *v, struct diag_list *diags)
+{
+	struct diag	*d;
+
+	if (v->type == YNODE_SCALAR && v->style == YSTYLE_PLAIN) {
+		if (strcmp(v->str, "false") == 0) {
+			cfg->self_protection_off = true;
+			return;
+		}
+		if (strcmp(v->str, "true") == 0)
+			return;
+	}
+	d = cfg_error(diags, doc, v, DIAG_wrong_type,
+	    "'self_protection' must be true or false");
+	diag_set_hint(d, "self-protection stays on");
+}
+
 /* One name of packs: checked, found in dir, added to cfg. */
 static void
 add_pack(struct rr_config *cfg, const char *dir, const struct ydoc *doc,
@@ -116,6 +140,9 @@ add_pack(struct rr_config *cfg, const char *dir, const struct ydoc *doc,
 		    ".yaml", dir);
 		return;
 	}
+	/* Loaded already, built in, unless the user turned it off. */
+	if (strcmp(n->str, SELFPROT_PACK) == 0 && !cfg->self_protection_off)
+		return;
 	for (i = 0; i < cfg->npacks; i++)
 		if (strcmp(cfg->packs[i].name, n->str) == 0) {
 			cfg_error(diags, doc, n, DIAG_invalid_value,
@@ -438,13 +465,16 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		d = cfg_error(diags, &doc, k, DIAG_unknown_key,
 		    "unknown key '%s' in config.yaml",
 		    k->type == YNODE_SCALAR ? k->str : "?");
-		diag_set_hint(d, "the keys are: packs, sources, trust");
+		diag_set_hint(d, "the keys are: packs, sources, trust, "
+		    "self_protection");
 	}
 	cfg->text = buf_detach(&text, &cfg->len);
 	if ((v = ynode_get(root, "trust")) != NULL)
 		config_trust(cfg, &doc, v, diags);
 	if ((v = ynode_get(root, "sources")) != NULL)
 		config_sources(cfg, &doc, v, diags);
+	if ((v = ynode_get(root, "self_protection")) != NULL)
+		config_self_protection(cfg, &doc, v, diags);
 	packs = ynode_get(root, "packs");
 	if (packs == NULL || ynode_is_null(packs))
 		goto out;

@@ -7,6 +7,7 @@
  *     sources:
  *       - {path: ~/team-rules, sha256: 3f0a...}
  *     trust: [~/work/app]
+ *     self_protection: true
  *
  * A pack is the rule file NAME.yaml in the packs directory: the
  * REFLEXION_PACKS_DIR environment variable when set (tests, running from
@@ -57,6 +58,12 @@ struct rr_config {
 	size_t			 nsources;
 	char			**trust;	/* absolute, ~ expanded */
 	size_t			 ntrust;
+	/*
+	 * `self_protection: false`: the built-in self-protection pack is
+	 * not loaded (selfprot.h).  Only the user can say so: the zero value
+	 * of a config never read, or read by no one, keeps it on.
+	 */
+	bool			 self_protection_off;
 };
 
 /* The packs directory; owned. */
