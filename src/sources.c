@@ -48,10 +48,27 @@ static size_t
 load_selfprot(struct ruleset *rs, const struct rr_config *cfg,
     struct diag_list *diags)
 {
+	struct diag_list	 mine;
+	size_t			 i;
+
 	if (cfg != NULL && cfg->self_protection_off)
 		return 0;
+	/*
+	 * Its warnings are the program's to fix, not the user's (the test
+	 * suite lints the pack's file); an error, which would leave a rule
+	 * out, is everyone's.
+	 */
+	diag_list_init(&mine);
 	ruleset_add_yaml(rs, SELFPROT_FILE, selfprot_text, selfprot_len,
-	    LAYER_PACK, diags);
+	    LAYER_PACK, &mine);
+	for (i = 0; i < mine.n; i++)
+		if (mine.items[i].severity == DIAG_ERROR)
+			diag_add(diags, DIAG_ERROR, mine.items[i].code,
+			    &(struct diag_loc){ .file = SELFPROT_FILE,
+			    .line = mine.items[i].line,
+			    .col = mine.items[i].col }, "%s",
+			    mine.items[i].message);
+	diag_list_release(&mine);
 	return 1;
 }
 
