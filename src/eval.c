@@ -115,6 +115,12 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tc.missing = cx->missing.data;
 	tc.sections = cx->sections;
 	tc.keywords = cx->keywords;
+	if (cx->path_hit != NULL) {
+		/* The file of the shell command that the rule matched. */
+		tc.path = cx->path_hit->rel;
+		tc.abs_path = cx->path_hit->abs;
+		tc.file_path = cx->path_hit->from->file;
+	}
 	tpl_render(r->message, &tc, b);
 }
 
@@ -365,13 +371,14 @@ prefilter_disabled(void)
  * is found before anything happens.
  */
 static int
-select_rules(const struct ruleset *rs, struct rr_event *ev, bool fast,
-    struct pf_candidates *c)
+select_rules(struct ectx *cx, const struct ruleset *rs, struct rr_event *ev,
+    bool fast, struct pf_candidates *c)
 {
-	size_t	i;
+	struct pf_lazy	lazy = { eval_paths_text, cx };
+	size_t		i;
 
 	if (fast && rs->pf != NULL) {
-		if (pf_select(rs->pf, rs->pflen, ev, c) < 0)
+		if (pf_select(rs->pf, rs->pflen, ev, &lazy, c) < 0)
 			return -1;
 	} else {
 		c->rules = xcalloc(rs->n ? rs->n : 1, sizeof(*c->rules));
@@ -439,7 +446,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
 	else {
-		if (select_rules(rs, ev, cx.fast, &cands) < 0)
+		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0)
 			return -1;
 		for (i = 0; i < cands.n; i++) {
 			seen = out->nfired;

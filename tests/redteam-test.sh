@@ -1309,13 +1309,13 @@ rules:
     message: no
   - id: env-in-shell
     on: PreToolUse
-    tools: [Bash]
+    tools: [PowerShell]
     when: {path: '*.env', command: cat}
     action: deny
     message: no
   - id: risky-unless-docs
     on: PreToolUse
-    tools: [Bash]
+    tools: [PowerShell]
     when:
       command: 'curl'
       not: {path: '*.md'}
@@ -1326,7 +1326,7 @@ YAML
 status=$?
 if [ $status = 0 ] && grep -q "dead.yaml:5:13: warning: rule 'env-files': unknown tool 'write'" out &&
     grep -q "did you mean 'Write'? Tool names are case-sensitive" out &&
-    grep -q "dead.yaml:12:12: warning: rule 'env-in-shell' never fires: 'path' is never there on PreToolUse for Bash \[RR0206\]" out &&
+    grep -q "dead.yaml:12:12: warning: rule 'env-in-shell' never fires: 'path' is never there on PreToolUse for PowerShell \[RR0206\]" out &&
     grep -q "dead.yaml:20:13: warning: 'not' always holds in rule 'risky-unless-docs'" out; then
 	ok "guards that look on but never fire: lint names each, with its key, and exits 0"
 else
