@@ -129,7 +129,7 @@ find_opt(const struct opt *opts, const char *name, size_t len)
 {
 	const struct opt	*o, *prefix = NULL;
 
-	for (o = opts; o->name != NULL; o++) {
+	for (o = opts; o->name[0] != '\0'; o++) {
 		if (strlen(o->name) == len && memcmp(o->name, name, len) == 0)
 			return o;
 		if (prefix == NULL && name[1] == '-' && len >= 5 &&

@@ -36,7 +36,12 @@ enum arity {
 };
 
 struct opt {
-	const char	*name;		/* "-t" or "--target-directory" */
+	/*
+	 * "-t" or "--target-directory"; "" ends a table.  Arrays, not
+	 * pointers: a pointer in a table is a relocation the loader makes
+	 * at every start of the hook, for every option.
+	 */
+	char		 name[28];
 	enum role	 role;
 	enum arity	 arity;
 };
@@ -75,9 +80,9 @@ enum kind {
 				   (awk) */
 
 struct prog {
-	const char		*name;
+	char			 name[12];	/* an array: see struct opt */
 	enum kind		 kind;
-	const struct opt	*opts;	/* { NULL } terminated */
+	const struct opt	*opts;	/* ended by a name "" */
 	unsigned		 flags;
 };
 

@@ -10,7 +10,7 @@
 
 /* ---- options of the programs -------------------------------------------- */
 
-static const struct opt no_opts[] = { { NULL, O_VALUE, A_FLAG } };
+static const struct opt no_opts[] = { { "", O_VALUE, A_FLAG } };
 
 static const struct opt cp_opts[] = {
 	{ "-t", O_DIR, A_ONE }, { "--target-directory", O_DIR, A_ONE },
@@ -19,7 +19,7 @@ static const struct opt cp_opts[] = {
 	{ "--reflink", O_VALUE, A_ATTACHED },
 	{ "--sparse", O_VALUE, A_ONE }, { "--preserve", O_VALUE, A_ATTACHED },
 	{ "--no-preserve", O_VALUE, A_ONE }, { "--context", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt install_opts[] = {
 	{ "-t", O_DIR, A_ONE }, { "--target-directory", O_DIR, A_ONE },
@@ -30,46 +30,46 @@ static const struct opt install_opts[] = {
 	{ "-S", O_VALUE, A_ONE }, { "--suffix", O_VALUE, A_ONE },
 	{ "--strip-program", O_VALUE, A_ONE },
 	{ "--backup", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt tee_opts[] = {
-	{ "--output-error", O_VALUE, A_ATTACHED }, { NULL, O_VALUE, A_FLAG }
+	{ "--output-error", O_VALUE, A_ATTACHED }, { "", O_VALUE, A_FLAG }
 };
 static const struct opt rm_opts[] = {
-	{ "--interactive", O_VALUE, A_ATTACHED }, { NULL, O_VALUE, A_FLAG }
+	{ "--interactive", O_VALUE, A_ATTACHED }, { "", O_VALUE, A_FLAG }
 };
 static const struct opt shred_opts[] = {
 	{ "-n", O_VALUE, A_ONE }, { "--iterations", O_VALUE, A_ONE },
 	{ "-s", O_VALUE, A_ONE }, { "--size", O_VALUE, A_ONE },
 	{ "--random-source", O_READ, A_ONE },
 	{ "--remove", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt truncate_opts[] = {
 	{ "-s", O_VALUE, A_ONE }, { "--size", O_VALUE, A_ONE },
 	{ "-r", O_READ, A_ONE }, { "--reference", O_READ, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt touch_opts[] = {
 	{ "-d", O_VALUE, A_ONE }, { "--date", O_VALUE, A_ONE },
 	{ "-t", O_VALUE, A_ONE }, { "--time", O_VALUE, A_ONE },
 	{ "-r", O_READ, A_ONE }, { "--reference", O_READ, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt mkdir_opts[] = {
 	{ "-m", O_VALUE, A_ONE }, { "--mode", O_VALUE, A_ONE },
-	{ "--context", O_VALUE, A_ATTACHED }, { NULL, O_VALUE, A_FLAG }
+	{ "--context", O_VALUE, A_ATTACHED }, { "", O_VALUE, A_FLAG }
 };
 static const struct opt chmod_opts[] = {
 	{ "--reference", O_PROG_FILE, A_ONE }, { "--from", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt sed_opts[] = {
 	{ "-e", O_PROG, A_ONE }, { "--expression", O_PROG, A_ONE },
 	{ "-f", O_PROG_FILE, A_ONE }, { "--file", O_PROG_FILE, A_ONE },
 	{ "-i", O_INPLACE, A_ATTACHED }, { "--in-place", O_INPLACE, A_ATTACHED },
 	{ "-l", O_VALUE, A_ONE }, { "--line-length", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt perl_opts[] = {
 	{ "-e", O_PROG, A_ONE }, { "-E", O_PROG, A_ONE },
@@ -79,7 +79,7 @@ static const struct opt perl_opts[] = {
 	{ "-F", O_VALUE, A_ATTACHED }, { "-C", O_VALUE, A_ATTACHED },
 	{ "-d", O_VALUE, A_ATTACHED }, { "-D", O_VALUE, A_ATTACHED },
 	{ "-x", O_VALUE, A_ATTACHED }, { "-V", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt awk_opts[] = {
 	{ "-f", O_PROG_FILE, A_ONE }, { "--file", O_PROG_FILE, A_ONE },
@@ -88,7 +88,7 @@ static const struct opt awk_opts[] = {
 	{ "-F", O_VALUE, A_ONE }, { "--field-separator", O_VALUE, A_ONE },
 	{ "-i", O_INCLUDE, A_ONE }, { "--include", O_INCLUDE, A_ONE },
 	{ "-l", O_VALUE, A_ONE }, { "--load", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt grep_opts[] = {
 	{ "-e", O_PROG, A_ONE }, { "--regexp", O_PROG, A_ONE },
@@ -104,7 +104,7 @@ static const struct opt grep_opts[] = {
 	{ "--label", O_VALUE, A_ONE }, { "--binary-files", O_VALUE, A_ONE },
 	{ "--color", O_VALUE, A_ATTACHED }, { "--colour", O_VALUE, A_ATTACHED },
 	{ "--group-separator", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt rg_opts[] = {
 	{ "-e", O_PROG, A_ONE }, { "--regexp", O_PROG, A_ONE },
@@ -135,7 +135,7 @@ static const struct opt rg_opts[] = {
 	{ "--field-context-separator", O_VALUE, A_ONE },
 	{ "--dfa-size-limit", O_VALUE, A_ONE },
 	{ "--regex-size-limit", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt ag_opts[] = {
 	{ "-g", O_PROG, A_ONE }, { "-G", O_VALUE, A_ONE },
@@ -147,7 +147,7 @@ static const struct opt ag_opts[] = {
 	{ "-m", O_VALUE, A_ONE }, { "--max-count", O_VALUE, A_ONE },
 	{ "-p", O_READ, A_ONE }, { "--path-to-ignore", O_READ, A_ONE },
 	{ "--depth", O_VALUE, A_ONE }, { "--pager", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt jq_opts[] = {
 	{ "-f", O_PROG_FILE, A_ONE }, { "--from-file", O_PROG_FILE, A_ONE },
@@ -155,7 +155,7 @@ static const struct opt jq_opts[] = {
 	{ "--slurpfile", O_READ, A_TWO }, { "--rawfile", O_READ, A_TWO },
 	{ "--args", O_ARGS, A_FLAG }, { "--jsonargs", O_ARGS, A_FLAG },
 	{ "-L", O_VALUE, A_ONE }, { "--indent", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt yq_opts[] = {
 	{ "-i", O_INPLACE, A_FLAG }, { "--inplace", O_INPLACE, A_FLAG },
@@ -164,7 +164,7 @@ static const struct opt yq_opts[] = {
 	{ "-p", O_VALUE, A_ONE }, { "--input-format", O_VALUE, A_ONE },
 	{ "-I", O_VALUE, A_ONE }, { "--indent", O_VALUE, A_ONE },
 	{ "--arg", O_VALUE, A_TWO }, { "--argjson", O_VALUE, A_TWO },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt head_opts[] = {
 	{ "-n", O_VALUE, A_ONE }, { "--lines", O_VALUE, A_ONE },
@@ -172,7 +172,7 @@ static const struct opt head_opts[] = {
 	{ "-s", O_VALUE, A_ONE }, { "--sleep-interval", O_VALUE, A_ONE },
 	{ "--pid", O_VALUE, A_ONE }, { "--max-unchanged-stats", O_VALUE, A_ONE },
 	{ "--follow", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt less_opts[] = {
 	{ "-b", O_VALUE, A_ONE }, { "-h", O_VALUE, A_ONE },
@@ -182,7 +182,7 @@ static const struct opt less_opts[] = {
 	{ "-t", O_VALUE, A_ONE }, { "-T", O_READ, A_ONE },
 	{ "-x", O_VALUE, A_ONE }, { "-y", O_VALUE, A_ONE },
 	{ "-z", O_VALUE, A_ONE }, { "-#", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt od_opts[] = {
 	{ "-A", O_VALUE, A_ONE }, { "-j", O_VALUE, A_ONE },
@@ -190,23 +190,23 @@ static const struct opt od_opts[] = {
 	{ "-t", O_VALUE, A_ONE }, { "-w", O_VALUE, A_ATTACHED },
 	{ "-e", O_VALUE, A_ONE }, { "-f", O_READ, A_ONE },
 	{ "-n", O_VALUE, A_ONE }, { "-s", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt strings_opts[] = {
 	{ "-n", O_VALUE, A_ONE }, { "--bytes", O_VALUE, A_ONE },
 	{ "-t", O_VALUE, A_ONE }, { "--radix", O_VALUE, A_ONE },
 	{ "-e", O_VALUE, A_ONE }, { "--encoding", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt base64_opts[] = {
 	{ "-w", O_VALUE, A_ONE }, { "--wrap", O_VALUE, A_ONE },
 	{ "-b", O_VALUE, A_ONE }, { "--base", O_VALUE, A_ATTACHED },
 	{ "-i", O_READ, A_ONE }, { "--input", O_READ, A_ONE },
 	{ "-o", O_WRITE, A_ONE }, { "--output", O_WRITE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt wc_opts[] = {
-	{ "--files0-from", O_READ, A_ONE }, { NULL, O_VALUE, A_FLAG }
+	{ "--files0-from", O_READ, A_ONE }, { "", O_VALUE, A_FLAG }
 };
 static const struct opt diff_opts[] = {
 	{ "-C", O_VALUE, A_ONE }, { "-U", O_VALUE, A_ONE },
@@ -222,12 +222,12 @@ static const struct opt diff_opts[] = {
 	{ "--width", O_VALUE, A_ONE }, { "--tabsize", O_VALUE, A_ONE },
 	{ "--starting-file", O_VALUE, A_ONE },
 	{ "--line-format", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt cmp_opts[] = {
 	{ "-i", O_VALUE, A_ONE }, { "--ignore-initial", O_VALUE, A_ONE },
 	{ "-n", O_VALUE, A_ONE }, { "--bytes", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt cut_opts[] = {
 	{ "-b", O_VALUE, A_ONE }, { "--bytes", O_VALUE, A_ONE },
@@ -235,7 +235,7 @@ static const struct opt cut_opts[] = {
 	{ "-d", O_VALUE, A_ONE }, { "--delimiter", O_VALUE, A_ONE },
 	{ "-f", O_VALUE, A_ONE }, { "--fields", O_VALUE, A_ONE },
 	{ "--output-delimiter", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt sort_opts[] = {
 	{ "-o", O_WRITE, A_ONE }, { "--output", O_WRITE, A_ONE },
@@ -247,7 +247,7 @@ static const struct opt sort_opts[] = {
 	{ "--batch-size", O_VALUE, A_ONE },
 	{ "--compress-program", O_VALUE, A_ONE },
 	{ "--random-source", O_READ, A_ONE }, { "--sort", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt uniq_opts[] = {
 	{ "-f", O_VALUE, A_ONE }, { "--skip-fields", O_VALUE, A_ONE },
@@ -255,7 +255,7 @@ static const struct opt uniq_opts[] = {
 	{ "-w", O_VALUE, A_ONE }, { "--check-chars", O_VALUE, A_ONE },
 	{ "--all-repeated", O_VALUE, A_ATTACHED },
 	{ "--group", O_VALUE, A_ATTACHED },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt xxd_opts[] = {
 	{ "-c", O_VALUE, A_ONE }, { "-g", O_VALUE, A_ONE },
@@ -263,13 +263,13 @@ static const struct opt xxd_opts[] = {
 	{ "-s", O_VALUE, A_ONE }, { "-n", O_VALUE, A_ONE },
 	{ "-cols", O_VALUE, A_ONE }, { "-len", O_VALUE, A_ONE },
 	{ "-seek", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt iconv_opts[] = {
 	{ "-f", O_VALUE, A_ONE }, { "--from-code", O_VALUE, A_ONE },
 	{ "-t", O_VALUE, A_ONE }, { "--to-code", O_VALUE, A_ONE },
 	{ "-o", O_WRITE, A_ONE }, { "--output", O_WRITE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt patch_opts[] = {
 	{ "-i", O_READ, A_ONE }, { "--input", O_READ, A_ONE },
@@ -285,7 +285,7 @@ static const struct opt patch_opts[] = {
 	{ "-z", O_VALUE, A_ONE }, { "--suffix", O_VALUE, A_ONE },
 	{ "-g", O_VALUE, A_ONE }, { "--get", O_VALUE, A_ONE },
 	{ "--quoting-style", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt vim_opts[] = {
 	{ "-c", O_VALUE, A_ONE }, { "--cmd", O_VALUE, A_ONE },
@@ -294,17 +294,17 @@ static const struct opt vim_opts[] = {
 	{ "-w", O_WRITE, A_ONE }, { "-W", O_WRITE, A_ONE },
 	{ "-s", O_READ, A_ONE }, { "-t", O_VALUE, A_ONE },
 	{ "-q", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt ed_opts[] = {
 	{ "-p", O_VALUE, A_ONE }, { "--prompt", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt shell_opts[] = {
 	{ "-c", O_PROG, A_FLAG }, { "-o", O_VALUE, A_ONE },
 	{ "-O", O_VALUE, A_ONE }, { "--rcfile", O_READ, A_ONE },
 	{ "--init-file", O_READ, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt curl_opts[] = {
 	{ "-o", O_WRITE, A_ONE }, { "--output", O_WRITE, A_ONE },
@@ -341,7 +341,7 @@ static const struct opt curl_opts[] = {
 	{ "-t", O_VALUE, A_ONE }, { "--url", O_VALUE, A_ONE },
 	{ "--connect-timeout", O_VALUE, A_ONE },
 	{ "--retry", O_VALUE, A_ONE }, { "--resolve", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt wget_opts[] = {
 	{ "-O", O_WRITE, A_ONE }, { "--output-document", O_WRITE, A_ONE },
@@ -363,7 +363,7 @@ static const struct opt wget_opts[] = {
 	{ "-X", O_VALUE, A_ONE }, { "-B", O_VALUE, A_ONE },
 	{ "--header", O_VALUE, A_ONE }, { "--method", O_VALUE, A_ONE },
 	{ "--user", O_VALUE, A_ONE }, { "--password", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt rsync_opts[] = {
 	{ "-e", O_VALUE, A_ONE }, { "--rsh", O_VALUE, A_ONE },
@@ -380,7 +380,7 @@ static const struct opt rsync_opts[] = {
 	{ "--port", O_VALUE, A_ONE }, { "--bwlimit", O_VALUE, A_ONE },
 	{ "--compare-dest", O_VALUE, A_ONE }, { "--copy-dest", O_VALUE, A_ONE },
 	{ "--link-dest", O_VALUE, A_ONE }, { "--partial-dir", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt scp_opts[] = {
 	{ "-c", O_VALUE, A_ONE }, { "-F", O_READ, A_ONE },
@@ -388,7 +388,7 @@ static const struct opt scp_opts[] = {
 	{ "-l", O_VALUE, A_ONE }, { "-o", O_VALUE, A_ONE },
 	{ "-P", O_VALUE, A_ONE }, { "-S", O_VALUE, A_ONE },
 	{ "-D", O_VALUE, A_ONE }, { "-X", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt tar_opts[] = {
 	{ "-f", O_ARCHIVE, A_ONE }, { "--file", O_ARCHIVE, A_ONE },
@@ -412,18 +412,18 @@ static const struct opt tar_opts[] = {
 	{ "--get", O_EXTRACT, A_FLAG },
 	{ "-t", O_EXTRACT, A_FLAG }, { "--list", O_EXTRACT, A_FLAG },
 	{ "-d", O_EXTRACT, A_FLAG }, { "--diff", O_EXTRACT, A_FLAG },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt zip_opts[] = {
 	{ "-b", O_VALUE, A_ONE }, { "-n", O_VALUE, A_ONE },
 	{ "-t", O_VALUE, A_ONE }, { "-tt", O_VALUE, A_ONE },
 	{ "-O", O_WRITE, A_ONE }, { "--output-file", O_WRITE, A_ONE },
 	{ "-P", O_VALUE, A_ONE }, { "--password", O_VALUE, A_ONE },
-	{ "-Z", O_VALUE, A_ONE }, { NULL, O_VALUE, A_FLAG }
+	{ "-Z", O_VALUE, A_ONE }, { "", O_VALUE, A_FLAG }
 };
 static const struct opt unzip_opts[] = {
 	{ "-d", O_VALUE, A_ONE }, { "-P", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 static const struct opt gzip_opts[] = {
 	{ "-c", O_KEEP, A_FLAG }, { "--stdout", O_KEEP, A_FLAG },
@@ -434,7 +434,7 @@ static const struct opt gzip_opts[] = {
 	{ "-S", O_VALUE, A_ONE }, { "--suffix", O_VALUE, A_ONE },
 	{ "-o", O_WRITE, A_ONE }, { "--output", O_WRITE, A_ONE },
 	{ "-T", O_VALUE, A_ONE }, { "--threads", O_VALUE, A_ONE },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 /* git's global options, and those of the subcommands read here. */
 static const struct opt git_opts[] = {
@@ -448,7 +448,7 @@ static const struct opt git_opts[] = {
 	{ "--cached", O_KEEP, A_FLAG }, { "--staged", O_KEEP, A_FLAG },
 	{ "-S", O_KEEP, A_FLAG }, { "--worktree", O_ALL_WRITE, A_FLAG },
 	{ "-W", O_ALL_WRITE, A_FLAG },
-	{ NULL, O_VALUE, A_FLAG }
+	{ "", O_VALUE, A_FLAG }
 };
 
 /* Sorted by name: looked up by binary search (a test checks the order). */
