@@ -83,3 +83,20 @@ run 'echo x >&2'
 run 'cd sub && echo x > .env'
 printf 'explain\n'
 event 'cd sub && echo x > ../.env' | $RR explain --rules r.yaml | grep -e 'path' -e '^rule'
+printf 'once: session+path counts each file a command writes\n'
+cat > once.yaml <<'YAML'
+version: 1
+rules:
+  - id: first-write
+    on: PreToolUse
+    tools: [Bash]
+    when: {path: '*.txt'}
+    once: session+path
+    action: context
+    message: 'first write of {{path}}'
+YAML
+for c in 'echo x > a.txt' 'cp y a.txt' 'echo x > b.txt' 'cd sub && touch ../b.txt'; do
+	printf '%s\n' "$c"
+	event "$c" | sed 's/^{/{"session_id":"s1",/' | $RR hook --rules once.yaml
+	echo "status $?"
+done
