@@ -409,7 +409,8 @@ is_local(const char *s)
 static void
 archive(struct walk *w)
 {
-	size_t	k, from = 0, n = w->args_from;
+	const char	*dir;
+	size_t		 k, from = 0, n = w->args_from;
 
 	if (w->p->name[0] == 'z') {
 		if (n == 0)
@@ -419,7 +420,11 @@ archive(struct walk *w)
 			add(w, w->ops[k], SH_READ, "zip");
 		return;
 	}
+	/* -C moves the files, not the archive: tar opens it first. */
+	dir = w->chdir;
+	w->chdir = NULL;
 	add(w, w->archive, w->mode > 0 ? SH_WRITE : SH_READ, "tar -f");
+	w->chdir = dir;
 	if (w->mode > 0)
 		for (k = from; k < n; k++)
 			add(w, w->ops[k], SH_READ, "tar");

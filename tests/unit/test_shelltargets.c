@@ -183,7 +183,8 @@ main(void)
 	is_targets("scp host:/etc/x .env", "w .env");
 	is_targets("rsync -av -e ssh .env h:x", "r .env");
 	is_targets("tar czf out.tgz .env", "w out.tgz, r .env");
-	is_targets("tar -cf out.tar -C dir .env", "w dir/out.tar, r dir/.env");
+	is_targets("tar -cf out.tar -C dir .env", "w out.tar, r dir/.env");
+	is_targets("tar -C dir -xf in.tar", "r in.tar");
 	is_targets("tar -xf in.tar", "r in.tar");
 	is_targets("zip -r out.zip .env", "w out.zip, r .env");
 	is_targets("unzip in.zip -d x", "r in.zip");
