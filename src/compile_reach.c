@@ -302,11 +302,12 @@ hint_where(struct blame *b, struct diag *d, unsigned need, const char *name)
 		if (toolinfo_fields((enum rr_event_kind)k, NULL) & need ||
 		    (toolinfo_has_tool((enum rr_event_kind)k) &&
 		    (need & (FB(F_CONTENT) | FB(F_OLD_CONTENT) |
-		    FB(F_COMMAND) | FB(F_FILE_AFTER)))))
+		    FB(F_COMMAND) | FB(F_FILE_AFTER) | FB(F_READ_PATH)))))
 			buf_printf(&h, "%s%s", n++ ? ", " : "",
 			    event_kind_names[k]);
 	if (need & (FB(F_PATH) | FB(F_FILE_BEFORE) | FB(F_CONTENT) |
-	    FB(F_OLD_CONTENT) | FB(F_COMMAND) | FB(F_FILE_AFTER))) {
+	    FB(F_OLD_CONTENT) | FB(F_COMMAND) | FB(F_FILE_AFTER) |
+	    FB(F_READ_PATH))) {
 		by_tool = true;
 		buf_adds(&h, " for ");
 		for (n = 0, t = 0; t < nknown_tools; t++)
