@@ -22,7 +22,7 @@ static const char *const cond_keys[] = {
 	"path", "content", "old_content", "command", "prompt", "response",
 	"error", "message", "tool", "event", "cwd", "file_contains", "env",
 	"any", "all", "not", "kb", "file_before", "file_after", "shell",
-	"sections", NULL
+	"sections", "read_path", NULL
 };
 
 static const char *const shell_keys[] = {
@@ -344,9 +344,9 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 			if (near != NULL)
 				diag_set_hint(d, "did you mean '%s'?", near);
 			else
-				diag_set_hint(d, "fields are path, content, "
-				    "old_content, command, prompt, response, "
-				    "error, message, tool, event, cwd, "
+				diag_set_hint(d, "fields are path, read_path, "
+				    "content, old_content, command, prompt, "
+				    "response, error, message, tool, event, cwd, "
 				    "file_before, file_after, input.<key>, "
 				    "file_contains, env, kb, shell, sections, "
 				    "any, all, not");
@@ -354,7 +354,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		}
 		c->field = (enum rr_field)f;
 	}
-	if (compile_text_matcher(cx, v, c->field == F_PATH, &c->m, name) < 0)
+	if (compile_text_matcher(cx, v, c->field == F_PATH ||
+	    c->field == F_READ_PATH, &c->m, name) < 0)
 		return NULL;
 	return c;
 }

@@ -149,10 +149,15 @@ cond_needs(const struct cond *c)
 	switch (c->kind) {
 	case C_TEXT:
 		return FB(c->field);
+	/*
+	 * The one file the tool touches, which a shell command has not
+	 * (its `path` is the files it names): file_before's bit, shown
+	 * as 'path' (need_name).
+	 */
 	case C_FILE_CONTAINS:
-		return FB(F_PATH);
+		return FB(F_FILE_BEFORE);
 	case C_KB:
-		return c->kb_query == KBQ_FILE_ERRORS ? FB(F_PATH) :
+		return c->kb_query == KBQ_FILE_ERRORS ? FB(F_FILE_BEFORE) :
 		    FB(F_TOOL);
 	case C_SHELL:
 		return FB(F_COMMAND);
@@ -178,6 +183,15 @@ field_name(unsigned bit)
 		if (bit == FB(f))
 			return rr_field_names[f];
 	return "?";
+}
+
+/* The field a leaf needs, as the rule writer knows it. */
+static const char *
+need_name(const struct cond *c, unsigned need)
+{
+	if (need == FB(F_FILE_BEFORE) && c->kind != C_TEXT)
+		return "path";
+	return field_name(need);
 }
 
 enum reach {
@@ -239,13 +253,14 @@ struct blame {
 	enum diag_code		 code;
 };
 
-static void hint_where(struct blame *, struct diag *, unsigned);
+static void hint_where(struct blame *, struct diag *, unsigned,
+    const char *);
 
 static void
 warn_leaf(struct blame *b, const struct cond *c)
 {
 	unsigned	 need = cond_needs(c);
-	const char	*field = field_name(need);
+	const char	*field = need_name(c, need);
 	struct diag	*d;
 	char		*what;
 
@@ -266,7 +281,7 @@ warn_leaf(struct blame *b, const struct cond *c)
 		    "never holds, so 'not' of it always does: drop the 'not', "
 		    "or the rule's events and tools do not fit it");
 	else
-		hint_where(b, d, need);
+		hint_where(b, d, need, field);
 }
 
 /*
@@ -274,7 +289,7 @@ warn_leaf(struct blame *b, const struct cond *c)
  * input the tools of tools.def that send it.
  */
 static void
-hint_where(struct blame *b, struct diag *d, unsigned need)
+hint_where(struct blame *b, struct diag *d, unsigned need, const char *name)
 {
 	struct buf	 h;
 	size_t		 t, n = 0;
@@ -282,21 +297,24 @@ hint_where(struct blame *b, struct diag *d, unsigned need)
 	bool		 by_tool = false;
 
 	buf_init(&h);
-	buf_printf(&h, "'%s' is there on ", field_name(need));
+	buf_printf(&h, "'%s' is there on ", name);
 	for (k = 0; k < EV__COUNT; k++)
 		if (toolinfo_fields((enum rr_event_kind)k, NULL) & need ||
 		    (toolinfo_has_tool((enum rr_event_kind)k) &&
 		    (need & (FB(F_CONTENT) | FB(F_OLD_CONTENT) |
-		    FB(F_COMMAND) | FB(F_FILE_AFTER)))))
+		    FB(F_COMMAND) | FB(F_FILE_AFTER) | FB(F_READ_PATH)))))
 			buf_printf(&h, "%s%s", n++ ? ", " : "",
 			    event_kind_names[k]);
 	if (need & (FB(F_PATH) | FB(F_FILE_BEFORE) | FB(F_CONTENT) |
-	    FB(F_OLD_CONTENT) | FB(F_COMMAND) | FB(F_FILE_AFTER))) {
+	    FB(F_OLD_CONTENT) | FB(F_COMMAND) | FB(F_FILE_AFTER) |
+	    FB(F_READ_PATH))) {
 		by_tool = true;
 		buf_adds(&h, " for ");
 		for (n = 0, t = 0; t < nknown_tools; t++)
-			if (known_tools[t].fields & (need == FB(F_FILE_BEFORE) ?
-			    FB(F_PATH) : need))
+			if (need == FB(F_FILE_BEFORE) ?
+			    (known_tools[t].fields & (FB(F_PATH) |
+			    FB(F_COMMAND))) == FB(F_PATH) :
+			    (known_tools[t].fields & need) != 0)
 				buf_printf(&h, "%s%s", n++ ? ", " : "",
 				    known_tools[t].name);
 		if (need & (FB(F_PATH) | FB(F_FILE_BEFORE)))

@@ -85,7 +85,8 @@ fired_cmp(const void *a, const void *b)
 }
 
 static void
-add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text)
+add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
+    const char *path)
 {
 	struct fired_rule	*f;
 
@@ -95,6 +96,7 @@ add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text)
 	}
 	f = &o->fired[o->nfired++];
 	f->rule = r;
+	f->path = path;
 	f->text = text ? buf_detach(text, &f->len) : NULL;
 	if (text == NULL)
 		f->len = 0;
@@ -116,6 +118,12 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tc.missing = cx->missing.data;
 	tc.sections = cx->sections;
 	tc.keywords = cx->keywords;
+	if (cx->path_hit != NULL) {
+		/* The file of the shell command that the rule matched. */
+		tc.path = cx->path_hit->rel;
+		tc.abs_path = cx->path_hit->abs;
+		tc.file_path = cx->path_hit->from->file;
+	}
 	tpl_render(r->message, &tc, b);
 }
 
@@ -185,6 +193,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 {
 	struct rr_event	*ev = cx->ev;
 	struct buf	 text;
+	const char	*hit;
 
 	eval_ctx_reset_rule(cx, r);
 	if (!rule_applies(r, ev)) {
@@ -231,20 +240,28 @@ eval_rule(struct ectx *cx, const struct rule *r)
 		cx->depth = 1;
 	}
 	explain(cx, "fired\n");
+	hit = cx->path_hit != NULL ? cx->path_hit->abs : NULL;
 	buf_init(&text);
 	if (r->message != NULL) {
 		render(cx, r, &text);
-		add_fired(cx->out, r, &text);
+		add_fired(cx->out, r, &text, hit);
 	} else
-		add_fired(cx->out, r, NULL);
+		add_fired(cx->out, r, NULL, hit);
 }
 
-/* The state key of a fired `once` rule. */
+/*
+ * The state key of a fired `once` rule: session+path counts per file,
+ * the event's or the shell command's file that the rule matched.
+ */
 static char *
-once_key(const struct rule *r, const struct rr_event *ev)
+once_key(const struct fired_rule *f, const struct rr_event *ev)
 {
-	if (r->once == ONCE_SESSION_PATH && ev->abs_path != NULL)
-		return xasprintf("%s\x1f%s", r->id, ev->abs_path);
+	const struct rule	*r = f->rule;
+	const char		*path = f->path != NULL ? f->path :
+				    ev->abs_path;
+
+	if (r->once == ONCE_SESSION_PATH && path != NULL)
+		return xasprintf("%s\x1f%s", r->id, path);
 	return xstrdup(r->id);
 }
 
@@ -294,7 +311,7 @@ apply_once(struct ectx *cx)
 	for (i = 0, j = 0; i < o->nfired; i++)
 		if (o->fired[i].rule->once != ONCE_NEVER) {
 			idx[j] = i;
-			keys[j++] = once_key(o->fired[i].rule, cx->ev);
+			keys[j++] = once_key(&o->fired[i], cx->ev);
 		}
 	if (cx->opts->state_dir == NULL) {
 		/* No home (places.h): as if the state could not be kept. */
@@ -366,13 +383,14 @@ prefilter_disabled(void)
  * is found before anything happens.
  */
 static int
-select_rules(const struct ruleset *rs, struct rr_event *ev, bool fast,
-    struct pf_candidates *c)
+select_rules(struct ectx *cx, const struct ruleset *rs, struct rr_event *ev,
+    bool fast, struct pf_candidates *c)
 {
-	size_t	i;
+	struct pf_lazy	lazy = { eval_paths_text, cx };
+	size_t		i;
 
 	if (fast && rs->pf != NULL) {
-		if (pf_select(rs->pf, rs->pflen, ev, c) < 0)
+		if (pf_select(rs->pf, rs->pflen, ev, &lazy, c) < 0)
 			return -1;
 	} else {
 		c->rules = xcalloc(rs->n ? rs->n : 1, sizeof(*c->rules));
@@ -481,7 +499,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
 	else {
-		if (select_rules(rs, ev, cx.fast, &cands) < 0)
+		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0)
 			return -1;
 		for (i = 0; i < cands.n; i++) {
 			seen = out->nfired;

@@ -46,6 +46,11 @@ struct fired_rule {
 	const struct rule *rule;
 	char		*text;		/* rendered message, owned; or NULL */
 	size_t		 len;
+	/*
+	 * The file of a shell command that its `when` matched (absolute,
+	 * in the event's arena), or NULL: the event's own path is meant.
+	 */
+	const char	*path;
 };
 
 struct eval_outcome {

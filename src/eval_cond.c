@@ -34,6 +34,7 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 	struct rr_text	 t;
 	const char	*subjects[2];
 	size_t		 lens[2], nsub = 0;
+	bool		 holds;
 
 	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
 		eval_file_field(cx, c->field);
@@ -51,8 +52,13 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		}
 		return false;
 	}
+	if ((c->field == F_PATH || c->field == F_READ_PATH) &&
+	    eval_paths_cond(cx, c, in_when, &holds))
+		return holds;
 	if (c->field == F_INPUT)
 		t = event_input(ev, c->input_key);
+	else if (c->field == F_READ_PATH)
+		t.s = NULL;		/* only a tool that reads has one */
 	else
 		t = ev->f[c->field];
 	if (c->field == F_PATH && ev->abs_path != NULL) {
@@ -67,7 +73,7 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		subjects[nsub] = t.s;
 		lens[nsub++] = t.len;
 	}
-	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
+	return eval_match_subjects(cx, c, subjects, lens, nsub, in_when, NULL);
 }
 
 /* The file name seed 000 looks up: file_path.split('/').pop(). */
@@ -151,10 +157,7 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 		explain(cx, "shell: no command in this event\n");
 		return false;
 	}
-	if (cx->sh == NULL) {
-		cx->sh = xcalloc(1, sizeof(*cx->sh));
-		sh_parse(cx->sh, cmd.s, cmd.len);
-	}
+	eval_command(cx);
 	for (i = 0; i < cx->sh->n; i++) {
 		sc = &cx->sh->cmds[i];
 		if (cx->opts->explain != NULL) {
@@ -225,7 +228,7 @@ eval_shell_part(struct ectx *cx, const struct cond *c)
 		subjects[n++] = one;
 	for (i = 0; i < n; i++)
 		lens[i] = strlen(subjects[i]);
-	r = eval_match_subjects(cx, c, subjects, lens, n, false);
+	r = eval_match_subjects(cx, c, subjects, lens, n, false, NULL);
 	free(subjects);
 	free(lens);
 	return r;

@@ -21,6 +21,7 @@
 #include "jsonw.h"
 #include "kb.h"
 #include "shellwords.h"
+#include "xmalloc.h"
 
 #define EXPLAIN_SNIPPET		60
 #define FILE_CONTAINS_MAX	(16u * 1024 * 1024)
@@ -51,6 +52,7 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 	buf_reset(&cx->missing);
 	cx->sections = NULL;
 	cx->keywords = NULL;
+	cx->path_hit = NULL;
 }
 
 void
@@ -59,6 +61,11 @@ eval_ctx_release(struct ectx *cx)
 	free(cx->file_text);
 	cx->file_text = NULL;
 	kb_rows_release(&cx->rows);
+	free(cx->paths.v[0]);
+	free(cx->paths.v[1]);
+	if (cx->paths.shell)
+		sh_targets_release(&cx->paths.targets);
+	memset(&cx->paths, 0, sizeof(cx->paths));
 	if (cx->sh != NULL) {
 		sh_release(cx->sh);
 		free(cx->sh);
@@ -152,6 +159,20 @@ eval_load_file(struct ectx *cx)
 {
 	if (cx->file_state == 0)
 		load_file(cx);
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+struct sh_script *
+eval_command(struct ectx *cx)
+{
+	struct rr_text	cmd = cx->ev->f[F_COMMAND];
+
+	if (cx->sh == NULL && cmd.s != NULL) {
+		cx->sh = xcalloc(1, sizeof(*cx->sh));
+		sh_parse(cx->sh, cmd.s, cmd.len);
+	}
+	return cx->sh;
 }
 
 /* ---- file_before, file_after --------------------------------------------- */

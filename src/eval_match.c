@@ -346,7 +346,7 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 bool
 eval_match_subjects(struct ectx *cx, const struct cond *c,
     const char *const *subjects, const size_t *lens, size_t nsub,
-    bool in_when)
+    bool in_when, size_t *hit)
 {
 	size_t		 k, pi = 0, start = 0, end = 0;
 	struct buf	*x = cx->opts->explain;
@@ -363,6 +363,8 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
 		    &end))
 			continue;
+		if (hit != NULL)
+			*hit = k;
 		/*
 		 * {{match}} is the first text a pattern found; a glob's whole
 		 * path counts only until a finer match comes along.

@@ -4,6 +4,7 @@
  *
  *	eval.c		rules and the event (eval.h)
  *	eval_cond.c	conditions; the only file that recurses into them
+ *	eval_paths.c	path and read_path of a shell command: its files
  *	eval_match.c	text matching of a condition's subjects
  *	eval_ctx.c	the per-event scratch below and its low helpers
  *
@@ -19,9 +20,34 @@
 #include "buf.h"
 #include "eval.h"
 #include "kb.h"
+#include "shelltargets.h"
 
 struct sh_script;
 struct sh_cmd;
+
+/* A file a shell command writes or reads, as path conditions see it. */
+struct eval_path {
+	const char		*rel;	/* relative to the project, else abs */
+	const char		*abs;
+	const struct sh_target	*from;	/* in eval_paths.targets */
+};
+
+/*
+ * `path` and `read_path` of the event when the evaluation makes them
+ * (eval_paths.c), once per event: the files of a shell command, indexed
+ * by enum sh_access; or, for a tool that reads its path, read_path is
+ * that path.  Owned by the ectx; the texts live in the event's arena.
+ */
+struct eval_paths {
+	bool			 made;
+	bool			 shell;		/* a shell command's files */
+	bool			 reads_path;	/* read_path is the path */
+	struct sh_targets	 targets;
+	struct eval_path	*v[2];
+	size_t			 n[2];
+	struct rr_text		 joined[2];	/* every abs, one per line:
+						   the prefilter's text */
+};
 
 /*
  * A subject of a case-insensitive literal, folded (casefold.h) once per
@@ -58,6 +84,9 @@ struct ectx {
 	struct kb_rows		 rows;
 	bool			 kb_failed;	/* reported once per event */
 	struct sh_script	*sh;		/* `command` parsed, once */
+	struct eval_paths	 paths;		/* see above */
+	/* The file of a shell command a `when` path matched: {{path}}. */
+	const struct eval_path	*path_hit;
 	const struct sh_cmd	*sh_cmd;	/* the one a shell map tests */
 	/*
 	 * file_after: 0 not made yet, 1 made, -1 none (the tool would
@@ -87,11 +116,25 @@ void	 eval_add_missing(struct ectx *, const char *, size_t);
 void	 eval_load_file(struct ectx *);
 /* Fills ev->f[F_FILE_BEFORE] or [F_FILE_AFTER] the first time. */
 void	 eval_file_field(struct ectx *, enum rr_field);
+/* The event's command parsed (shellwords.h), once; NULL without one. */
+struct sh_script *eval_command(struct ectx *);
 
 /* eval_match.c */
+/* *hit (may be NULL) is set to the index of the subject that matched. */
 bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
-	     bool in_when);
+	     bool in_when, size_t *hit);
+
+/* eval_paths.c */
+/*
+ * Decides a `path` or `read_path` condition when the evaluation makes
+ * the field (see struct eval_paths): returns true with the answer in
+ * *holds, or false when the field is the event's own.
+ */
+bool	 eval_paths_cond(struct ectx *, const struct cond *, bool in_when,
+	     bool *holds);
+/* The prefilter's text of path or read_path (struct pf_lazy). */
+bool	 eval_paths_text(void *ectx, enum rr_field, struct rr_text *);
 
 /* eval_cond.c */
 bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);

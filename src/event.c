@@ -26,7 +26,7 @@ const char *const rr_field_names[F_INPUT + 1] = {
 	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
 	[F_EVENT] = "event", [F_CWD] = "cwd",
 	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
-	[F_INPUT] = "input",
+	[F_READ_PATH] = "read_path", [F_INPUT] = "input",
 };
 
 enum rr_event_kind
@@ -457,4 +457,40 @@ event_input(struct rr_event *ev, const char *key)
 	t.len = b.len;
 	t.s = arena_buf(&ev->arena, &b);
 	return t;
+}
+
+/*
+ * The paths of a shell command's files, made as derive_paths() makes the
+ * event's own: the same lexical normalization and the same test of being
+ * under the project directory.
+ */
+void
+event_path_pair(struct rr_event *ev, const char *base, const char *path,
+    const char **abs, const char **rel)
+{
+	struct buf	 b, n;
+	const char	*dir = ev->project_dir, *p;
+	size_t		 dlen;
+
+	buf_init(&b);
+	buf_init(&n);
+	if (path[0] != '/' && path[0] != '\\' && base != NULL &&
+	    base[0] != '\0')
+		buf_printf(&b, "%s/", base);
+	for (p = path; *p; p++)
+		buf_addc(&b, *p == '\\' ? '/' : *p);
+	normalize_path(&n, b.data);
+	if (n.len == 0)
+		buf_addc(&n, '.');
+	*abs = *rel = arena_strndup(&ev->arena, n.data, n.len);
+	if (dir != NULL && dir[0] == '/' && (*abs)[0] == '/') {
+		normalize_path(&b, dir);
+		dlen = b.len;
+		while (dlen > 1 && b.data[dlen - 1] == '/')
+			dlen--;
+		if (strncmp(*abs, b.data, dlen) == 0 && (*abs)[dlen] == '/')
+			*rel = *abs + dlen + 1;
+	}
+	buf_release(&b);
+	buf_release(&n);
 }

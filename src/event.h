@@ -43,6 +43,13 @@ enum rr_field {
 	F_CWD,
 	F_FILE_BEFORE,	/* the file on disk, read when a rule asks */
 	F_FILE_AFTER,	/* the file as the tool would leave it, likewise */
+	/*
+	 * The files a tool reads: those a shell command names to read
+	 * (the evaluation makes them, shelltargets.h), a Read's path.
+	 * Never in f[]: for a shell command, `path` is likewise the files
+	 * it writes, made by the evaluation, not event.c.
+	 */
+	F_READ_PATH,
 	F__COUNT,
 	F_INPUT = F__COUNT	/* input.<key>: looked up on demand */
 };
@@ -95,6 +102,17 @@ void	 event_set_project(struct rr_event *, const char *dir);
 
 /* The value of input.<dotted.key> as text, or {NULL, 0}. */
 struct rr_text event_input(struct rr_event *, const char *dotted_key);
+
+/*
+ * A path named in the event (a shell command's file) as path rules see
+ * it: `path` resolved against the directory `base` (absolute; "" or NULL
+ * when unknown: then `path` is only cleaned up), "." and ".." resolved
+ * lexically, '\\' read as '/'; *abs the result, *rel the same relative to
+ * the project directory when it is under it, else *abs.  Both live in
+ * the event's arena.
+ */
+void	 event_path_pair(struct rr_event *, const char *base,
+	     const char *path, const char **abs, const char **rel);
 
 /*
  * Rewrites the JSON escapes cJSON mishandles, in place and length

@@ -21,6 +21,7 @@
 #ifndef RR_PREFILTER_H
 #define RR_PREFILTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -36,11 +37,24 @@ struct pf_candidates {
 void	 pf_build(const struct ruleset *, struct buf *out);
 
 /*
+ * The texts of `path` and `read_path` that the evaluation makes and the
+ * event does not hold (the files a shell command writes and reads):
+ * text() fills *out and returns true, or returns false for the event's
+ * own (its path; no read_path).  Asked only when a candidate has a
+ * literal on that field.
+ */
+struct pf_lazy {
+	bool	 (*text)(void *arg, enum rr_field, struct rr_text *out);
+	void	*arg;
+};
+
+/*
  * Fills out (owned: pf_candidates_release) with the rules of the index
- * that can fire on ev.  Returns 0, or -1 when the index is corrupt.
+ * that can fire on ev.  lazy may be NULL.  Returns 0, or -1 when the
+ * index is corrupt.
  */
 int	 pf_select(const unsigned char *, size_t, struct rr_event *,
-	     struct pf_candidates *out);
+	     const struct pf_lazy *lazy, struct pf_candidates *out);
 void	 pf_candidates_release(struct pf_candidates *);
 
 /* Builds rs's index in memory (rs->pf), replacing any it had. */

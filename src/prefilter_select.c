@@ -189,13 +189,20 @@ subject_of(struct subject **subs, size_t *nsubs, size_t *cap,
 }
 
 static struct rr_text
-subject_text(struct rr_event *ev, const struct subject *s)
+subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
+    const struct subject *s)
 {
 	struct rr_text	t = { NULL, 0 };
 	char		*key;
 
 	switch (s->field) {
+	case F_READ_PATH:
+		if (lazy != NULL)
+			lazy->text(lazy->arg, s->field, &t);
+		return t;
 	case F_PATH:
+		if (lazy != NULL && lazy->text(lazy->arg, s->field, &t))
+			return t;
 		/* The relative path is a suffix of the absolute one. */
 		if (ev->abs_path != NULL) {
 			t.s = ev->abs_path;
@@ -220,7 +227,8 @@ subject_text(struct rr_event *ev, const struct subject *s)
 
 /* Drops the entries whose literal clauses cannot all hold. */
 static int
-filter_literals(struct rr_event *ev, struct elist *l)
+filter_literals(struct rr_event *ev, const struct pf_lazy *lazy,
+    struct elist *l)
 {
 	struct subject		*subs = NULL;
 	struct atom_ref		*atoms = NULL;
@@ -268,7 +276,7 @@ filter_literals(struct rr_event *ev, struct elist *l)
 	/* Pass 2: one scan per subject. */
 	for (s = 0; s < nsubs; s++) {
 		subs[s].found = xcalloc(litscan_count(subs[s].ls) + 1, 1);
-		t = subject_text(ev, &subs[s]);
+		t = subject_text(ev, lazy, &subs[s]);
 		if (t.s != NULL)
 			litscan_run(subs[s].ls, t.s, t.len, subs[s].found);
 	}
@@ -308,7 +316,7 @@ bad:
 
 int
 pf_select(const unsigned char *pf, size_t len, struct rr_event *ev,
-    struct pf_candidates *out)
+    const struct pf_lazy *lazy, struct pf_candidates *out)
 {
 	struct rd	 r, b_any, b_tool, b_glob;
 	struct elist	 l_any, l_tool, l_glob, tmp, all;
@@ -356,7 +364,7 @@ pf_select(const unsigned char *pf, size_t len, struct rr_event *ev,
 		goto out;
 	merge(&l_any, &l_tool, &tmp);
 	merge(&tmp, &l_glob, &all);
-	if (filter_literals(ev, &all) < 0)
+	if (filter_literals(ev, lazy, &all) < 0)
 		goto out;
 	out->rules = xcalloc(all.n ? all.n : 1, sizeof(*out->rules));
 	for (i = 0; i < all.n; i++)

@@ -278,39 +278,52 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 	return i < n ? i : n;
 }
 
+const char sh_unknown_dir[] = "?";
+
+/* Whether a wd names its own root: /, ~ or $NAME. */
+static bool
+is_rooted(const char *wd)
+{
+	return wd[0] == '/' || wd[0] == '~' || wd[0] == '$';
+}
+
 /*
- * Lexical clean-up of a cd target run in dir; NULL when the result is
- * unknowable.  A first segment of ~ or $NAME is a root of its own: ".."
- * above it leaves what we can know.
+ * The wd after cd to target from wd, resolved lexically as cd -L does:
+ * ".." drops the segment before it; above a relative start it stays
+ * (../x), above / it is /, above ~ or $NAME no one can tell.  The text
+ * is charged to the work budget: a long line of cds must not copy a
+ * growing path at each one.
  */
 static const char *
-join_dir(struct arena *a, const char *dir, const char *target)
+join_wd(struct parser *ps, const char *wd, const char *target)
 {
+	struct arena	*a = &ps->sc->arena;
 	struct buf	 b;
 	const char	*p, *seg, *r;
-	size_t		 seglen, cut, root;
-	bool		 symbolic;
+	size_t		 seglen, cut, floor;
 
+	if (!is_rooted(target) && wd == sh_unknown_dir)
+		return sh_unknown_dir;
 	buf_init(&b);
-	if (target[0] == '/' || target[0] == '~' || target[0] == '$')
-		p = target;
-	else if (dir != NULL) {
-		buf_printf(&b, "%s/%s", dir, target);
-		p = arena_strndup(a, b.data, b.len);
-		buf_reset(&b);
-	} else {
+	if (!is_rooted(target) && wd != NULL)
+		buf_printf(&b, "%s/%s", wd, target);
+	else
+		buf_adds(&b, target);
+	if (!sh_charge(ps, b.len)) {
 		buf_release(&b);
-		return NULL;
+		return sh_unknown_dir;
 	}
-	symbolic = *p != '/';
-	if (!symbolic)
+	p = arena_strndup(a, b.data, b.len);
+	buf_reset(&b);
+	if (*p == '/')
 		buf_addc(&b, '/');
-	else {
+	else if (*p == '~' || *p == '$') {
 		for (seg = p; *p && *p != '/'; p++)
 			;
 		buf_add(&b, seg, (size_t)(p - seg));
 	}
-	root = b.len;
+	/* What ".." cannot drop: the root, or a relative path's "../..". */
+	floor = b.len;
 	while (*p) {
 		while (*p == '/')
 			p++;
@@ -320,34 +333,37 @@ join_dir(struct arena *a, const char *dir, const char *target)
 		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
 			continue;
 		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (b.len == root) {
-				if (symbolic) {
-					buf_release(&b);
-					return NULL;
-				}
-				continue;		/* /.. is / */
+			if (b.len > floor) {
+				for (cut = b.len; cut > floor &&
+				    b.data[cut - 1] != '/'; cut--)
+					;
+				/* The '/' before the segment, unless "/". */
+				if (cut > 1 && b.data[cut - 1] == '/')
+					cut--;
+				buf_truncate(&b, cut < floor ? floor : cut);
+			} else if (b.len > 0 && b.data[0] == '/')
+				;			/* /.. is / */
+			else if (b.len > 0 && b.data[0] != '.') {
+				buf_release(&b);	/* above ~ or $NAME */
+				return sh_unknown_dir;
+			} else {
+				buf_adds(&b, b.len ? "/.." : "..");
+				floor = b.len;
 			}
-			for (cut = b.len; cut > root && b.data[cut - 1] != '/';
-			    cut--)
-				;
-			/* Drop the '/' before the segment, unless it is "/". */
-			if (cut > 1 && b.data[cut - 1] == '/')
-				cut--;
-			buf_truncate(&b, cut < root ? root : cut);
 			continue;
 		}
-		if (b.data[b.len - 1] != '/')
+		if (b.len > 0 && b.data[b.len - 1] != '/')
 			buf_addc(&b, '/');
 		buf_add(&b, seg, seglen);
 	}
-	r = arena_strndup(a, b.data, b.len);
+	r = b.len == 0 ? NULL : arena_strndup(a, b.data, b.len);
 	buf_release(&b);
 	return r;
 }
 
-/* The directory after `cd ARGS` run in dir. */
+/* The wd after `cd ARGS` run in wd. */
 static const char *
-cd_target(struct arena *a, const struct sh_cmd *c, const char *dir)
+cd_target(struct parser *ps, const struct sh_cmd *c, const char *wd)
 {
 	size_t	i;
 
@@ -360,8 +376,8 @@ cd_target(struct arena *a, const struct sh_cmd *c, const char *dir)
 		return "~";
 	if (strcmp(c->argv[i], "-") == 0 || strchr(c->argv[i], '`') ||
 	    strstr(c->argv[i], "$("))
-		return NULL;
-	return join_dir(a, dir, c->argv[i]);
+		return sh_unknown_dir;
+	return join_wd(ps, wd, c->argv[i]);
 }
 
 /* Word splitting of unquoted expansions and {a,b} groups, into out. */
@@ -616,6 +632,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	memset(c, 0, sizeof(*c));
 	c->depth = depth;
 	c->dir = f->dir;
+	c->wd = f->wd;
 	c->input = f->input;
 	c->argc = x.n - i;
 	c->argv = arena_alloc(a, (c->argc + 1) * sizeof(*c->argv));
@@ -638,10 +655,13 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			if (x.v[k].assign)
 				set_var(f->ps, x.v[k].s);
 	if (depth == f->depth && (strcmp(c->program, "cd") == 0 ||
-	    strcmp(c->program, "pushd") == 0))
-		f->dir = cd_target(a, c, f->dir);
-	else if (depth == f->depth && strcmp(c->program, "popd") == 0)
-		f->dir = NULL;
+	    strcmp(c->program, "pushd") == 0 ||
+	    strcmp(c->program, "popd") == 0)) {
+		f->wd = strcmp(c->program, "popd") == 0 ? sh_unknown_dir :
+		    cd_target(f->ps, c, f->wd);
+		f->dir = f->wd != NULL && f->wd != sh_unknown_dir &&
+		    is_rooted(f->wd) ? f->wd : NULL;
+	}
 	/* c may move when nested commands grow the array: pass a copy. */
 	{
 		struct sh_cmd copy = *c;
@@ -672,6 +692,7 @@ void
 sh_release(struct sh_script *sc)
 {
 	free(sc->cmds);
+	free(sc->loose);
 	arena_release(&sc->arena);
 	memset(sc, 0, sizeof(*sc));
 }

@@ -27,7 +27,7 @@ enum redir_kind {
 };
 
 static const char *parse_list(struct parser *, const char *, const char *,
-	    int, int, bool, const char *);
+	    int, int, bool, const char *, const char *);
 
 /* Ends an unquoted word. */
 static bool
@@ -90,7 +90,7 @@ sh_parse_nested(struct frame *f, const char *text, size_t len)
 		return;
 	}
 	parse_list(f->ps, text, text + len, f->depth + 1, f->nest + 1, false,
-	    f->dir);
+	    f->dir, f->wd);
 }
 
 /* ---- words -------------------------------------------------------------- */
@@ -247,7 +247,7 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 		q = skip_group(p, end);
 	} else {
 		q = parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true,
-		    f->dir);
+		    f->dir, f->wd);
 		if (q < end && *q == ')')
 			q++;
 	}
@@ -473,7 +473,11 @@ read_heredocs(struct frame *f, const char *p)
 	return p;
 }
 
-/* A redirection operator at p; returns the position after it. */
+/*
+ * A redirection operator at p; returns the position after it.  The
+ * operator is kept as written (static strings), so that readers can tell
+ * a file read from one written.
+ */
 static const char *
 redirection(struct frame *f, const char *p)
 {
@@ -481,8 +485,11 @@ redirection(struct frame *f, const char *p)
 
 	if (*p == '&') {			/* &> &>> */
 		p += 2;
-		if (p < end && *p == '>')
+		f->redir_op = "&>";
+		if (p < end && *p == '>') {
+			f->redir_op = "&>>";
 			p++;
+		}
 		f->redir = R_FILE;
 		return p;
 	}
@@ -503,20 +510,28 @@ redirection(struct frame *f, const char *p)
 		}
 		if (p < end && *p == '&') {
 			f->redir = R_DUP;
+			f->redir_op = "<&";
 			return p + 1;
 		}
-		if (p < end && *p == '>')
+		f->redir_op = "<";
+		if (p < end && *p == '>') {
+			f->redir_op = "<>";
 			p++;
+		}
 		f->redir = R_FILE;
 		return p;
 	}
 	p++;					/* > >> >| >& */
 	if (p < end && *p == '&') {
 		f->redir = R_DUP;
+		f->redir_op = ">&";
 		return p + 1;
 	}
-	if (p < end && (*p == '>' || *p == '|'))
+	f->redir_op = ">";
+	if (p < end && (*p == '>' || *p == '|')) {
+		f->redir_op = *p == '>' ? ">>" : ">|";
 		p++;
+	}
 	f->redir = R_FILE;
 	return p;
 }
@@ -554,6 +569,7 @@ redirect_target(struct frame *f, const struct sh_word *w)
 			rw.open = -1;
 			rw.split = false;
 			rw.redirect = true;
+			rw.redir_op = f->redir_op;
 			push_word(f, &rw);
 		}
 		break;
@@ -564,40 +580,90 @@ redirect_target(struct frame *f, const struct sh_word *w)
 }
 
 /*
+ * Redirections that no command took (`> f`, `{ ...; } > f`): kept in
+ * sc->loose, so that what they write or read is still seen.
+ */
+static void
+add_loose(struct frame *f, const char **targets, const char **ops, size_t n)
+{
+	struct sh_script	*sc = f->ps->sc;
+	struct sh_redirect	*r;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (sc->nloose == sc->loosecap) {
+			sc->loosecap = sc->loosecap ? sc->loosecap * 2 : 8;
+			sc->loose = xreallocarray(sc->loose, sc->loosecap,
+			    sizeof(*sc->loose));
+		}
+		r = &sc->loose[sc->nloose++];
+		r->target = targets[i];
+		r->op = ops[i];
+		r->wd = f->wd;
+		r->depth = f->depth;
+	}
+}
+
+/*
  * Moves redirection targets out of the word list into the command that
- * the words become.
+ * the words become (every one of them: the word list is bounded by
+ * SH_MAX_WORDS), or into the loose ones when there is no command.
  */
 static void
 finish_with_redirects(struct frame *f)
 {
 	struct sh_script	*sc = f->ps->sc;
-	const char		*targets[64];
+	struct arena		*a = &sc->arena;
+	const char		**targets = NULL, **ops = NULL;
 	size_t			 nt = 0, i, j, before = sc->n;
 	struct sh_cmd		*c;
 
-	for (i = j = 0; i < f->words.n; i++) {
+	for (i = 0; i < f->words.n; i++)
+		if (f->words.v[i].redirect)
+			nt++;
+	if (nt > 0) {
+		targets = arena_alloc(a, nt * sizeof(*targets));
+		ops = arena_alloc(a, nt * sizeof(*ops));
+	}
+	for (i = j = nt = 0; i < f->words.n; i++) {
 		if (f->words.v[i].redirect) {
-			if (nt < 64)
-				targets[nt++] = f->words.v[i].s;
+			targets[nt] = f->words.v[i].s;
+			ops[nt++] = f->words.v[i].redir_op;
 			continue;
 		}
 		f->words.v[j++] = f->words.v[i];
 	}
 	f->words.n = j;
 	finish_cmd(f);
-	if (nt == 0 || sc->n == before)
+	if (nt == 0)
 		return;
+	if (sc->n == before) {
+		add_loose(f, targets, ops, nt);
+		return;
+	}
 	c = &sc->cmds[before];
-	c->redirects = arena_alloc(&sc->arena, nt * sizeof(*c->redirects));
-	memcpy(c->redirects, targets, nt * sizeof(*targets));
+	c->redirects = targets;
+	c->redirect_ops = ops;
 	c->nredirects = nt;
 }
 
+/* The descriptor before a redirection: 2>f, or bash's {name}>f. */
 static bool
-all_digits(const struct sh_word *w)
+is_descriptor(const struct sh_word *w)
 {
-	return !w->quoted && w->len > 0 &&
-	    strspn(w->s, "0123456789") == w->len;
+	size_t	i;
+
+	if (w->quoted || w->len == 0)
+		return false;
+	if (strspn(w->s, "0123456789") == w->len)
+		return true;
+	if (w->len < 3 || w->s[0] != '{' || w->s[w->len - 1] != '}' ||
+	    !is_name_start(w->s[1]))
+		return false;
+	for (i = 2; i < w->len - 1; i++)
+		if (!is_name_char(w->s[i]))
+			return false;
+	return true;
 }
 
 /*
@@ -606,7 +672,7 @@ all_digits(const struct sh_word *w)
  */
 static const char *
 parse_list(struct parser *ps, const char *p, const char *end, int depth,
-    int nest, bool in_paren, const char *dir)
+    int nest, bool in_paren, const char *dir, const char *wd)
 {
 	struct frame	 f;
 	struct sh_word	 w;
@@ -618,6 +684,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 	f.depth = depth;
 	f.nest = nest;
 	f.dir = dir;
+	f.wd = wd;
 	while (p < end) {
 		char c = *p;
 		if (is_blank(c)) {
@@ -659,7 +726,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 			}
 			/* A ( ) subshell: its cd does not leak out. */
 			q = parse_list(ps, p + 1, end, depth, nest + 1, true,
-			    f.dir);
+			    f.dir, f.wd);
 			p = q < end && *q == ')' ? q + 1 : q;
 			continue;
 		}
@@ -681,8 +748,8 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 			redirect_target(&f, &w);
 			continue;
 		}
-		/* 2>file: the digits are the descriptor, not a word. */
-		if (all_digits(&w) && p < end && (*p == '<' || *p == '>'))
+		/* 2>file, {fd}>file: the descriptor, not a word. */
+		if (is_descriptor(&w) && p < end && (*p == '<' || *p == '>'))
 			continue;
 		push_word(&f, &w);
 	}
@@ -705,5 +772,5 @@ sh_lex(struct sh_script *sc, const char *text, size_t len,
 	ps.ctx = ctx;
 	ps.work_left = SH_WORK_BASE + (len > (SIZE_MAX - SH_WORK_BASE) /
 	    SH_WORK_PER_BYTE ? SIZE_MAX - SH_WORK_BASE : len * SH_WORK_PER_BYTE);
-	parse_list(&ps, text, text + len, 0, 0, false, NULL);
+	parse_list(&ps, text, text + len, 0, 0, false, NULL, NULL);
 }

@@ -21,7 +21,7 @@
  *     shell fed a here-document or here-string have their script parsed
  *     as commands one level deeper;
  *   - a literal `cd DIR` is remembered for the commands after it in the
- *     same list (`dir`);
+ *     same list (`dir` when it is absolute, `wd` in every case);
  *   - `alias NAME=VALUE` makes a later command NAME ARGS run VALUE ARGS,
  *     parsed one level deeper (never NAME inside its own value).
  *
@@ -47,16 +47,44 @@ struct sh_cmd {
 	const char	 *text;		/* the words as written, unquoted,
 					   wrappers kept, joined by spaces */
 	const char	**redirects;	/* targets of < > >> &> ... */
+	const char	**redirect_ops;	/* the operator of each (static):
+					   < > >> >| <> &> &>> >& <& */
 	size_t		  nredirects;
 	const char	 *input;	/* here-document or here-string, or NULL */
-	const char	 *dir;		/* directory from an earlier cd, or NULL */
+	const char	 *dir;		/* absolute directory (or one under ~
+					   or $NAME) from an earlier cd, or
+					   NULL */
+	const char	 *wd;		/* see below */
 	int		  depth;	/* 0 top level; +1 per sh -c, eval, $() */
+};
+
+/*
+ * wd, the working directory the cds before a command left, lexically
+ * resolved as cd -L does: NULL where the command line started; a path
+ * relative to that ("sub", "../x"), absolute, or under ~ or $NAME; or
+ * sh_unknown_dir when no one can tell (cd -, popd, cd $(...)).
+ */
+extern const char sh_unknown_dir[];
+
+/*
+ * A redirection that belongs to no simple command: `> f` alone, after
+ * assignments only (`x=1 > f`), or after a group or loop
+ * (`{ ...; } > f`, `(...) > f`, `done < f`).  Its target is used all the
+ * same.
+ */
+struct sh_redirect {
+	const char	*target;
+	const char	*op;		/* as in sh_cmd.redirect_ops */
+	const char	*wd;		/* as in sh_cmd.wd */
+	int		 depth;
 };
 
 struct sh_script {
 	struct arena	 arena;
 	struct sh_cmd	*cmds;
 	size_t		 n, cap;
+	struct sh_redirect *loose;	/* see struct sh_redirect */
+	size_t		 nloose, loosecap;
 	bool		 truncated;	/* a limit stopped the parse early */
 };
 

@@ -51,6 +51,7 @@ struct sh_word {
 	bool		 assign;	/* NAME=value with an unquoted NAME */
 	bool		 split;		/* an unquoted expansion held blanks */
 	bool		 redirect;	/* the target of a redirection */
+	const char	*redir_op;	/* its operator (static), if so */
 	/* One unquoted {a,b} group, as offsets in s; open < 0: none. */
 	long		 open, close;
 	size_t		*commas;	/* arena */
@@ -82,9 +83,11 @@ struct frame {
 	const char	*end;
 	int		 depth;		/* script nesting (sh -c, $()) */
 	int		 nest;		/* C recursion */
-	const char	*dir;
+	const char	*dir;		/* see struct sh_cmd */
+	const char	*wd;		/* likewise */
 	struct wordvec	 words;
 	int		 redir;		/* the next word is a redirection target */
+	const char	*redir_op;	/* and its operator */
 	const char	*input;		/* here-string of the current command */
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
@@ -97,7 +100,7 @@ struct frame {
 struct sh_hooks {
 	/*
 	 * The words of one simple command, read in f, at `depth`: they
-	 * become commands in sc->cmds, and a cd sets f->dir.
+	 * become commands in sc->cmds, and a cd sets f->dir and f->wd.
 	 */
 	void		 (*emit_words)(struct frame *f, struct sh_word *,
 			     size_t n, int depth);

@@ -507,13 +507,17 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		return;
 	switch (s->var) {
 	case V_PATH:
-		add_cdata(out, ev->rel_path);
+		add_cdata(out, c->path != NULL ? c->path : ev->rel_path);
 		break;
 	case V_FILE_PATH:
-		add_data(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
+		if (c->file_path != NULL)
+			add_cdata(out, c->file_path);
+		else
+			add_data(out, ev->f[F_PATH].s, ev->f[F_PATH].len);
 		break;
 	case V_ABS_PATH:
-		add_cdata(out, ev->abs_path);
+		add_cdata(out, c->abs_path != NULL ? c->abs_path :
+		    ev->abs_path);
 		break;
 	case V_COMMAND:
 		add_data(out, ev->f[F_COMMAND].s, ev->f[F_COMMAND].len);

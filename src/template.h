@@ -120,6 +120,13 @@ struct tpl_ctx {
 	const char	*missing;
 	const char	*sections;
 	const char	*keywords;
+	/*
+	 * {{path}}, {{abs_path}}, {{file_path}} when not the event's own:
+	 * the file of a shell command that the rule matched; or NULL.
+	 */
+	const char	*path;
+	const char	*abs_path;
+	const char	*file_path;
 };
 
 /*

@@ -68,19 +68,23 @@ unsigned
 toolinfo_fields(enum rr_event_kind k, const struct known_tool *t)
 {
 	unsigned	f = event_fields(k);
-	bool		path;
+	bool		path, one_file;
 
 	if (!toolinfo_has_tool(k))
 		return f;
 	f |= FB(F_TOOL) | FB(F_INPUT);
 	path = t == NULL || !t->closed || (t->fields & FB(F_PATH));
+	/* A shell's path is its command's files: none is "the" file. */
+	one_file = path && (t == NULL || !(t->fields & FB(F_COMMAND)));
 	if (t != NULL)
 		f |= t->fields & (FB(F_CONTENT) | FB(F_OLD_CONTENT) |
-		    FB(F_COMMAND));
+		    FB(F_COMMAND) | FB(F_READ_PATH));
 	if (path)
-		f |= FB(F_PATH) | FB(F_FILE_BEFORE);
+		f |= FB(F_PATH);
+	if (one_file)
+		f |= FB(F_FILE_BEFORE);
 	/* After the tool ran, file_after is the file on disk. */
-	if (k == EV_POST_TOOL_USE ? path : t != NULL &&
+	if (k == EV_POST_TOOL_USE ? one_file : t != NULL &&
 	    (t->fields & FB(F_FILE_AFTER)))
 		f |= FB(F_FILE_AFTER);
 	return f;

@@ -4,15 +4,15 @@
 cat > r.yaml <<'YAML'
 version: 1
 rules:
-  - id: env-in-bash
+  - id: env-in-powershell
     on: PreToolUse
-    tools: [Bash]
+    tools: [PowerShell]
     when:
       path: '*.env'
     action: deny
     message: no
     tests:
-      - {event: {tool_name: Bash, tool_input: {command: ls}}, expect: none}
+      - {event: {tool_name: PowerShell, tool_input: {command: ls}}, expect: none}
   - id: ls
     on: PreToolUse
     tools: [Bash, write]

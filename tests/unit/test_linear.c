@@ -67,6 +67,8 @@ enum shape {
 	SHELL_WORDS,	/* "echo aaaa bbbb ...": one long command */
 	SHELL_LIST,	/* "a;b|c&&d ...": many commands */
 	SHELL_QUOTES,	/* quotes, escapes, variables, substitutions */
+	SHELL_FILES,	/* commands that write and read files, cds */
+	SHELL_COPY,	/* "cp -t dir a b c ...": one destination */
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
@@ -79,6 +81,7 @@ static const char *const shape_names[] = {
 	"a non-ASCII keyword everywhere, never a word", "long lines",
 	"near-miss numbers", "blanks", "a deep path", "a long path segment",
 	"a long command", "many commands", "quotes and substitutions",
+	"commands that write and read files", "one copy of many files",
 	"braces in prose", "unclosed arrays", "a big JSON array",
 	"tagged Markdown"
 };
@@ -121,6 +124,12 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"'a b' ", "\"c $d\" ", "\\e ", "$(f) ", "`g` ", "${h} ",
 		"$'\\x41' ", "<(i) ", "{j,k} ", "x=$y ",
 		"\"$(echo \\\"l\\\")\" "
+	};
+	static const char *const files[] = {
+		"cp a b c dir/;", "cd d && ", "echo x > f;", "tee -a x y;",
+		"sed -i s/a/b/ f;", "mv a b/;", "cat < in;", "rm -rf x;",
+		"curl -d @f u;", "tar czf o.tgz -C d a b;", "cd ..;",
+		"bash -c 'cp a b';", "dd if=a of=b;", "grep -e x f > o;"
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -179,6 +188,12 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 			break;
 		case SHELL_QUOTES:
 			buf_adds(b, PICK(quotes));
+			break;
+		case SHELL_FILES:
+			buf_adds(b, PICK(files));
+			break;
+		case SHELL_COPY:
+			buf_adds(b, b->len == 0 ? "cp -t dir/sub " : "file ");
 			break;
 		case BRACES:
 			buf_adds(b, PICK(braces));
@@ -348,6 +363,18 @@ static const struct probe probes[] = {
 	    "{shell: {program: rm, flags: [-r]}}", false },
 	{ "shell", SHELL_QUOTES, COMMAND,
 	    "{shell: {program: rm, args: '^/$'}}", false },
+	{ "path of a shell command", SHELL_FILES, COMMAND,
+	    "{path: '**/.env'}", false },
+	{ "path of a shell command", SHELL_COPY, COMMAND,
+	    "{path: '**/.env'}", false },
+	{ "path of a shell command", SHELL_QUOTES, COMMAND,
+	    "{path: '**/.env'}", false },
+	{ "path of a shell command", SHELL_LIST, COMMAND,
+	    "{path: ['.env', 'secrets/**']}", false },
+	{ "read_path of a shell command", SHELL_FILES, COMMAND,
+	    "{read_path: '**/.env'}", false },
+	{ "path of a shell command, prefilter on", SHELL_FILES, COMMAND,
+	    "{path: '**/.env'}", true },
 	{ "json, find", BRACES, CONTENT,
 	    "{content: {json: {find: true, keys: [a.b]}}}", false },
 	{ "json, find", UNCLOSED, CONTENT,

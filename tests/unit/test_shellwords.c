@@ -65,6 +65,45 @@ oneline(const char *s)
 	return out;
 }
 
+/*
+ * The input and output of the parse: each command's program with "wd=.."
+ * when a cd set it, then each redirection as operator and target; the
+ * redirections of no command as "loose" ones.
+ */
+static char *
+parse_io(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		buf_printf(&b, "%s%s", i ? " ; " : "", c->program);
+		if (c->wd != NULL)
+			buf_printf(&b, " wd=%s", c->wd);
+		for (k = 0; k < c->nredirects; k++)
+			buf_printf(&b, " %s%s", c->redirect_ops[k],
+			    c->redirects[k]);
+	}
+	for (i = 0; i < sc.nloose; i++) {
+		buf_printf(&b, " ; loose %s%s", sc.loose[i].op,
+		    sc.loose[i].target);
+		if (sc.loose[i].wd != NULL)
+			buf_printf(&b, " wd=%s", sc.loose[i].wd);
+	}
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+#define is_io(cmd, want) do {						\
+	char *got_ = parse_io(cmd);					\
+	is_str(got_, want, "io: %s", oneline(cmd));			\
+	free(got_);							\
+} while (0)
+
 #define is_parse(cmd, want) do {					\
 	char *got_ = parse(cmd);					\
 	is_str(got_, want, "%s", oneline(cmd));				\
@@ -214,6 +253,51 @@ main(void)
 	is_parse("cd ~/..; ls", "cd ~/.. ; ls");
 	is_parse("cd /; cd -; ls", "cd / ; @/:cd - ; ls");
 
+	/* Operators are kept: a file read is not a file written. */
+	is_io("cmd <a >b >>c >|d <>e &>f &>>g 2>h >&i <&j 2>&1 >&- 3<&0",
+	    "cmd <a >b >>c >|d <>e &>f &>>g >h >&i <&j");
+	is_io("exec {fd}>log; cat x 2>/dev/null", "exec >log ; cat >/dev/null");
+	is_io("cat <<EOF >out\nbody\nEOF\n", "cat >out");
+	is_io("grep x <<< hi > out", "grep >out");
+	/* Redirections no command takes are not lost. */
+	is_io("> .env", " ; loose >.env");
+	is_io("x=1 >.env", " ; loose >.env");
+	is_io("{ echo x; } > .env", "echo ; loose >.env");
+	is_io("(echo x) >> .env", "echo ; loose >>.env");
+	is_io("while read l; do echo $l; done < .env",
+	    "read ; echo ; loose <.env");
+	is_io("cd sub && > ../.env", "cd ; loose >../.env wd=sub");
+	{
+		/* Every redirection of a command is kept, not the first 64. */
+		struct buf	many;
+		char		*got;
+
+		buf_init(&many);
+		buf_adds(&many, "echo x");
+		for (i = 0; i < 100; i++)
+			buf_printf(&many, " >f%d", i);
+		got = parse_io(many.data);
+		ok(strstr(got, " >f0 ") != NULL && strstr(got, " >f99") != NULL,
+		    "100 redirections of one command are all kept");
+		free(got);
+		buf_release(&many);
+	}
+
+	/* wd: where the cds left each command, relative ones too. */
+	is_io("cd sub && ls", "cd ; ls wd=sub");
+	is_io("cd sub; cd ../x; ls", "cd ; cd wd=sub ; ls wd=x");
+	is_io("cd ..; cd ../a/./b//; ls", "cd ; cd wd=.. ; ls wd=../../a/b");
+	is_io("cd a; cd ..; ls", "cd ; cd wd=a ; ls");
+	is_io("cd /a; cd b; ls", "cd ; cd wd=/a ; ls wd=/a/b");
+	is_io("cd ~/x; cd ../..; ls", "cd ; cd wd=~/x ; ls wd=?");
+	is_io("cd -; ls; cd /t; ls", "cd ; ls wd=? ; cd wd=? ; ls wd=/t");
+	is_io("cd $(pwd)/x; ls", "pwd ; cd ; ls wd=?");
+	is_io("cd a; popd; ls", "cd ; popd wd=a ; ls wd=?");
+	is_io("(cd a; ls); ls", "cd ; ls wd=a ; ls");
+	is_io("cd a; bash -c 'cd b; ls >f'",
+	    "cd ; bash wd=a ; cd wd=a ; ls wd=a/b >f");
+	is_parse("cd sub; ls", "cd sub ; ls");
+
 	/* Subcommands and flags. */
 	test_program("git push -f", "git", "push");
 	test_program("git -C /repo -c a=b push origin +main", "git", "push");
@@ -256,6 +340,16 @@ main(void)
 		buf_adds(&big, "a;");
 	s = parse(big.data);
 	ok(strstr(s, "[truncated]") != NULL, "20000 commands are cut");
+	free(s);
+	buf_reset(&big);
+	/* A line of cds: each one's path is charged, not copied for free. */
+	buf_adds(&big, "cd /;");
+	for (i = 0; i < 16000; i++)
+		buf_adds(&big, "cd a;");
+	buf_adds(&big, "ls");
+	s = parse(big.data);
+	ok(arena_total < 16u << 20, "16000 cds deeper and deeper: %zu bytes",
+	    arena_total);
 	free(s);
 	buf_reset(&big);
 	/* Work that doubles: values, and scripts evaluated in evaluated ones. */

@@ -89,7 +89,21 @@ main(void)
 	    "whatever the tool");
 	f = toolinfo_fields(EV_PRE_TOOL_USE, toolinfo_find("Bash"));
 	ok(f == (FB(F_EVENT) | FB(F_CWD) | FB(F_TOOL) | FB(F_INPUT) |
-	    FB(F_COMMAND)), "PreToolUse Bash: command, tool, input; no path");
+	    FB(F_COMMAND) | FB(F_PATH) | FB(F_READ_PATH)), "PreToolUse Bash: "
+	    "command, tool, input, and the files it writes and reads; no "
+	    "file_before");
+	f = toolinfo_fields(EV_POST_TOOL_USE, toolinfo_find("Bash"));
+	ok((f & FB(F_PATH)) && !(f & (FB(F_FILE_BEFORE) | FB(F_FILE_AFTER))),
+	    "PostToolUse Bash: path, no file_after");
+	f = toolinfo_fields(EV_PRE_TOOL_USE, toolinfo_find("PowerShell"));
+	ok(!(f & (FB(F_PATH) | FB(F_READ_PATH))), "PowerShell's command is "
+	    "not read for files");
+	f = toolinfo_fields(EV_PRE_TOOL_USE, toolinfo_find("Read"));
+	ok((f & FB(F_READ_PATH)) && !(toolinfo_fields(EV_PRE_TOOL_USE,
+	    toolinfo_find("Write")) & FB(F_READ_PATH)), "Read has a read_path, "
+	    "Write none");
+	f = toolinfo_fields(EV_PRE_TOOL_USE, NULL);
+	ok(!(f & FB(F_READ_PATH)), "an unknown tool has no read_path");
 	f = toolinfo_fields(EV_PRE_TOOL_USE, NULL);
 	ok((f & FB(F_PATH)) && (f & FB(F_FILE_BEFORE)) && !(f & (FB(F_COMMAND)
 	    | FB(F_CONTENT) | FB(F_FILE_AFTER))), "an unknown tool may send "

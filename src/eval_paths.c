@@ -1,0 +1,232 @@
+/*
+ * `path` and `read_path` when the evaluation makes them (see struct
+ * eval_paths in eval_priv.h): for a shell command, path is every file
+ * the command would write or delete and read_path every file it would
+ * read (shelltargets.h), each relative to the project and absolute, as
+ * a file tool's path is; for a tool that reads its path (Read), that
+ * path is also read_path.  Which tools are which is tools.def's: a tool
+ * with `command` and `path` is a shell whose command is read for files.
+ *
+ * Made once per event, when a condition or the prefilter first asks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_priv.h"
+#include "event.h"
+#include "toolinfo.h"
+#include "xmalloc.h"
+
+/* The directory a file of a shell command runs in, or NULL: unknown. */
+static const char *
+target_base(struct rr_event *ev, const char *wd)
+{
+	if (wd == NULL)
+		return ev->cwd[0] == '/' ? ev->cwd : NULL;
+	if (wd == sh_unknown_dir || (wd[0] != '/' && ev->cwd[0] != '/'))
+		return NULL;
+	if (wd[0] == '~' || wd[0] == '$')
+		return NULL;		/* made absolute by the caller */
+	if (wd[0] == '/')
+		return wd;
+	return arena_printf(&ev->arena, "%s/%s", ev->cwd, wd);
+}
+
+/*
+ * ~/x and $HOME/x as the shell makes them: the agent's shell and this
+ * hook run for the same user, with the same HOME.  Other unknown
+ * variables stay as written (no guessing).
+ */
+static const char *
+home_path(struct rr_event *ev, const char *s)
+{
+	const char	*home = getenv("HOME"), *rest;
+
+	if (home == NULL || home[0] != '/')
+		return s;
+	if (s[0] == '~' && (s[1] == '/' || s[1] == '\0'))
+		rest = s + 1;
+	else if (strncmp(s, "$HOME", 5) == 0 && (s[5] == '/' || s[5] == '\0'))
+		rest = s + 5;
+	else
+		return s;
+	return arena_printf(&ev->arena, "%s%s", home, rest);
+}
+
+/*
+ * THE call site of path identity for the files of a shell command: the
+ * word made absolute against the command's working directory (the
+ * event's cwd and the cds before it) and normalized as the event's own
+ * path is (event_path_pair).  Normalization that knows more (symbolic
+ * links, case) belongs here, in this one place, for every target.
+ */
+static void
+resolve_target(struct rr_event *ev, const struct sh_target *t,
+    const char **abs, const char **rel)
+{
+	const char	*file = home_path(ev, t->file), *base = NULL;
+	const char	*wd = t->wd;
+
+	if (file[0] != '/') {
+		if (wd != NULL && wd != sh_unknown_dir)
+			wd = home_path(ev, wd);
+		base = target_base(ev, wd);
+	}
+	event_path_pair(ev, base, file, abs, rel);
+}
+
+static void
+make_paths(struct ectx *cx)
+{
+	struct eval_paths	*ps = &cx->paths;
+	struct rr_event		*ev = cx->ev;
+	const struct known_tool	*t;
+	struct sh_script	*sh;
+	struct eval_path	*p;
+	struct buf		 b;
+	size_t			 i, a, k;
+
+	ps->made = true;
+	t = ev->tool != NULL ? toolinfo_find(ev->tool) : NULL;
+	if (t == NULL || !toolinfo_has_tool(ev->kind))
+		return;
+	if ((t->fields & FB(F_COMMAND)) && (t->fields & FB(F_PATH))) {
+		if ((sh = eval_command(cx)) == NULL)
+			return;
+		ps->shell = true;
+		sh_targets_collect(sh, &ps->targets);
+	} else {
+		ps->reads_path = (t->fields & FB(F_READ_PATH)) != 0;
+		return;
+	}
+	for (a = 0; a < 2; a++)
+		ps->v[a] = xcalloc(ps->targets.n + 1, sizeof(*ps->v[a]));
+	for (i = 0; i < ps->targets.n; i++) {
+		a = ps->targets.v[i].access;
+		p = &ps->v[a][ps->n[a]++];
+		p->from = &ps->targets.v[i];
+		resolve_target(ev, p->from, &p->abs, &p->rel);
+	}
+	buf_init(&b);
+	for (a = 0; a < 2; a++) {
+		buf_reset(&b);
+		for (k = 0; k < ps->n[a]; k++) {
+			if (k > 0)
+				buf_addc(&b, '\n');
+			buf_adds(&b, ps->v[a][k].abs);
+		}
+		ps->joined[a].s = arena_strndup(&ev->arena, b.data, b.len);
+		ps->joined[a].len = b.len;
+	}
+	buf_release(&b);
+}
+
+/* explain: which word of the command named the file that matched. */
+static void
+explain_from(struct ectx *cx, const struct cond *c, const struct eval_path *p)
+{
+	const struct sh_target	*t = p->from;
+	struct buf		*x = cx->opts->explain;
+
+	if (x == NULL)
+		return;
+	explain(cx, "%s: %s (from: %s %s", c->label, p->rel, t->how, t->file);
+	if (t->cmd != NULL) {
+		buf_adds(x, " in ");
+		eval_snippet(x, t->cmd, strlen(t->cmd));
+	} else
+		buf_adds(x, ", a redirection of no command");
+	buf_adds(x, ")\n");
+}
+
+static bool
+shell_cond(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	struct eval_paths	*ps = &cx->paths;
+	enum sh_access		 a = c->field == F_PATH ? SH_WRITE : SH_READ;
+	const struct eval_path	*v = ps->v[a];
+	const struct eval_path	**owner;
+	const char		**subjects;
+	size_t			*lens, n = 0, i, hit = 0;
+	bool			 r;
+
+	if (ps->n[a] == 0) {
+		explain(cx, "%s: the command names no file it %s%s\n",
+		    c->label, a == SH_WRITE ? "writes" : "reads",
+		    ps->targets.truncated || cx->sh->truncated ?
+		    " (it was too long or deep to read whole)" : "");
+		return false;
+	}
+	subjects = xcalloc(2 * ps->n[a], sizeof(*subjects));
+	lens = xcalloc(2 * ps->n[a], sizeof(*lens));
+	owner = xcalloc(2 * ps->n[a], sizeof(*owner));
+	/* Each file relative to the project first, then absolute. */
+	for (i = 0; i < ps->n[a]; i++) {
+		owner[n] = &v[i];
+		subjects[n++] = v[i].rel;
+		if (v[i].rel != v[i].abs) {
+			owner[n] = &v[i];
+			subjects[n++] = v[i].abs;
+		}
+	}
+	for (i = 0; i < n; i++)
+		lens[i] = strlen(subjects[i]);
+	r = eval_match_subjects(cx, c, subjects, lens, n, in_when, &hit);
+	if (r) {
+		explain_from(cx, c, owner[hit]);
+		if (in_when && cx->path_hit == NULL)
+			cx->path_hit = owner[hit];
+	}
+	free(subjects);
+	free(lens);
+	free(owner);
+	return r;
+}
+
+bool
+eval_paths_cond(struct ectx *cx, const struct cond *c, bool in_when,
+    bool *holds)
+{
+	struct rr_event	*ev = cx->ev;
+	const char	*subjects[2];
+	size_t		 lens[2], n = 0;
+
+	if (!cx->paths.made)
+		make_paths(cx);
+	if (cx->paths.shell) {
+		*holds = shell_cond(cx, c, in_when);
+		return true;
+	}
+	if (c->field != F_READ_PATH || !cx->paths.reads_path ||
+	    ev->abs_path == NULL)
+		return false;
+	/* A tool that reads its path: read_path is that path. */
+	subjects[n] = ev->rel_path;
+	lens[n++] = strlen(ev->rel_path);
+	if (ev->rel_path != ev->abs_path) {
+		subjects[n] = ev->abs_path;
+		lens[n++] = strlen(ev->abs_path);
+	}
+	*holds = eval_match_subjects(cx, c, subjects, lens, n, in_when, NULL);
+	return true;
+}
+
+bool
+eval_paths_text(void *arg, enum rr_field f, struct rr_text *out)
+{
+	struct ectx	*cx = arg;
+
+	if (!cx->paths.made)
+		make_paths(cx);
+	if (cx->paths.shell) {
+		*out = cx->paths.joined[f == F_PATH ? SH_WRITE : SH_READ];
+		return true;
+	}
+	if (f == F_READ_PATH && cx->paths.reads_path &&
+	    cx->ev->abs_path != NULL) {
+		out->s = cx->ev->abs_path;
+		out->len = strlen(out->s);
+		return true;
+	}
+	return false;
+}
