@@ -31,14 +31,25 @@ system_dir(void)
 /* An absent source is logged too: creating it invalidates the cache. */
 static size_t
 load_if_present(struct ruleset *rs, const char *path, int layer,
-    struct diag_list *diags)
+    struct diag_list *diags, struct stat *seen, size_t *nseen)
 {
 	struct stat	st;
+	size_t		i;
 
 	if (stat(path, &st) < 0) {
 		manifest_absent(rs->manifest, path, errno);
 		return 0;
 	}
+	/*
+	 * One file or directory reached as two sources (the agent works in
+	 * the home directory, whose .reflexion/ is both the data directory
+	 * and the project's): read once, by the more trusted layer, not
+	 * refused against itself.
+	 */
+	for (i = 0; i < *nseen; i++)
+		if (seen[i].st_dev == st.st_dev && seen[i].st_ino == st.st_ino)
+			return 0;
+	seen[(*nseen)++] = st;
 	ruleset_add_path(rs, path, layer, diags);
 	return 1;
 }
@@ -162,6 +173,8 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 	struct source_list	l;
 	size_t			i, n = 0;
 	bool			pinned = false, selfprot = false;
+	struct stat		*seen;
+	size_t			 nseen = 0;
 
 	if (src != NULL && src->npaths > 0) {
 		for (i = 0; i < src->npaths; i++) {
@@ -172,6 +185,7 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 	}
 	rs->project_trusted = config_trusts(cfg, project);
 	sources_list(home, project, cfg, &l);
+	seen = xreallocarray(NULL, l.n + 1, sizeof(*seen));
 	for (i = 0; i < l.n; i++) {
 		/* Self-protection: the first of the packs (selfprot.h). */
 		if (!selfprot && l.items[i].layer >= LAYER_PACK) {
@@ -184,12 +198,13 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 			pinned = true;
 		}
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
-		    diags);
+		    diags, seen, &nseen);
 	}
 	if (!selfprot)
 		n += load_selfprot(rs, cfg, diags);
 	if (!pinned)
 		n += load_pinned(rs, cfg, diags);
 	source_list_release(&l);
+	free(seen);
 	return n;
 }
