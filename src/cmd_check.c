@@ -8,6 +8,22 @@
 #include "cmd.h"
 #include "cmd_check.h"
 #include "places.h"
+#include "selfprot.h"
+
+/*
+ * The rule files found, the built-in self-protection pack aside: it is
+ * always there, and must not make a check of nothing look like one.
+ */
+static size_t
+user_files(const struct ruleset *rs)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < rs->nfiles; i++)
+		if (strcmp(rs->files[i], SELFPROT_FILE) != 0)
+			n++;
+	return n;
+}
 
 void
 check_load(const char *name, const struct rule_sources *src,
@@ -35,7 +51,7 @@ check_load(const char *name, const struct rule_sources *src,
 		fputs(how.notes, stderr);
 	rules_loaded_release(&how);
 	cs->where = sources_where(src, home.dir, project);
-	if (src->npaths == 0 && cs->rs.nfiles > 0)
+	if (src->npaths == 0 && user_files(&cs->rs) > 0)
 		fprintf(stderr, "reflexion-rules %s: project %s; rules looked "
 		    "for in %s\n", name, *project ? project : "(none)",
 		    cs->where);
@@ -46,7 +62,7 @@ check_load(const char *name, const struct rule_sources *src,
 int
 check_found(const char *name, const struct check_set *cs, int status)
 {
-	if (cs->rs.nfiles > 0)
+	if (user_files(&cs->rs) > 0)
 		return status;
 	fprintf(stderr, "reflexion-rules %s: no rule file found; looked in "
 	    "%s\n", name, cs->where);

@@ -33,6 +33,11 @@
 #   S2  a path rule without `tools` watches Write only             section 5.3
 #   S3  a shell command reads a guarded file (cat, <, curl -d @)   section 5.3
 #   S4  the guard denies what does not write the file               section 5.3
+#   P1  the agent writes, moves or deletes rule files of any layer  section 5.4
+#   P2  ... config.yaml or the data directory                       section 5.4
+#   P3  ... or drops the hook entries from the agent's settings     section 5.4
+#   P4  a project's rules switch self-protection off                section 5.4
+#   P5  controls, and the user's own switch                         section 5.4
 #
 # Each section runs in a subshell of its own, in its own directory, so
 # that what one sets up (environment, files) cannot help or hinder
@@ -1807,6 +1812,147 @@ passes 'git diff -- .env.example'
 passes 'cp .env.example /tmp/x'
 }
 
+# ---- section 5.4 ----------------------------------------------------------
+# Red team, items P1 to P5 of issue 13 (self-protection): the guarded
+# agent tries to switch its own guard off, by writing the rules (any
+# layer's), config.yaml or the data directory, or the hook settings,
+# through every tool it has; the built-in self-protection pack is on with
+# no configuration at all.  A project cannot turn it off; the user can.
+section_selfprot_5_4() {
+cd "$TMPROOT" || exit 99
+export HOME=$TMPROOT
+export REFLEXION_HOME=$TMPROOT/.reflexion
+unset REFLEXION_PACKS_DIR
+P=$TMPROOT/proj
+mkdir -p "$REFLEXION_HOME" "$P/.git" "$P/.reflexion/rules" "$P/.claude" \
+    "$TMPROOT/real-home"
+printf '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"reflexion-rules hook"}]}]}}\n' \
+    >"$P/.claude/settings.json"
+
+# call TOOL INPUT: the hook on a PreToolUse call in the project.
+call() {
+	printf '{"session_id":"s","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"%s","tool_input":%s}' \
+	    "$P" "$1" "$2" | "$RR" hook >out 2>err
+}
+# sh COMMAND: the same for a Bash command (no " or \ in it).
+sh_call() {
+	call Bash "{\"command\":\"$1\"}"
+}
+denied() {
+	grep -q '"permissionDecision":"deny"' out &&
+	    grep -q 'self-protection/' out
+}
+# blocked WHAT: the last call was denied by self-protection.
+blocked() {
+	if denied; then ok "P: $1: denied"
+	else not_ok "P: $1: denied"; diag <out; diag <err; fi
+}
+passes() {
+	if ! grep -q 'self-protection/' out; then ok "P: control: $1"
+	else not_ok "P: control: $1"; diag <out; diag <err; fi
+}
+
+# P1: the rule files of every layer, by every writer.
+call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
+blocked "Write a project rule file"
+call Write "{\"file_path\":\"$P/.reflexion/rules.local/a.yaml\",\"content\":\"x\"}"
+blocked "Write a local rule file by its absolute path"
+call Write '{"file_path":"src/../.reflexion/rules/a.yaml","content":"x"}'
+blocked "Write through src/.."
+call Write '{"file_path":".reflexion//rules/a.yaml","content":"x"}'
+blocked "Write through //"
+call Edit '{"file_path":".claude/skills/skill-rules.json","old_string":"a","new_string":"b"}'
+blocked "Edit skill-rules.json"
+sh_call 'echo x > .reflexion/rules/a.yaml'
+blocked "echo x > .reflexion/rules/a.yaml"
+sh_call 'cd .reflexion/rules && tee a.yaml < /dev/null'
+blocked "cd, then tee"
+sh_call "bash -c 'cp /tmp/x.yaml .reflexion/rules/'"
+blocked "cp inside bash -c"
+sh_call 'mv .reflexion .reflexion.off'
+blocked "mv the project's .reflexion away"
+sh_call 'rm -rf .reflexion/rules'
+blocked "rm -rf the project's rules"
+
+# P2: config.yaml and the data directory.
+call Write "{\"file_path\":\"$REFLEXION_HOME/config.yaml\",\"content\":\"self_protection: false\"}"
+blocked "Write config.yaml"
+sh_call 'rm -rf ~/.reflexion'
+blocked "rm -rf ~/.reflexion"
+sh_call 'rm -rf $HOME/.reflexion/cache'
+blocked "rm -rf \$HOME/.reflexion/cache"
+sh_call 'rm -rf ${REFLEXION_HOME}'
+blocked "rm -rf \${REFLEXION_HOME}"
+sh_call 'echo self_protection: false >> ~/.reflexion/config.yaml'
+blocked "append to config.yaml"
+mkdir -p "$TMPROOT/real-data"
+ln -s "$TMPROOT/real-data" "$TMPROOT/data-link"
+REFLEXION_HOME=$TMPROOT/data-link call Write \
+    "{\"file_path\":\"$TMPROOT/real-data/config.yaml\",\"content\":\"x\"}"
+blocked "a data directory reached through a symlink, written by its real path"
+
+# P3: the hook settings.
+call Write '{"file_path":".claude/settings.json","content":"{}"}'
+blocked "Write settings.json without the hook entries"
+call Edit '{"file_path":".claude/settings.json","old_string":"reflexion-rules hook","new_string":"true"}'
+blocked "Edit the hook command away"
+call Write '{"file_path":".claude/settings.local.json","content":"{\"disableAllHooks\":true}"}'
+blocked "disableAllHooks in settings.local.json"
+sh_call 'echo {} > .claude/settings.json'
+blocked "a shell overwrite of settings.json"
+
+# P4: a project cannot switch it off.
+cat >"$P/.reflexion/rules/off.yaml" <<'YAML'
+version: 1
+pack: self-protection
+rules:
+  - id: rule-files
+    enabled: false
+YAML
+call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
+if denied && grep -q RR0701 out; then
+	ok "P4: a project's enabled: false is refused, the guard holds"
+else
+	not_ok "P4: a project's enabled: false"; diag <out; diag <err
+fi
+rm -f "$P/.reflexion/rules/off.yaml"
+mkdir -p "$P/.reflexion/rules.local"
+cat >"$P/.reflexion/rules.local/off.yaml" <<'YAML'
+version: 1
+rules:
+  - id: let-me
+    on: PreToolUse
+    action: allow
+YAML
+call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
+blocked "a local allow-everything rule does not undo it"
+rm -rf "$P/.reflexion/rules.local"
+
+# P5: controls, and the user's own switch.
+call Read '{"file_path":".reflexion/rules/a.yaml"}'
+passes "Read a rule file"
+sh_call 'cat .reflexion/rules/a.yaml'
+passes "cat a rule file"
+call Write '{"file_path":"src/main.c","content":"int main;"}'
+passes "Write an ordinary file"
+call Write '{"file_path":"docs/reflexion/rules.md","content":"x"}'
+passes "Write a file named like it elsewhere"
+sh_call 'echo x > notes.txt'
+passes "echo x > notes.txt"
+call Write '{"file_path":".claude/settings.json","content":"{\"permissions\":{},\"hooks\":{\"PreToolUse\":[{\"matcher\":\"*\",\"hooks\":[{\"type\":\"command\",\"command\":\"reflexion-rules hook\"}]}]}}"}'
+passes "Write settings.json that keeps the entries"
+printf 'self_protection: false\n' >"$REFLEXION_HOME/config.yaml"
+call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
+passes "self_protection: false in the user's config.yaml turns it off"
+printf 'self_protection: no\n' >"$REFLEXION_HOME/config.yaml"
+call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
+if denied && grep -q "self_protection" err; then
+	ok "P5: a value other than true or false is an error that keeps it on"
+else
+	not_ok "P5: self_protection: no"; diag <out; diag <err
+fi
+}
+
 # run_section NAME: section_NAME in a subshell, in $TOP/NAME.
 run_section() {
 	mkdir -p "$TOP/$1"
@@ -1825,5 +1971,6 @@ run_section items_4_5_7_14
 run_section items_8_13
 run_section layers_5_1
 run_section shellpaths_5_3
+run_section selfprot_5_4
 TMPROOT=$TOP
 done_testing
