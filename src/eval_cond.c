@@ -27,13 +27,42 @@
 
 /* ---- text, kb ----------------------------------------------------------- */
 
+/*
+ * A path condition: every name of every file the event names (pathid.h),
+ * each relative to the project first, then absolute, then the real ones.
+ */
+static bool
+eval_path(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	const struct path_forms	*f;
+	const char		*one[PATH_FORMS_MAX], **subjects = one;
+	size_t			 ones[PATH_FORMS_MAX], *lens = ones;
+	size_t			 n, i, nsub = 0;
+	bool			 r;
+
+	n = event_paths(cx->ev, &f);
+	if (n > 1) {
+		subjects = xcalloc(n * PATH_FORMS_MAX, sizeof(*subjects));
+		lens = xcalloc(n * PATH_FORMS_MAX, sizeof(*lens));
+	}
+	for (i = 0; i < n; i++)
+		nsub += path_forms_list(&f[i], subjects + nsub, lens + nsub,
+		    NULL);
+	r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
+	if (subjects != one) {
+		free(subjects);
+		free(lens);
+	}
+	return r;
+}
+
 static bool
 eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 {
 	struct rr_event	*ev = cx->ev;
 	struct rr_text	 t;
-	const char	*subjects[2];
-	size_t		 lens[2], nsub = 0;
+	const char	*subjects[1];
+	size_t		 lens[1], nsub = 0;
 
 	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
 		eval_file_field(cx, c->field);
@@ -51,19 +80,13 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		}
 		return false;
 	}
+	if (c->field == F_PATH)
+		return eval_path(cx, c, in_when);
 	if (c->field == F_INPUT)
 		t = event_input(ev, c->input_key);
 	else
 		t = ev->f[c->field];
-	if (c->field == F_PATH && ev->abs_path != NULL) {
-		/* Relative to the project first, then absolute. */
-		subjects[nsub] = ev->rel_path;
-		lens[nsub++] = strlen(ev->rel_path);
-		if (ev->rel_path != ev->abs_path) {
-			subjects[nsub] = ev->abs_path;
-			lens[nsub++] = strlen(ev->abs_path);
-		}
-	} else if (t.s != NULL) {
+	if (t.s != NULL) {
 		subjects[nsub] = t.s;
 		lens[nsub++] = t.len;
 	}

@@ -109,6 +109,7 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	const struct pattern	*p;
 	struct relit		 r;
 	size_t			 i, j;
+	bool			 ci;
 
 	if (c->field == F_INPUT && strlen(c->input_key) > 0xffff)
 		return -1;
@@ -120,6 +121,12 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	if (m->required || m->kind == M_JSON || c->field == F_FILE_BEFORE ||
 	    c->field == F_FILE_AFTER)
 		return -1;
+	/*
+	 * A path may be compared ignoring case (the file system folds it,
+	 * which only the hook can tell): its literals are found ignoring
+	 * case, a regex's aside (matched as written).
+	 */
+	ci = m->ignore_case || c->field == F_PATH;
 	for (i = 0; i < m->npats; i++) {
 		p = &m->pats[i];
 		switch (m->kind) {
@@ -139,14 +146,14 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 			/* An empty keyword is found in any text. */
 			if (p->len == 0)
 				return -1;
-			clause_add(cl, c, p->src, p->len, m->ignore_case);
+			clause_add(cl, c, p->src, p->len, ci);
 			continue;
 		case M_JSON:
 			return -1;
 		}
 		for (j = 0; j < r.n; j++)
 			clause_add(cl, c, r.alts[j].s, r.alts[j].len,
-			    r.alts[j].ci);
+			    r.alts[j].ci || (m->kind == M_GLOB && ci));
 		relit_release(&r);
 	}
 	return cl->n > 0 && cl->n <= PF_MAX_ATOMS ? 0 : -1;

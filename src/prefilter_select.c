@@ -196,12 +196,8 @@ subject_text(struct rr_event *ev, const struct subject *s)
 
 	switch (s->field) {
 	case F_PATH:
-		/* The relative path is a suffix of the absolute one. */
-		if (ev->abs_path != NULL) {
-			t.s = ev->abs_path;
-			t.len = strlen(t.s);
-		}
-		return t;
+		/* Every name of every file, relative ones as suffixes. */
+		return event_path_text(ev);
 	case F_INPUT:
 		key = xmemdup0(s->key, s->keylen);
 		t = event_input(ev, key);
