@@ -28,6 +28,32 @@
 /* ---- text, kb ----------------------------------------------------------- */
 
 /*
+ * For explain: the names a path condition compares (pathid.h) and
+ * whether case is folded, so that a match through a link or in another
+ * case can be told from one of the text the agent wrote.
+ */
+static void
+explain_path_forms(struct ectx *cx, const struct cond *c,
+    const char *const *subjects, const size_t *lens,
+    const enum path_form_kind *kinds, size_t nsub)
+{
+	struct buf	*x = cx->opts->explain;
+	size_t		 k;
+
+	if (x == NULL || nsub == 0)
+		return;
+	explain(cx, "%s: compared as ", c->label);
+	for (k = 0; k < nsub; k++) {
+		buf_adds(x, k ? ", " : "");
+		eval_snippet(x, subjects[k], lens[k]);
+		buf_printf(x, " (%s)", path_form_names[kinds[k]]);
+	}
+	buf_printf(x, "%s\n", c->m.kind != M_REGEX &&
+	    (c->m.ignore_case || event_paths_fold_case(cx->ev)) ?
+	    "; case folded" : "");
+}
+
+/*
  * A path condition: every name of every file the event names (pathid.h),
  * each relative to the project first, then absolute, then the real ones.
  */
@@ -37,6 +63,7 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 	const struct path_forms	*f;
 	const char		*one[PATH_FORMS_MAX], **subjects = one;
 	size_t			 ones[PATH_FORMS_MAX], *lens = ones;
+	enum path_form_kind	 onek[PATH_FORMS_MAX], *kinds = onek;
 	size_t			 n, i, nsub = 0;
 	bool			 r;
 
@@ -44,14 +71,17 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 	if (n > 1) {
 		subjects = xcalloc(n * PATH_FORMS_MAX, sizeof(*subjects));
 		lens = xcalloc(n * PATH_FORMS_MAX, sizeof(*lens));
+		kinds = xcalloc(n * PATH_FORMS_MAX, sizeof(*kinds));
 	}
 	for (i = 0; i < n; i++)
 		nsub += path_forms_list(&f[i], subjects + nsub, lens + nsub,
-		    NULL);
+		    kinds + nsub);
+	explain_path_forms(cx, c, subjects, lens, kinds, nsub);
 	r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when);
 	if (subjects != one) {
 		free(subjects);
 		free(lens);
+		free(kinds);
 	}
 	return r;
 }

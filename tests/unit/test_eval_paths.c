@@ -189,6 +189,22 @@ main(void)
 	    "cwd through a link, file_path by its real path");
 	free(p);
 
+	/* explain names the forms compared: the link and its file. */
+	p = xasprintf("{\"hook_event_name\":\"PreToolUse\",\"cwd\":"
+	    "\"%s\",\"tool_name\":\"Write\",\"tool_input\":"
+	    "{\"file_path\":\"notes.txt\"}}", proj);
+	t = explain_of(p);
+	free(p);
+	p = xasprintf("path: compared as 'notes.txt' (normalized), "
+	    "'%s/notes.txt' (normalized, absolute), '.env' (real), "
+	    "'%s/.env' (real, absolute)\n", proj, proj);
+	ok(strstr(t, p) != NULL, "explain names the normalized and real "
+	    "forms of a path");
+	if (strstr(t, p) == NULL)
+		printf("# %s", t);
+	free(p);
+	free(t);
+
 	/* ---- controls ---- */
 	write_to(proj, "src/main.c", "", "an ordinary file passes");
 	write_to(proj, ".env.example", "", ".env.example is not .env");
@@ -221,6 +237,8 @@ main(void)
 	    "\"/w/.ENV\"}}");
 	ok(strstr(t, "matched '/w/.ENV' at 0..7, case folded") != NULL,
 	    "explain says the path was matched case folded");
+	ok(strstr(t, "path: compared as '/w/.ENV' (normalized, absolute); "
+	    "case folded\n") != NULL, "explain names the forms, case folded");
 	free(t);
 	setenv("REFLEXION_PATH_CASE", "sensitive", 1);
 	write_to(proj, ".ENV", "", "REFLEXION_PATH_CASE=sensitive: .ENV is "
