@@ -75,6 +75,7 @@ struct rr_event {
 	size_t		 npaths;
 	bool		 paths_resolved;
 	struct path_root paths_root;	/* project_dir, as paths see it */
+	bool		 paths_root_set; /* paths_root made (on demand) */
 	struct rr_text	 path_text;	/* event_path_text(), once made */
 	bool		 stop_hook_active;
 	struct rr_text	 f[F__COUNT];

@@ -188,22 +188,38 @@ event_collect_paths(struct rr_event *ev, const cJSON *input)
 	buf_release(&list);
 }
 
+/*
+ * The project root as paths see it, made the first time a path needs
+ * it: an event that names no file pays nothing for it.
+ */
+static struct path_root *
+event_root(struct rr_event *ev)
+{
+	if (!ev->paths_root_set) {
+		path_root_set(&ev->paths_root, &ev->arena, ev->project_dir);
+		ev->paths_root_set = true;
+	}
+	return &ev->paths_root;
+}
+
 void
 event_derive_paths(struct rr_event *ev)
 {
 	struct path_forms	*f;
+	struct path_root	*root;
 	size_t			 i;
 
 	ev->abs_path = ev->rel_path = NULL;
 	ev->paths_resolved = false;
+	ev->paths_root_set = false;
 	ev->path_text.s = NULL;
 	ev->path_text.len = 0;
-	path_root_set(&ev->paths_root, &ev->arena, ev->project_dir);
 	if (ev->npaths == 0)
 		return;
+	root = event_root(ev);
 	ev->paths = arena_alloc(&ev->arena, ev->npaths * sizeof(*ev->paths));
 	for (i = 0; i < ev->npaths; i++)
-		path_lexical(&ev->paths[i], &ev->arena, &ev->paths_root, ev->cwd,
+		path_lexical(&ev->paths[i], &ev->arena, root, ev->cwd,
 		    ev->path_raw[i].s, ev->path_raw[i].len);
 	f = &ev->paths[0];
 	ev->abs_path = f->abs;
@@ -218,7 +234,8 @@ event_paths(struct rr_event *ev, const struct path_forms **out)
 	if (!ev->paths_resolved) {
 		ev->paths_resolved = true;
 		for (i = 0; i < ev->npaths; i++)
-			path_physical(&ev->paths[i], &ev->arena, &ev->paths_root);
+			path_physical(&ev->paths[i], &ev->arena,
+			    event_root(ev));
 	}
 	*out = ev->paths;
 	return ev->npaths;
@@ -227,15 +244,17 @@ event_paths(struct rr_event *ev, const struct path_forms **out)
 bool
 event_paths_fold_case(struct rr_event *ev)
 {
-	path_root_resolve(&ev->paths_root, &ev->arena);
-	return path_root_folds(&ev->paths_root);
+	struct path_root	*root = event_root(ev);
+
+	path_root_resolve(root, &ev->arena);
+	return path_root_folds(root);
 }
 
 void
 event_path_identity(struct rr_event *ev, const char *raw, size_t len,
     struct path_forms *f)
 {
-	path_identity(f, &ev->arena, &ev->paths_root, ev->cwd, raw, len);
+	path_identity(f, &ev->arena, event_root(ev), ev->cwd, raw, len);
 }
 
 struct rr_text
