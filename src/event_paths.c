@@ -8,6 +8,7 @@
 
 #include "ascii.h"
 #include "buf.h"
+#include "casefold.h"
 #include "event_priv.h"
 #include "xmalloc.h"
 
@@ -261,24 +262,38 @@ struct rr_text
 event_path_text(struct rr_event *ev)
 {
 	const struct path_forms	*f;
-	struct buf		 b;
+	struct buf		 b, folded;
 	size_t			 n, i;
+	bool			 fold;
 
 	if (ev->path_text.s != NULL)
 		return ev->path_text;
 	n = event_paths(ev, &f);
-	if (n == 1 && f[0].real == NULL) {
+	if (n == 0)
+		return ev->path_text;
+	/*
+	 * Where case is folded, the folding follows: the prefilter finds
+	 * there, as written, the atoms that fold to themselves (prefilter.c).
+	 */
+	fold = event_paths_fold_case(ev);
+	if (n == 1 && f[0].real == NULL && !fold) {
 		ev->path_text.s = f[0].abs;
 		ev->path_text.len = strlen(f[0].abs);
 		return ev->path_text;
 	}
-	if (n == 0)
-		return ev->path_text;
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
 		buf_printf(&b, "%s%s", i ? "\n" : "", f[i].abs);
 		if (f[i].real != NULL)
 			buf_printf(&b, "\n%s", f[i].real);
+	}
+	if (fold) {
+		/* Into another buffer: b's data may move as b grows. */
+		buf_init(&folded);
+		rr_fold(b.data, b.len, &folded);
+		buf_addc(&b, '\n');
+		buf_add(&b, folded.data, folded.len);
+		buf_release(&folded);
 	}
 	ev->path_text.len = b.len;
 	ev->path_text.s = arena_strndup(&ev->arena, b.data, b.len);
