@@ -22,6 +22,7 @@ static int
 encode_pattern(struct buf *b, enum matcher_kind kind, const struct pattern *p,
     struct cache_regexes *res)
 {
+	const struct rr_regex *ci;
 	struct buf	 rx;
 	const char	*err;
 	size_t		 off;
@@ -45,6 +46,13 @@ encode_pattern(struct buf *b, enum matcher_kind kind, const struct pattern *p,
 		wr_u32(b, cr_add_regex(res,
 		    (struct rr_regex *)rr_glob_regex(p->glob)));
 		wr_u32(b, rr_regex_flags(rr_glob_regex(p->glob)));
+		/* The caseless twin, when the glob has one (glob.h). */
+		ci = rr_glob_regex_ci(p->glob);
+		wr_u8(b, ci != NULL);
+		if (ci != NULL) {
+			wr_u32(b, cr_add_regex(res, (struct rr_regex *)ci));
+			wr_u32(b, rr_regex_flags(ci));
+		}
 		wr_u8(b, rr_glob_basename_only(p->glob));
 		cr_wr_mem(b, rx.data, rx.len);
 		buf_release(&rx);
@@ -224,11 +232,11 @@ cr_encode_template(struct buf *b, const struct template *t, int depth)
 static void
 decode_pattern(struct dec *d, enum matcher_kind kind, struct pattern *p)
 {
-	struct rr_regex	*re;
+	struct rr_regex	*re, *ci;
 	const char	*rx;
 	size_t		 rxlen;
-	uint32_t	 slot, flags;
-	bool		 base;
+	uint32_t	 slot, flags, ci_slot = 0, ci_flags = 0;
+	bool		 base, has_ci;
 
 	p->src = cr_rd_mem(d, &p->len, NULL);
 	if (p->src == NULL)
@@ -245,12 +253,20 @@ decode_pattern(struct dec *d, enum matcher_kind kind, struct pattern *p)
 	case M_GLOB:
 		slot = rd_u32(&d->r);
 		flags = rd_u32(&d->r);
+		if ((has_ci = rd_u8(&d->r) != 0)) {
+			ci_slot = rd_u32(&d->r);
+			ci_flags = rd_u32(&d->r);
+		}
 		base = rd_u8(&d->r) != 0;
 		rx = cr_rd_mem(d, &rxlen, NULL);
-		if (d->r.bad || rx == NULL || slot >= d->cx->nslots)
+		if (d->r.bad || rx == NULL || slot >= d->cx->nslots ||
+		    (has_ci && ci_slot >= d->cx->nslots))
 			break;
+		/* Both are the same translation: only the flags differ. */
 		re = rr_regex_lazy(rx, rxlen, flags, d->cx->regex_src, slot);
-		p->glob = rr_glob_wrap(re, base);
+		ci = has_ci ? rr_regex_lazy(rx, rxlen, ci_flags,
+		    d->cx->regex_src, ci_slot) : NULL;
+		p->glob = rr_glob_wrap(re, ci, base);
 		ruleset_own_glob(d->cx->owner, p->glob);
 		return;
 	case M_KEYWORDS:

@@ -151,7 +151,7 @@ compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		if ((b = ynode_bool(v)) < 0)
 			cx_error(cx, v, DIAG_wrong_type,
 			    "'ignore_case' must be true or false");
-		else if (m->kind == M_JSON || m->kind == M_GLOB)
+		else if (m->kind == M_JSON)
 			cx_error(cx, v, DIAG_invalid_value,
 			    "'ignore_case' does not apply to %s",
 			    kinds[chosen]);

@@ -127,10 +127,13 @@ rule_fields(const struct rule *r)
 		for (i = 0; i < r->ntools; i++) {
 			if (r->tool_globs[i] == NULL) {
 				u |= toolinfo_fields((enum rr_event_kind)k,
-				    toolinfo_find(r->tools[i]));
+				    toolinfo_for(r->tools[i]));
 				continue;
 			}
+			/* A glob may match tools we do not know, and MCP's. */
 			u |= toolinfo_fields((enum rr_event_kind)k, NULL);
+			u |= toolinfo_fields((enum rr_event_kind)k,
+			    &toolinfo_mcp);
 			for (t = 0; t < nknown_tools; t++)
 				if (tool_entry_matches(r, i,
 				    known_tools[t].name))

@@ -27,13 +27,72 @@
 
 /* ---- text, kb ----------------------------------------------------------- */
 
+/*
+ * For explain: the names a path condition compares (pathid.h) and
+ * whether case is folded, so that a match through a link or in another
+ * case can be told from one of the text the agent wrote.
+ */
+static void
+explain_path_forms(struct ectx *cx, const struct cond *c,
+    const char *const *subjects, const size_t *lens,
+    const enum path_form_kind *kinds, size_t nsub)
+{
+	struct buf	*x = cx->opts->explain;
+	size_t		 k;
+
+	if (x == NULL || nsub == 0)
+		return;
+	explain(cx, "%s: compared as ", c->label);
+	for (k = 0; k < nsub; k++) {
+		buf_adds(x, k ? ", " : "");
+		eval_snippet(x, subjects[k], lens[k]);
+		buf_printf(x, " (%s)", path_form_names[kinds[k]]);
+	}
+	buf_printf(x, "%s\n", c->m.kind != M_REGEX &&
+	    (c->m.ignore_case || event_paths_fold_case(cx->ev)) ?
+	    "; case folded" : "");
+}
+
+/*
+ * A path condition: every name of every file the event names (pathid.h),
+ * each relative to the project first, then absolute, then the real ones.
+ */
+static bool
+eval_path(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	const struct path_forms	*f;
+	const char		*one[PATH_FORMS_MAX], **subjects = one;
+	size_t			 ones[PATH_FORMS_MAX], *lens = ones;
+	enum path_form_kind	 onek[PATH_FORMS_MAX], *kinds = onek;
+	size_t			 n, i, nsub = 0;
+	bool			 r;
+
+	n = event_paths(cx->ev, &f);
+	if (n > 1) {
+		subjects = xcalloc(n * PATH_FORMS_MAX, sizeof(*subjects));
+		lens = xcalloc(n * PATH_FORMS_MAX, sizeof(*lens));
+		kinds = xcalloc(n * PATH_FORMS_MAX, sizeof(*kinds));
+	}
+	for (i = 0; i < n; i++)
+		nsub += path_forms_list(&f[i], subjects + nsub, lens + nsub,
+		    kinds + nsub);
+	explain_path_forms(cx, c, subjects, lens, kinds, nsub);
+	r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when, NULL);
+	if (subjects != one) {
+		free(subjects);
+		free(lens);
+		free(kinds);
+	}
+	return r;
+}
+
 static bool
 eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 {
 	struct rr_event	*ev = cx->ev;
 	struct rr_text	 t;
-	const char	*subjects[2];
-	size_t		 lens[2], nsub = 0;
+	const char	*subjects[1];
+	size_t		 lens[1], nsub = 0;
 	bool		 holds;
 
 	if (c->field == F_FILE_BEFORE || c->field == F_FILE_AFTER)
@@ -52,24 +111,20 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 		}
 		return false;
 	}
+	/* A shell command's files, or a reading tool's read_path. */
 	if ((c->field == F_PATH || c->field == F_READ_PATH) &&
 	    eval_paths_cond(cx, c, in_when, &holds))
 		return holds;
+	/* A file tool's path, by every name of its file. */
+	if (c->field == F_PATH)
+		return eval_path(cx, c, in_when);
 	if (c->field == F_INPUT)
 		t = event_input(ev, c->input_key);
 	else if (c->field == F_READ_PATH)
 		t.s = NULL;		/* only a tool that reads has one */
 	else
 		t = ev->f[c->field];
-	if (c->field == F_PATH && ev->abs_path != NULL) {
-		/* Relative to the project first, then absolute. */
-		subjects[nsub] = ev->rel_path;
-		lens[nsub++] = strlen(ev->rel_path);
-		if (ev->rel_path != ev->abs_path) {
-			subjects[nsub] = ev->abs_path;
-			lens[nsub++] = strlen(ev->abs_path);
-		}
-	} else if (t.s != NULL) {
+	if (t.s != NULL) {
 		subjects[nsub] = t.s;
 		lens[nsub++] = t.len;
 	}

@@ -112,8 +112,9 @@ line_hit(enum matcher_kind kind, bool line, const char *p, size_t plen,
  * hit is mapped back, so {{match}} is the subject's own text.
  */
 static bool
-literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
-    const char *s, size_t len, size_t *start, size_t *end)
+literal_hit(struct ectx *cx, const struct matcher *m, bool ci,
+    const struct pattern *p, const char *s, size_t len, size_t *start,
+    size_t *end)
 {
 	struct buf	 fs, fp;
 	const char	*t = s, *n = p->src;
@@ -124,7 +125,7 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 
 	buf_init(&fs);
 	buf_init(&fp);
-	if (m->ignore_case) {
+	if (ci) {
 		/* Most patterns are short ASCII: folded on the stack. */
 		if (p->len <= sizeof(low) && ascii_fold(p->src, p->len, low))
 			n = low;
@@ -148,7 +149,7 @@ literal_hit(struct ectx *cx, const struct matcher *m, const struct pattern *p,
 		}
 	} else
 		hit = line_hit(m->kind, m->line, n, nlen, t, tlen, start, end);
-	if (hit && m->ignore_case) {
+	if (hit && ci) {
 		*start = rr_fold_offset(s, len, *start, false);
 		*end = rr_fold_offset(s, len, *end, true);
 		if (*end < *start)
@@ -178,6 +179,19 @@ limit_hit(struct ectx *cx, const struct cond *c, int line, int col,
 }
 
 /*
+ * Whether a condition compares ignoring case: ignore_case, or a path
+ * on a file system that folds case, where .ENV is .env (reflexion-rules(5),
+ * Path matching).  A regex on a path is matched as written.
+ */
+static bool
+ignores_case(struct ectx *cx, const struct cond *c)
+{
+	return c->m.ignore_case || (c->kind == C_TEXT &&
+	    (c->field == F_PATH || c->field == F_READ_PATH) &&
+	    c->m.kind != M_REGEX && event_paths_fold_case(cx->ev));
+}
+
+/*
  * Tests one subject against pattern pi of a matcher.  On a hit sets
  * *start and *end.  A regex or glob that hits its limit is noted.
  */
@@ -188,6 +202,9 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	const struct matcher	*m = &c->m;
 	const struct pattern	*p = &m->pats[pi];
 	enum rr_match_result	 r;
+	struct buf		 own;
+	const char		*f;
+	size_t			 flen;
 
 	switch (m->kind) {
 	case M_REGEX:
@@ -200,7 +217,13 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	case M_GLOB:
 		*start = 0;
 		*end = len;
-		r = rr_glob_test(p->glob, s, len);
+		if (ignores_case(cx, c)) {
+			buf_init(&own);
+			f = folded_subject(cx, s, len, &flen, &own);
+			r = rr_glob_test_ci(p->glob, s, len, f, flen);
+			buf_release(&own);
+		} else
+			r = rr_glob_test(p->glob, s, len);
 		if (r == RR_MATCH_LIMIT)
 			limit_hit(cx, c, p->line, p->col,
 			    "glob hit its match limit",
@@ -211,7 +234,8 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	case M_EQUALS:
 	case M_STARTS_WITH:
 	case M_ENDS_WITH:
-		return literal_hit(cx, m, p, s, len, start, end);
+		return literal_hit(cx, m, ignores_case(cx, c), p, s, len,
+		    start, end);
 	case M_JSON:
 		return false;	/* matched as a whole by eval_json() */
 	}
@@ -381,7 +405,10 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 			eval_snippet(x, c->m.pats[pi].src, c->m.pats[pi].len);
 			buf_adds(x, " matched ");
 			eval_snippet(x, subjects[k] + start, end - start);
-			buf_printf(x, " at %zu..%zu\n", start, end);
+			buf_printf(x, " at %zu..%zu%s\n", start, end,
+			    c->kind == C_TEXT && (c->field == F_PATH ||
+			    c->field == F_READ_PATH) &&
+			    ignores_case(cx, c) ? ", case folded" : "");
 		}
 		return true;
 	}

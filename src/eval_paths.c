@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "eval_priv.h"
 #include "event.h"
 #include "toolinfo.h"
@@ -56,13 +57,14 @@ home_path(struct rr_event *ev, const char *s)
 /*
  * THE call site of path identity for the files of a shell command: the
  * word made absolute against the command's working directory (the
- * event's cwd and the cds before it) and normalized as the event's own
- * path is (event_path_pair).  Normalization that knows more (symbolic
- * links, case) belongs here, in this one place, for every target.
+ * event's cwd and the cds before it), then given every name a file
+ * tool's path has (pathid.h: normalized, real through symbolic links,
+ * each relative to the project too), in this one place, for every
+ * target.  Case is the matcher's (eval_match.c), as for a file tool.
  */
 static void
 resolve_target(struct rr_event *ev, const struct sh_target *t,
-    const char **abs, const char **rel)
+    const char **abs, const char **rel, struct path_forms *forms)
 {
 	const char	*file = home_path(ev, t->file), *base = NULL;
 	const char	*wd = t->wd;
@@ -73,6 +75,7 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 		base = target_base(ev, wd);
 	}
 	event_path_pair(ev, base, file, abs, rel);
+	event_path_identity(ev, *abs, strlen(*abs), forms);
 }
 
 static void
@@ -83,8 +86,9 @@ make_paths(struct ectx *cx)
 	const struct known_tool	*t;
 	struct sh_script	*sh;
 	struct eval_path	*p;
-	struct buf		 b;
+	struct buf		 b, folded;
 	size_t			 i, a, k;
+	bool			 fold;
 
 	ps->made = true;
 	t = ev->tool != NULL ? toolinfo_find(ev->tool) : NULL;
@@ -105,19 +109,35 @@ make_paths(struct ectx *cx)
 		a = ps->targets.v[i].access;
 		p = &ps->v[a][ps->n[a]++];
 		p->from = &ps->targets.v[i];
-		resolve_target(ev, p->from, &p->abs, &p->rel);
+		resolve_target(ev, p->from, &p->abs, &p->rel, &p->forms);
 	}
+	/*
+	 * The prefilter's text: every name (the relative ones are suffixes
+	 * of the absolute), then their folding where case folds, as for a
+	 * file tool's path (event_path_text).
+	 */
 	buf_init(&b);
+	buf_init(&folded);
+	fold = event_paths_fold_case(ev);
 	for (a = 0; a < 2; a++) {
 		buf_reset(&b);
 		for (k = 0; k < ps->n[a]; k++) {
-			if (k > 0)
-				buf_addc(&b, '\n');
-			buf_adds(&b, ps->v[a][k].abs);
+			const struct path_forms *f = &ps->v[a][k].forms;
+
+			buf_printf(&b, "%s%s", k ? "\n" : "", f->abs);
+			if (f->real != NULL)
+				buf_printf(&b, "\n%s", f->real);
+		}
+		if (fold && b.len > 0) {
+			buf_reset(&folded);
+			rr_fold(b.data, b.len, &folded);
+			buf_addc(&b, '\n');
+			buf_add(&b, folded.data, folded.len);
 		}
 		ps->joined[a].s = arena_strndup(&ev->arena, b.data, b.len);
 		ps->joined[a].len = b.len;
 	}
+	buf_release(&folded);
 	buf_release(&b);
 }
 
@@ -147,7 +167,7 @@ shell_cond(struct ectx *cx, const struct cond *c, bool in_when)
 	const struct eval_path	*v = ps->v[a];
 	const struct eval_path	**owner;
 	const char		**subjects;
-	size_t			*lens, n = 0, i, hit = 0;
+	size_t			*lens, n = 0, i, k, hit = 0;
 	bool			 r;
 
 	if (ps->n[a] == 0) {
@@ -157,20 +177,15 @@ shell_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		    " (it was too long or deep to read whole)" : "");
 		return false;
 	}
-	subjects = xcalloc(2 * ps->n[a], sizeof(*subjects));
-	lens = xcalloc(2 * ps->n[a], sizeof(*lens));
-	owner = xcalloc(2 * ps->n[a], sizeof(*owner));
-	/* Each file relative to the project first, then absolute. */
+	subjects = xcalloc(PATH_FORMS_MAX * ps->n[a], sizeof(*subjects));
+	lens = xcalloc(PATH_FORMS_MAX * ps->n[a], sizeof(*lens));
+	owner = xcalloc(PATH_FORMS_MAX * ps->n[a], sizeof(*owner));
+	/* Every name of each file: relative, absolute, then real. */
 	for (i = 0; i < ps->n[a]; i++) {
-		owner[n] = &v[i];
-		subjects[n++] = v[i].rel;
-		if (v[i].rel != v[i].abs) {
-			owner[n] = &v[i];
-			subjects[n++] = v[i].abs;
-		}
+		k = path_forms_list(&v[i].forms, subjects + n, lens + n, NULL);
+		while (k-- > 0)
+			owner[n++] = &v[i];
 	}
-	for (i = 0; i < n; i++)
-		lens[i] = strlen(subjects[i]);
 	r = eval_match_subjects(cx, c, subjects, lens, n, in_when, &hit);
 	if (r) {
 		explain_from(cx, c, owner[hit]);
@@ -187,9 +202,9 @@ bool
 eval_paths_cond(struct ectx *cx, const struct cond *c, bool in_when,
     bool *holds)
 {
-	struct rr_event	*ev = cx->ev;
-	const char	*subjects[2];
-	size_t		 lens[2], n = 0;
+	const struct path_forms	*f;
+	const char		*subjects[PATH_FORMS_MAX];
+	size_t			 lens[PATH_FORMS_MAX], n;
 
 	if (!cx->paths.made)
 		make_paths(cx);
@@ -198,15 +213,10 @@ eval_paths_cond(struct ectx *cx, const struct cond *c, bool in_when,
 		return true;
 	}
 	if (c->field != F_READ_PATH || !cx->paths.reads_path ||
-	    ev->abs_path == NULL)
+	    event_paths(cx->ev, &f) == 0)
 		return false;
-	/* A tool that reads its path: read_path is that path. */
-	subjects[n] = ev->rel_path;
-	lens[n++] = strlen(ev->rel_path);
-	if (ev->rel_path != ev->abs_path) {
-		subjects[n] = ev->abs_path;
-		lens[n++] = strlen(ev->abs_path);
-	}
+	/* A tool that reads its path: read_path is that path, every name. */
+	n = path_forms_list(&f[0], subjects, lens, NULL);
 	*holds = eval_match_subjects(cx, c, subjects, lens, n, in_when, NULL);
 	return true;
 }
@@ -222,11 +232,9 @@ eval_paths_text(void *arg, enum rr_field f, struct rr_text *out)
 		*out = cx->paths.joined[f == F_PATH ? SH_WRITE : SH_READ];
 		return true;
 	}
-	if (f == F_READ_PATH && cx->paths.reads_path &&
-	    cx->ev->abs_path != NULL) {
-		out->s = cx->ev->abs_path;
-		out->len = strlen(out->s);
-		return true;
+	if (f == F_READ_PATH && cx->paths.reads_path) {
+		*out = event_path_text(cx->ev);
+		return out->s != NULL;
 	}
 	return false;
 }

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "eval.h"
+#include "pathid.h"
 #include "kb.h"
 #include "shelltargets.h"
 
@@ -29,6 +30,7 @@ struct sh_cmd;
 struct eval_path {
 	const char		*rel;	/* relative to the project, else abs */
 	const char		*abs;
+	struct path_forms	 forms;	/* every name of the file (pathid.h) */
 	const struct sh_target	*from;	/* in eval_paths.targets */
 };
 
@@ -45,8 +47,10 @@ struct eval_paths {
 	struct sh_targets	 targets;
 	struct eval_path	*v[2];
 	size_t			 n[2];
-	struct rr_text		 joined[2];	/* every abs, one per line:
-						   the prefilter's text */
+	struct rr_text		 joined[2];	/* every name, one per line,
+						   and their folding where
+						   case folds: the
+						   prefilter's text */
 };
 
 /*

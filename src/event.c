@@ -5,7 +5,7 @@
 
 #include "ascii.h"
 #include "buf.h"
-#include "event.h"
+#include "event_priv.h"
 #include "transcript.h"
 #include "xmalloc.h"
 
@@ -208,82 +208,6 @@ join_edits(struct arena *a, const cJSON *edits, const char *key)
 	return arena_buf(a, &b);
 }
 
-/* Resolves "." and ".." lexically; leaves the result in b. */
-static void
-normalize_path(struct buf *b, const char *path)
-{
-	const char	*p = path, *seg;
-	size_t		 seglen, cut;
-
-	buf_reset(b);
-	if (*p == '/')
-		buf_addc(b, '/');
-	while (*p) {
-		while (*p == '/')
-			p++;
-		seg = p;
-		while (*p && *p != '/')
-			p++;
-		seglen = (size_t)(p - seg);
-		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
-			continue;
-		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
-			cut = b->len;
-			while (cut > 1 && b->data[cut - 1] == '/')
-				cut--;
-			while (cut > 0 && b->data[cut - 1] != '/')
-				cut--;
-			if (cut > 0 || b->data[0] != '/') {
-				buf_truncate(b, cut);
-				continue;
-			}
-			continue;
-		}
-		if (b->len && b->data[b->len - 1] != '/')
-			buf_addc(b, '/');
-		buf_add(b, seg, seglen);
-	}
-}
-
-/*
- * Derives abs_path and rel_path from F_PATH.  Windows clients send
- * backslashes; globs are written with '/', so those are turned into '/'.
- */
-static void
-derive_paths(struct rr_event *ev)
-{
-	struct buf	 b, n;
-	const char	*raw = ev->f[F_PATH].s, *dir = ev->project_dir;
-	size_t		 i, dlen;
-
-	if (raw == NULL)
-		return;
-	buf_init(&b);
-	buf_init(&n);
-	for (i = 0; i < ev->f[F_PATH].len; i++)
-		buf_addc(&b, raw[i] == '\\' ? '/' : raw[i]);
-	if (b.data[0] != '/' && ev->cwd[0] != '\0') {
-		buf_reset(&n);
-		buf_printf(&n, "%s/%s", ev->cwd, b.data);
-		buf_reset(&b);
-		buf_add(&b, n.data, n.len);
-	}
-	normalize_path(&n, b.data);
-	ev->abs_path = arena_strndup(&ev->arena, n.data, n.len);
-	ev->rel_path = ev->abs_path;
-	if (dir != NULL && dir[0] == '/') {
-		normalize_path(&b, dir);
-		dlen = b.len;
-		while (dlen > 1 && b.data[dlen - 1] == '/')
-			dlen--;
-		if (strncmp(ev->abs_path, b.data, dlen) == 0 &&
-		    ev->abs_path[dlen] == '/')
-			ev->rel_path = ev->abs_path + dlen + 1;
-	}
-	buf_release(&b);
-	buf_release(&n);
-}
-
 static void
 map_tool_fields(struct rr_event *ev, const cJSON *input)
 {
@@ -293,9 +217,7 @@ map_tool_fields(struct rr_event *ev, const cJSON *input)
 
 	if (!cJSON_IsObject(input))
 		return;
-	set_text(&ev->f[F_PATH], get_string(input, "file_path"));
-	if (ev->f[F_PATH].s == NULL)
-		set_text(&ev->f[F_PATH], get_string(input, "notebook_path"));
+	event_collect_paths(ev, input);
 	if (strcmp(t, "Bash") == 0 || strcmp(t, "PowerShell") == 0 ||
 	    strcmp(t, "run_shell_command") == 0)
 		set_text(&ev->f[F_COMMAND], get_string(input, "command"));
@@ -311,6 +233,16 @@ map_tool_fields(struct rr_event *ev, const cJSON *input)
 		    join_edits(a, edits, "old_string"));
 	} else if (strcmp(t, "NotebookEdit") == 0)
 		set_text(&ev->f[F_CONTENT], get_string(input, "new_source"));
+	else if (strncmp(t, "mcp_", 4) == 0) {
+		/* The filesystem server's write_file and edit_file. */
+		set_text(&ev->f[F_CONTENT], get_string(input, "content"));
+		edits = cJSON_GetObjectItemCaseSensitive(input, "edits");
+		if (ev->f[F_CONTENT].s == NULL)
+			set_text(&ev->f[F_CONTENT],
+			    join_edits(a, edits, "newText"));
+		set_text(&ev->f[F_OLD_CONTENT],
+		    join_edits(a, edits, "oldText"));
+	}
 }
 
 /* The Stop message of an old client, from its transcript. */
@@ -399,7 +331,7 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL)
 			message_from_transcript(ev);
 	}
-	derive_paths(ev);
+	event_derive_paths(ev);
 	return 0;
 }
 
@@ -416,8 +348,7 @@ void
 event_set_project(struct rr_event *ev, const char *dir)
 {
 	ev->project_dir = arena_strdup(&ev->arena, dir);
-	ev->abs_path = ev->rel_path = NULL;
-	derive_paths(ev);
+	event_derive_paths(ev);
 }
 
 struct rr_text
@@ -479,12 +410,12 @@ event_path_pair(struct rr_event *ev, const char *base, const char *path,
 		buf_printf(&b, "%s/", base);
 	for (p = path; *p; p++)
 		buf_addc(&b, *p == '\\' ? '/' : *p);
-	normalize_path(&n, b.data);
+	path_normalize(&n, b.data, b.len);
 	if (n.len == 0)
 		buf_addc(&n, '.');
 	*abs = *rel = arena_strndup(&ev->arena, n.data, n.len);
 	if (dir != NULL && dir[0] == '/' && (*abs)[0] == '/') {
-		normalize_path(&b, dir);
+		path_normalize(&b, dir, strlen(dir));
 		dlen = b.len;
 		while (dlen > 1 && b.data[dlen - 1] == '/')
 			dlen--;

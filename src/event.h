@@ -3,8 +3,8 @@
  *
  * struct rr_event owns the parsed JSON (root) and an arena for the texts it
  * synthesizes (joined MultiEdit strings, flattened responses, the relative
- * path); every `const char *` in it points into one of those two and lives
- * until event_release().
+ * path, the names of the files it touches); every `const char *` in it
+ * points into one of those two and lives until event_release().
  */
 #ifndef RR_EVENT_H
 #define RR_EVENT_H
@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "pathid.h"
 
 struct cJSON;
 
@@ -71,6 +72,18 @@ struct rr_event {
 	const char	*project_dir;	/* as given, else cwd; see places.h */
 	const char	*abs_path;	/* F_PATH made absolute, or NULL */
 	const char	*rel_path;	/* F_PATH relative to project_dir */
+	/*
+	 * Every file the tool names, paths[0] being F_PATH's (an MCP tool
+	 * may name several: a path rule tests each), with their names
+	 * (pathid.h): the real ones are looked up when a rule asks.
+	 */
+	struct rr_text	*path_raw;
+	struct path_forms *paths;
+	size_t		 npaths;
+	bool		 paths_resolved;
+	struct path_root paths_root;	/* project_dir, as paths see it */
+	bool		 paths_root_set; /* paths_root made (on demand) */
+	struct rr_text	 path_text;	/* event_path_text(), once made */
 	bool		 stop_hook_active;
 	struct rr_text	 f[F__COUNT];
 	/* Why a file the event names was not read, for stderr; or NULL. */
@@ -99,6 +112,32 @@ void	 event_release(struct rr_event *);
  * (places.h), so only after parsing.
  */
 void	 event_set_project(struct rr_event *, const char *dir);
+
+/*
+ * Every file the event names, with all its names (pathid.h); the real
+ * names are looked up the first time.  Returns how many; *out points
+ * into the event.
+ */
+size_t	 event_paths(struct rr_event *, const struct path_forms **out);
+/*
+ * Whether path rules compare ignoring case: the project's file system
+ * folds it, or REFLEXION_PATH_CASE says so.  Found out once per event.
+ */
+bool	 event_paths_fold_case(struct rr_event *);
+/*
+ * The names of another path of this event (a target of its shell
+ * command, say), made as its own paths' are: against its cwd and
+ * project, through links.  Strings in the event's arena.
+ */
+void	 event_path_identity(struct rr_event *, const char *raw, size_t len,
+	     struct path_forms *);
+/*
+ * Every name of every path the event names, one per line: the text in
+ * which a literal of a path rule must be found (the prefilter's); the
+ * relative names are suffixes of the absolute ones.  {NULL, 0} when the
+ * event names no file.
+ */
+struct rr_text event_path_text(struct rr_event *);
 
 /* The value of input.<dotted.key> as text, or {NULL, 0}. */
 struct rr_text event_input(struct rr_event *, const char *dotted_key);

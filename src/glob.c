@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "glob.h"
 #include "jsonw.h"
 #include "match_re.h"
@@ -17,6 +18,7 @@
 
 struct rr_glob {
 	struct rr_regex	*re;
+	struct rr_regex	*re_ci;		/* caseless twin, or NULL (glob.h) */
 	bool		 basename_only;
 };
 
@@ -327,12 +329,32 @@ glob_to_regex(const char *glob, size_t len, struct buf *out,
 	return 0;
 }
 
+/*
+ * Whether matching the glob against a folded path is matching it
+ * ignoring case: its folding is itself, and it names no character class
+ * ('[:upper:]' would never meet an upper-case letter there).
+ */
+static bool
+folds_to_itself(const char *glob, size_t len)
+{
+	struct buf	f;
+	bool		same;
+
+	if (memmem(glob, len, "[:", 2) != NULL)
+		return false;
+	buf_init(&f);
+	rr_fold(glob, len, &f);
+	same = f.len == len && memcmp(f.data, glob, len) == 0;
+	buf_release(&f);
+	return same;
+}
+
 struct rr_glob *
 rr_glob_compile(const char *glob, size_t len, const char **errmsg,
     size_t *erroff)
 {
 	struct rr_glob	*gl;
-	struct rr_regex	*re;
+	struct rr_regex	*re, *re_ci = NULL;
 	struct buf	 b;
 	bool		 base;
 	char		 err[128];
@@ -345,6 +367,12 @@ rr_glob_compile(const char *glob, size_t len, const char **errmsg,
 	}
 	re = rr_regex_compile(b.data, b.len, RR_RE_ANCHORED_FULL, &off, err,
 	    sizeof(err));
+	if (re != NULL && !folds_to_itself(glob, len) &&
+	    (re_ci = rr_regex_compile(b.data, b.len, RR_RE_ANCHORED_FULL |
+	    RR_RE_IGNORE_CASE, &off, err, sizeof(err))) == NULL) {
+		rr_regex_free(re);
+		re = NULL;
+	}
 	buf_release(&b);
 	if (re == NULL) {
 		*errmsg = "glob too complex";
@@ -353,12 +381,14 @@ rr_glob_compile(const char *glob, size_t len, const char **errmsg,
 	}
 	gl = xcalloc(1, sizeof(*gl));
 	gl->re = re;
+	gl->re_ci = re_ci;
 	gl->basename_only = base;
 	return gl;
 }
 
-enum rr_match_result
-rr_glob_test(const struct rr_glob *gl, const char *path, size_t len)
+static enum rr_match_result
+test_with(const struct rr_glob *gl, const struct rr_regex *re,
+    const char *path, size_t len)
 {
 	const char	*slash;
 
@@ -367,7 +397,23 @@ rr_glob_test(const struct rr_glob *gl, const char *path, size_t len)
 		len -= (size_t)(slash + 1 - path);
 		path = slash + 1;
 	}
-	return rr_regex_match(gl->re, path, len, NULL, NULL);
+	return rr_regex_match(re, path, len, NULL, NULL);
+}
+
+enum rr_match_result
+rr_glob_test(const struct rr_glob *gl, const char *path, size_t len)
+{
+	return test_with(gl, gl->re, path, len);
+}
+
+enum rr_match_result
+rr_glob_test_ci(const struct rr_glob *gl, const char *path, size_t len,
+    const char *folded, size_t flen)
+{
+	/* Folding keeps every '/', so the basename is the folded one. */
+	if (gl->re_ci != NULL)
+		return test_with(gl, gl->re_ci, path, len);
+	return test_with(gl, gl->re, folded, flen);
 }
 
 bool
@@ -377,11 +423,12 @@ rr_glob_match(const struct rr_glob *gl, const char *path, size_t len)
 }
 
 struct rr_glob *
-rr_glob_wrap(struct rr_regex *re, bool basename_only)
+rr_glob_wrap(struct rr_regex *re, struct rr_regex *ci, bool basename_only)
 {
 	struct rr_glob	*gl = xcalloc(1, sizeof(*gl));
 
 	gl->re = re;
+	gl->re_ci = ci;
 	gl->basename_only = basename_only;
 	return gl;
 }
@@ -390,6 +437,12 @@ const struct rr_regex *
 rr_glob_regex(const struct rr_glob *gl)
 {
 	return gl->re;
+}
+
+const struct rr_regex *
+rr_glob_regex_ci(const struct rr_glob *gl)
+{
+	return gl->re_ci;
 }
 
 bool
@@ -404,5 +457,6 @@ rr_glob_free(struct rr_glob *gl)
 	if (gl == NULL)
 		return;
 	rr_regex_free(gl->re);
+	rr_regex_free(gl->re_ci);
 	free(gl);
 }

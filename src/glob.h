@@ -17,6 +17,13 @@
  * linear in the path; a glob that must backtrack over a very long path
  * (a "**" between segments, a million segments deep) reaches the regex
  * match limit, which rr_glob_test() reports.
+ *
+ * Ignoring case (rr_glob_test_ci) is Unicode simple case folding, as
+ * casefold.h and a caseless PCRE2 regex do it.  A glob whose folding is
+ * itself (most are: '.env', 'secrets/x') is matched as it is against the
+ * folded path; one that folding changes ('Makefile') has a caseless twin
+ * of its regex, compiled with it, matched against the path as it is.
+ * Either way a glob costs no compilation at match time.
  */
 #ifndef RR_GLOB_H
 #define RR_GLOB_H
@@ -46,12 +53,23 @@ bool	 rr_glob_match(const struct rr_glob *, const char *path, size_t len);
 /* The same, telling a limit reached from no match (match_re.h). */
 enum rr_match_result rr_glob_test(const struct rr_glob *, const char *path,
 	     size_t len);
+/*
+ * The same ignoring case; folded[0..flen) is rr_fold() of path[0..len)
+ * (the caller folds, so that one folding serves every glob).
+ */
+enum rr_match_result rr_glob_test_ci(const struct rr_glob *, const char *path,
+	     size_t len, const char *folded, size_t flen);
 void	 rr_glob_free(struct rr_glob *);
 
 struct rr_regex;
-/* A glob around an already translated regex (consumed): the cache's. */
-struct rr_glob *rr_glob_wrap(struct rr_regex *, bool basename_only);
+/*
+ * A glob around already translated regexes (consumed): the cache's.  ci
+ * is the caseless twin, or NULL when the glob's folding is itself.
+ */
+struct rr_glob *rr_glob_wrap(struct rr_regex *, struct rr_regex *ci,
+	     bool basename_only);
 const struct rr_regex *rr_glob_regex(const struct rr_glob *);
+const struct rr_regex *rr_glob_regex_ci(const struct rr_glob *);
 bool	 rr_glob_basename_only(const struct rr_glob *);
 
 #endif

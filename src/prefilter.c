@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "casefold.h"
 #include "checksum.h"
 #include "prefilter.h"
 #include "prefilter_priv.h"
@@ -101,6 +102,27 @@ pfrule_push(struct pf_rule *pr, struct pf_clause *cl)
 	memset(cl, 0, sizeof(*cl));
 }
 
+/*
+ * Whether an atom of a path rule must be found ignoring case.  A path
+ * may be compared ignoring case (the file system folds it, which only
+ * the hook can tell); then the path's text holds its folding too
+ * (event_path_text()), where an atom that folds to itself is found as
+ * it is.  Only the others ('Makefile') are searched ignoring case, which
+ * costs a folding per atom at every call.
+ */
+static bool
+path_atom_ci(const char *s, size_t len)
+{
+	struct buf	f;
+	bool		same;
+
+	buf_init(&f);
+	rr_fold(s, len, &f);
+	same = f.len == len && memcmp(f.data, s, len) == 0;
+	buf_release(&f);
+	return !same;
+}
+
 /* The clause of a text condition: one atom per literal alternative. */
 static int
 text_clause(const struct cond *c, struct pf_clause *cl)
@@ -109,6 +131,7 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	const struct pattern	*p;
 	struct relit		 r;
 	size_t			 i, j;
+	bool			 path;
 
 	if (c->field == F_INPUT && strlen(c->input_key) > 0xffff)
 		return -1;
@@ -120,6 +143,8 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	if (m->required || m->kind == M_JSON || c->field == F_FILE_BEFORE ||
 	    c->field == F_FILE_AFTER)
 		return -1;
+	/* A regex on a path is matched as written (eval_match.c). */
+	path = c->field == F_PATH && m->kind != M_REGEX;
 	for (i = 0; i < m->npats; i++) {
 		p = &m->pats[i];
 		switch (m->kind) {
@@ -139,14 +164,17 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 			/* An empty keyword is found in any text. */
 			if (p->len == 0)
 				return -1;
-			clause_add(cl, c, p->src, p->len, m->ignore_case);
+			clause_add(cl, c, p->src, p->len, m->ignore_case ||
+			    (path && path_atom_ci(p->src, p->len)));
 			continue;
 		case M_JSON:
 			return -1;
 		}
 		for (j = 0; j < r.n; j++)
 			clause_add(cl, c, r.alts[j].s, r.alts[j].len,
-			    r.alts[j].ci);
+			    r.alts[j].ci || (m->kind == M_GLOB &&
+			    (m->ignore_case || (path &&
+			    path_atom_ci(r.alts[j].s, r.alts[j].len)))));
 		relit_release(&r);
 	}
 	return cl->n > 0 && cl->n <= PF_MAX_ATOMS ? 0 : -1;

@@ -201,14 +201,11 @@ subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
 			lazy->text(lazy->arg, s->field, &t);
 		return t;
 	case F_PATH:
+		/* A shell command's files, from the evaluator. */
 		if (lazy != NULL && lazy->text(lazy->arg, s->field, &t))
 			return t;
-		/* The relative path is a suffix of the absolute one. */
-		if (ev->abs_path != NULL) {
-			t.s = ev->abs_path;
-			t.len = strlen(t.s);
-		}
-		return t;
+		/* Every name of every file, relative ones as suffixes. */
+		return event_path_text(ev);
 	case F_INPUT:
 		key = xmemdup0(s->key, s->keylen);
 		t = event_input(ev, key);

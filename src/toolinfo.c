@@ -28,6 +28,25 @@ toolinfo_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Every MCP tool, Claude Code's mcp__SERVER__TOOL and Gemini's
+ * mcp_SERVER_TOOL: event.c takes its path-like fields as paths, and a
+ * `content` or the edits of the filesystem server's edit_file as the new
+ * and old text.  Not closed: what a server takes is its own.
+ */
+const struct known_tool toolinfo_mcp = {
+	"mcp__SERVER__TOOL", AG_CLAUDE | AG_GEMINI,
+	FB(F_PATH) | FB(F_CONTENT) | FB(F_OLD_CONTENT), false
+};
+
+const struct known_tool *
+toolinfo_for(const char *name)
+{
+	if (strncmp(name, "mcp_", 4) == 0)
+		return &toolinfo_mcp;
+	return toolinfo_find(name);
+}
+
 bool
 toolinfo_has_tool(enum rr_event_kind k)
 {

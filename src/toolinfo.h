@@ -37,6 +37,10 @@ extern const char *const known_tool_names[];
 
 /* The tool of that exact name, or NULL. */
 const struct known_tool *toolinfo_find(const char *name);
+/* What any MCP tool gives (mcp_ and mcp__ names; not in the table). */
+extern const struct known_tool toolinfo_mcp;
+/* The tool of that name, toolinfo_mcp for an MCP tool, or NULL. */
+const struct known_tool *toolinfo_for(const char *name);
 /* Whether events of kind k name a tool (tool_name, tool_input). */
 bool	 toolinfo_has_tool(enum rr_event_kind k);
 /*

@@ -28,6 +28,9 @@
 #   L2  a project's or local allow approves every call              section 5.1
 #   L3  overridable and locked do what they say                     section 5.1
 #   L4  a pinned team source changed behind the user's back         section 5.1
+#   I1  path rules compared text, not files: '..', '//', links,  section 5.2
+#       the project through a link, another cwd, case on a file
+#       system that folds it, the path fields of MCP tools
 #   S1  a shell command writes a file that a path deny guards     section 5.3
 #       (redirections, tee, cp, mv, sed -i, rm, dd, ln, cd, sh -c)
 #   S2  a path rule without `tools` watches Write only             section 5.3
@@ -1953,6 +1956,171 @@ else
 fi
 }
 
+# ---- section 5.2 ----------------------------------------------------------
+# Red team, issue 13, path identity: a '.env' or 'secrets/**' deny is
+# walked around by naming the same file another way.  Each case is the
+# attack through the real hook, answered by a deny; the controls are
+# files that only look alike and must pass.
+section_paths_5_2() {
+export REFLEXION_HOME=$TMPROOT/home
+unset REFLEXION_PATH_CASE
+# The scratch directory through no link, as the kernel names it.
+root=$(cd "$TMPROOT" && pwd -P)
+proj=$root/proj
+mkdir -p "$proj/secrets" "$proj/sub" "$root/elsewhere"
+: >"$proj/.env"
+: >"$proj/secrets/k"
+ln -s .env "$proj/notes.txt"
+ln -s ../.env "$proj/sub/cfg"
+ln -s secrets "$proj/keys"
+ln -s proj "$root/link-to-proj"
+rules=$root/guard.yaml
+cat >"$rules" <<'YAML'
+version: 1
+rules:
+  - id: no-env
+    on: PreToolUse
+    tools: [Write, Edit, 'mcp__*', 'mcp_*']
+    when: {path: '.env'}
+    action: deny
+    message: .env holds secrets
+  - id: no-secrets
+    on: PreToolUse
+    tools: [Write, Edit, 'mcp__*', 'mcp_*']
+    when: {path: 'secrets/**'}
+    action: deny
+    message: secrets stay put
+  - id: no-pem
+    on: PreToolUse
+    tools: [Write]
+    when: {path: {glob: '*.PEM', ignore_case: true}}
+    action: deny
+    message: no keys
+YAML
+
+# tool_ev CWD TOOL INPUT-JSON: a PreToolUse of TOOL, into ev.json.
+tool_ev() {
+	printf '{"session_id":"s","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"%s","tool_input":%s}' \
+	    "$1" "$2" "$3" >ev.json
+}
+# run PROJECT: the hook on ev.json with the guard's rules alone.
+run() {
+	CLAUDE_PROJECT_DIR=$1 "$RR" hook --rules "$rules" <ev.json >out 2>err
+}
+denied() {
+	if grep -q '"permissionDecision":"deny"' out; then
+		ok "$1"
+	else
+		not_ok "$1"
+		head -c 300 out | diag
+		diag <err
+	fi
+}
+passes() {
+	if grep -q '"permissionDecision":"deny"' out; then
+		not_ok "$1"
+		head -c 300 out | diag
+	else
+		ok "$1"
+	fi
+}
+# write CWD PATH: a Write of PATH from CWD, the project being proj.
+write() {
+	tool_ev "$1" Write "{\"file_path\":\"$2\",\"content\":\"x\"}"
+	run "$proj"
+}
+
+# ---- the text, normalized ----
+for p in ./secrets/../.env a//.env sub/../.env "$proj/sub/../.env" \
+    'secrets//./k' 'sub\\..\\.env'; do
+	write "$proj" "$p"
+	denied "a Write of '$p' is a Write of a guarded file"
+done
+write "$root/elsewhere" ../proj/.env
+denied "a relative path from another cwd: resolved against the event's cwd"
+
+# ---- the file, through links ----
+write "$proj" notes.txt
+denied "a link in the project to .env"
+write "$proj" sub/cfg
+denied "a link with '..' to .env"
+write "$proj" keys/k
+denied "a directory link into secrets/"
+write "$proj" keys/new-file
+denied "a file to create through a directory link into secrets/"
+tool_ev "$root/link-to-proj" Write \
+    "{\"file_path\":\"$root/link-to-proj/secrets/k\",\"content\":\"x\"}"
+run "$root/link-to-proj"
+denied "the project through a link: cwd, project and file_path through it"
+tool_ev "$root/link-to-proj" Write \
+    "{\"file_path\":\"$proj/secrets/k\",\"content\":\"x\"}"
+run "$root/link-to-proj"
+denied "the project through a link, the file by its real path"
+i=0
+while [ $i -lt 45 ]; do
+	ln -s "loop$(( (i + 1) % 45 ))" "$proj/loop$i"
+	i=$((i + 1))
+done
+write "$proj" loop0/notes
+passes "a loop of links: no hang, and an answer (the kernel says ELOOP)"
+
+# ---- case ----
+REFLEXION_PATH_CASE=insensitive
+export REFLEXION_PATH_CASE
+for p in .ENV .Env SECRETS/k Secrets/../.ENV; do
+	write "$proj" "$p"
+	denied "a file system that folds case: '$p'"
+done
+write "$proj" x.ENV.md
+passes "control, folding case: x.ENV.md is not .env"
+REFLEXION_PATH_CASE=sensitive
+write "$proj" .ENV
+passes "control, keeping case: .ENV is another file"
+unset REFLEXION_PATH_CASE
+write "$proj" keys/server.pem
+denied "ignore_case: true, anywhere: server.pem is *.PEM"
+
+# ---- tools of MCP servers ----
+tool_ev "$proj" mcp__filesystem__write_file \
+    "{\"path\":\"$proj/.env\",\"content\":\"TOKEN=x\"}"
+run "$proj"
+denied "mcp__filesystem__write_file {path, content}"
+tool_ev "$proj" mcp__fs__edit_file \
+    "{\"path\":\"keys/k\",\"edits\":[{\"oldText\":\"a\",\"newText\":\"b\"}]}"
+run "$proj"
+denied "mcp__fs__edit_file {path, edits} through a directory link"
+tool_ev "$proj" mcp__filesystem__move_file \
+    "{\"source\":\"notes.md\",\"destination\":\"./sub/../.env\"}"
+run "$proj"
+denied "move_file: the second path field, the destination"
+tool_ev "$proj" mcp__filesystem__read_multiple_files \
+    "{\"paths\":[\"README.md\",\"secrets/k\"]}"
+run "$proj"
+denied "read_multiple_files: a guarded file last in its list"
+tool_ev "$proj" mcp__docs__fetch "{\"uri\":\"file://$proj/%2Eenv\"}"
+run "$proj"
+denied "a file: URI, percent-encoded"
+tool_ev "$proj" mcp__ide__open "{\"filePath\":\"notes.txt\"}"
+run "$proj"
+denied "filePath, through a link"
+tool_ev "$proj" mcp_fs_write_file "{\"path\":\".env\",\"content\":\"x\"}"
+run "$proj"
+denied "Gemini's MCP naming: mcp_SERVER_TOOL"
+
+# ---- controls ----
+for p in src/main.c .env.example x.env.md docs/secrets.md secretsauce/x; do
+	write "$proj" "$p"
+	passes "control: '$p' is not guarded"
+done
+tool_ev "$proj" mcp__web__fetch "{\"url\":\"https://example.com/.env\"}"
+run "$proj"
+passes "control: an https URL is not a file"
+tool_ev "$proj" mcp__filesystem__write_file \
+    "{\"path\":\"src/main.c\",\"content\":\"x\"}"
+run "$proj"
+passes "control: an MCP write of an ordinary file"
+}
+
 # run_section NAME: section_NAME in a subshell, in $TOP/NAME.
 run_section() {
 	mkdir -p "$TOP/$1"
@@ -1970,6 +2138,7 @@ run_section items_3_6_9_10_11_14
 run_section items_4_5_7_14
 run_section items_8_13
 run_section layers_5_1
+run_section paths_5_2
 run_section shellpaths_5_3
 run_section selfprot_5_4
 TMPROOT=$TOP

@@ -78,6 +78,13 @@ load_events(void)
 		"\"prompt\":\"add a backend controller and an API route\"}",
 		"{\"hook_event_name\":\"Stop\",\"cwd\":\"/project\","
 		"\"last_assistant_message\":\"TODO: rm -rf / later; DROP TABLE\"}",
+		/* Globs ignoring case: the caseless twins must be cached. */
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/project\","
+		"\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+		"\"a/SECRETS/k\",\"content\":\"x\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/project\","
+		"\"tool_name\":\"mcp__fs__move_file\",\"tool_input\":{"
+		"\"source\":\"a\",\"destination\":\"k/x.pem\"}}",
 	};
 	char		*dir = xasprintf("%s/tests/events", srcdir), *p;
 	struct dirent	*de;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "casefold.h"
 #include "glob.h"
 #include "tap.h"
 
@@ -18,6 +19,49 @@ m(const char *glob, const char *path)
 	if (g == NULL)
 		return -1;
 	r = rr_glob_match(g, path, strlen(path));
+	rr_glob_free(g);
+	return r;
+}
+
+/* m() ignoring case, the path folded as eval_match.c folds it. */
+static int
+mci(const char *glob, const char *path)
+{
+	struct rr_glob	*g;
+	struct buf	 f;
+	const char	*err;
+	size_t		 off;
+	int		 r;
+
+	g = rr_glob_compile(glob, strlen(glob), &err, &off);
+	if (g == NULL)
+		return -1;
+	buf_init(&f);
+	rr_fold(path, strlen(path), &f);
+	r = rr_glob_test_ci(g, path, strlen(path), f.data, f.len) ==
+	    RR_MATCH_YES;
+	buf_release(&f);
+	rr_glob_free(g);
+	return r;
+}
+
+#define CI_YES(g, p) is_int(mci(g, p), 1, "'%s' matches '%s' ignoring case", \
+	g, p)
+#define CI_NO(g, p) is_int(mci(g, p), 0, "'%s' does not match '%s' " \
+	"ignoring case", g, p)
+
+/* Whether a glob has a caseless twin (glob.h): folding changes it. */
+static int
+has_twin(const char *glob)
+{
+	struct rr_glob	*g;
+	const char	*err;
+	size_t		 off;
+	int		 r;
+
+	if ((g = rr_glob_compile(glob, strlen(glob), &err, &off)) == NULL)
+		return -1;
+	r = rr_glob_regex_ci(g) != NULL;
 	rr_glob_free(g);
 	return r;
 }
@@ -191,5 +235,27 @@ main(void)
 		rr_glob_free(g);
 	}
 	buf_release(&b);
+	/* Ignoring case: Unicode simple folding, either side's case. */
+	CI_YES(".env", "/p/.ENV");
+	CI_YES(".env", ".Env");
+	CI_YES("secrets/**", "SECRETS/x");
+	CI_YES("secrets/**", "Secrets/Deep/KEY");
+	CI_YES("**/Makefile", "src/MAKEFILE");
+	CI_YES("**/Makefile", "src/makefile");
+	CI_YES("*.PEM", "server.pem");
+	CI_YES("[A-Z]*.md", "readme.md");
+	CI_YES("[[:upper:]]*.md", "readme.md");
+	CI_YES("\u00fcber/*", "\u00dcBER/x");
+	CI_YES("kelvin", "\u212aelvin");
+	CI_YES("{.env,.npmrc}", ".NPMRC");
+	CI_NO(".env", ".env.example");
+	CI_NO(".env", "x.env.md");
+	CI_NO("secrets/**", "SECRETSAUCE/x");
+	NO(".env", ".ENV");
+	NO("**/Makefile", "src/MAKEFILE");
+	is_int(has_twin(".env"), 0, "'.env' folds to itself: no twin");
+	is_int(has_twin("secrets/**"), 0, "'secrets/**': no twin");
+	is_int(has_twin("**/Makefile"), 1, "'**/Makefile': a caseless twin");
+	is_int(has_twin("[[:lower:]]"), 1, "a POSIX class: a caseless twin");
 	return done_testing();
 }

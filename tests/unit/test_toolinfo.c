@@ -19,7 +19,8 @@
 #define ALL_KEYS "{\"file_path\":\"/p/a\",\"notebook_path\":\"/p/n\"," \
 	"\"command\":\"c\",\"content\":\"x\",\"new_string\":\"n\"," \
 	"\"old_string\":\"o\",\"edits\":[{\"old_string\":\"o\"," \
-	"\"new_string\":\"n\"}],\"new_source\":\"s\"}"
+	"\"new_string\":\"n\",\"oldText\":\"o\",\"newText\":\"n\"}]," \
+	"\"new_source\":\"s\"}"
 
 static void
 check_tool(const char *name, unsigned want, const char *what)
@@ -64,8 +65,14 @@ main(void)
 	for (i = 0; i < nknown_tools; i++)
 		check_tool(known_tools[i].name, known_tools[i].fields, "tool");
 	/* A tool the table does not know gets none of them from event.c. */
-	check_tool("mcp__x__Bash", 0, "unknown tool");
 	check_tool("bash_tool", 0, "unknown tool");
+	/* An MCP tool, whatever its name, what toolinfo_mcp says. */
+	check_tool("mcp__x__Bash", toolinfo_mcp.fields, "MCP tool");
+	check_tool("mcp_fs_write_file", toolinfo_mcp.fields, "MCP tool");
+	ok(toolinfo_for("mcp__fs__edit_file") == &toolinfo_mcp &&
+	    toolinfo_for("Write") == toolinfo_find("Write") &&
+	    toolinfo_for("bash_tool") == NULL, "toolinfo_for: MCP tools, "
+	    "the table's, unknown");
 
 	for (i = 0; known_tool_names[i] != NULL; i++)
 		;
