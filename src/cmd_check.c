@@ -25,6 +25,19 @@ user_files(const struct ruleset *rs)
 	return n;
 }
 
+static size_t
+user_rules(const struct ruleset *rs)
+{
+	const struct rule	*r;
+	size_t			 i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if ((r = ruleset_rule(rs, i)) == NULL ||
+		    strcmp(r->file, SELFPROT_FILE) != 0)
+			n++;
+	return n;
+}
+
 void
 check_load(const char *name, const struct rule_sources *src,
     enum load_mode mode, bool all, struct check_set *cs)
@@ -51,7 +64,9 @@ check_load(const char *name, const struct rule_sources *src,
 		fputs(how.notes, stderr);
 	rules_loaded_release(&how);
 	cs->where = sources_where(src, home.dir, project);
-	if (src->npaths == 0 && user_files(&cs->rs) > 0)
+	cs->nrules = user_rules(&cs->rs);
+	cs->nfiles = user_files(&cs->rs);
+	if (src->npaths == 0 && cs->nfiles > 0)
 		fprintf(stderr, "reflexion-rules %s: project %s; rules looked "
 		    "for in %s\n", name, *project ? project : "(none)",
 		    cs->where);
@@ -62,7 +77,7 @@ check_load(const char *name, const struct rule_sources *src,
 int
 check_found(const char *name, const struct check_set *cs, int status)
 {
-	if (user_files(&cs->rs) > 0)
+	if (cs->nfiles > 0)
 		return status;
 	fprintf(stderr, "reflexion-rules %s: no rule file found; looked in "
 	    "%s\n", name, cs->where);

@@ -22,6 +22,8 @@ struct check_set {
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	char			*where;		/* the places looked in */
+	/* The user's rules and files: the built-in pack's aside. */
+	size_t			 nrules, nfiles;
 };
 
 /*

@@ -64,7 +64,7 @@ cmd_lint_exec(int argc, char **argv)
 	src.paths = (const char **)a.rest;
 	src.npaths = (size_t)a.nrest;
 	check_load("lint", &src, LOAD_FRESH, false, &cs);
-	nrules = cs.rs.n;
+	nrules = cs.nrules;
 	for (i = 0; i < cs.diags.n; i++)
 		if (cs.diags.items[i].severity == DIAG_WARNING)
 			warnings++;
@@ -81,8 +81,8 @@ cmd_lint_exec(int argc, char **argv)
 			    warnings == 1 ? "" : "s");
 		else
 			printf("ok: %zu rule%s in %zu file%s\n", nrules,
-			    nrules == 1 ? "" : "s", cs.rs.nfiles,
-			    cs.rs.nfiles == 1 ? "" : "s");
+			    nrules == 1 ? "" : "s", cs.nfiles,
+			    cs.nfiles == 1 ? "" : "s");
 	}
 	status = check_found("lint", &cs,
 	    cs.diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK);

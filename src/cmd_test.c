@@ -82,14 +82,14 @@ cmd_test_exec(int argc, char **argv)
 	    n.failed || cs.diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK);
 	/* Rules without a test check nothing either (pytest: exit 5). */
 	if (status == RR_EXIT_OK && n.passed + n.gaps == 0) {
-		if (cs.rs.n == 1)
+		if (cs.nrules == 1)
 			fprintf(stderr, "reflexion-rules test: the one rule "
 			    "has no test; add tests: to it (reflexion-rules(5))"
 			    "\n");
 		else
 			fprintf(stderr, "reflexion-rules test: none of the %zu "
 			    "rules has a test; add tests: to them "
-			    "(reflexion-rules(5))\n", cs.rs.n);
+			    "(reflexion-rules(5))\n", cs.nrules);
 		status = RR_EXIT_FAIL;
 	}
 	check_release(&cs);

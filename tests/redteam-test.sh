@@ -1894,6 +1894,23 @@ REFLEXION_HOME=$TMPROOT/data-link call Write \
     "{\"file_path\":\"$TMPROOT/real-data/config.yaml\",\"content\":\"x\"}"
 blocked "a data directory reached through a symlink, written by its real path"
 
+ln -s .reflexion/rules "$P/r"
+sh_call 'echo x > r/a.yaml'
+blocked "a shell write through a symlink into the rules"
+call Write '{"file_path":"r/b.yaml","content":"x"}'
+blocked "a Write through a symlink into the rules"
+rm -f "$P/r"
+export REFLEXION_PATH_CASE=insensitive
+sh_call 'echo x > .REFLEXION/Rules/a.yaml'
+blocked "a shell write in other case where the file system folds it"
+call Write '{"file_path":".Reflexion/RULES.local/a.yaml","content":"x"}'
+blocked "a Write in other case where the file system folds it"
+unset REFLEXION_PATH_CASE
+call mcp__filesystem__write_file '{"path":".reflexion/rules/x.yaml","content":"x"}'
+blocked "an MCP server's write_file"
+call mcp__filesystem__move_file '{"source":"/tmp/x.yaml","destination":".reflexion/rules.local/x.yaml"}'
+blocked "an MCP server's move_file, by its destination"
+
 # P3: the hook settings.
 call Write '{"file_path":".claude/settings.json","content":"{}"}'
 blocked "Write settings.json without the hook entries"
