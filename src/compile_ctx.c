@@ -237,6 +237,24 @@ strlist_push(struct cctx *cx, struct strlist *l, const struct ynode *n,
 	l->n++;
 }
 
+/* A built-in variable (compile_places.c) into l: 1, or 0 if name is not. */
+static int
+builtin_var(struct cctx *cx, struct strlist *l, const struct ynode *n,
+    const char *name)
+{
+	char	**globs;
+	size_t	  i, ng;
+
+	if (!place_var(cx->rs->places, name, &globs, &ng))
+		return 0;
+	for (i = 0; i < ng; i++) {
+		strlist_push(cx, l, n, globs[i], strlen(globs[i]));
+		free(globs[i]);
+	}
+	free(globs);
+	return 1;
+}
+
 static void
 strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
     bool expand_vars, const char *what)
@@ -252,7 +270,7 @@ strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
 	if (expand_vars && n->style == YSTYLE_PLAIN && n->str[0] == '$' &&
 	    n->len > 1) {
 		v = ynode_get(cx->vars, n->str + 1);
-		if (v == NULL && compile_place_var(cx, n, n->str + 1, l))
+		if (v == NULL && builtin_var(cx, l, n, n->str + 1))
 			return;
 		if (v == NULL) {
 			struct diag *d = cx_error(cx, n, DIAG_unknown_var,
@@ -275,7 +293,7 @@ strlist_add_scalar(struct cctx *cx, struct strlist *l, const struct ynode *n,
 				/* A built-in inside a list of vars:. */
 				if (it->style == YSTYLE_PLAIN &&
 				    it->str[0] == '$' &&
-				    compile_place_var(cx, n, it->str + 1, l))
+				    builtin_var(cx, l, n, it->str + 1))
 					continue;
 				strlist_push(cx, l, n, it->str, it->len);
 			}

@@ -12,7 +12,8 @@
  *
  * The values are read while compiling (rs->places, set by the loader);
  * the globs they become are what the cache keeps.  A file's own vars:
- * entry of the same name wins, for that file only.
+ * entry of the same name wins, for that file only (compile_ctx.c, which
+ * calls this; nothing here calls back into the compiler).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -23,8 +24,7 @@
 #include "xmalloc.h"
 
 static void
-push_glob(struct cctx *cx, struct strlist *l, const struct ynode *n,
-    const char *dir, const char *suffix)
+push_glob(char ***v, size_t *n, const char *dir, const char *suffix)
 {
 	struct buf	 b;
 	const char	*p;
@@ -35,48 +35,48 @@ push_glob(struct cctx *cx, struct strlist *l, const struct ynode *n,
 			buf_addc(&b, '\\');
 		buf_addc(&b, *p);
 	}
-	/* The root itself: with the suffix it would be every file. */
 	while (b.len > 1 && b.data[b.len - 1] == '/')
 		b.len--;
+	/* The root itself: with the suffix it would be every file. */
 	if (!(b.len == 1 && b.data[0] == '/'))
 		buf_adds(&b, suffix);
-	strlist_push(cx, l, n, b.data, b.len);
-	buf_release(&b);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = buf_detach(&b, NULL);
 }
 
 static void
-push_dir(struct cctx *cx, struct strlist *l, const struct ynode *n,
-    const char *dir)
+push_dir(char ***v, size_t *n, const char *dir)
 {
 	char	*real;
 
 	if (dir == NULL || dir[0] != '/')
 		return;
-	push_glob(cx, l, n, dir, "");
-	push_glob(cx, l, n, dir, "/**");
+	push_glob(v, n, dir, "");
+	push_glob(v, n, dir, "/**");
 	real = realpath(dir, NULL);
 	if (real != NULL && strcmp(real, dir) != 0 && strcmp(real, "/") != 0) {
-		push_glob(cx, l, n, real, "");
-		push_glob(cx, l, n, real, "/**");
+		push_glob(v, n, real, "");
+		push_glob(v, n, real, "/**");
 	}
 	free(real);
 }
 
 int
-compile_place_var(struct cctx *cx, const struct ynode *n, const char *name,
-    struct strlist *l)
+place_var(const struct rule_places *pl, const char *name, char ***globs,
+    size_t *n)
 {
-	const struct rule_places	*pl = cx->rs->places;
-	size_t				 i;
+	size_t	i;
 
+	*globs = NULL;
+	*n = 0;
 	if (strcmp(name, "REFLEXION_DIRS") != 0)
 		return 0;
 	if (pl == NULL)
 		return 1;
-	push_dir(cx, l, n, pl->home);
-	push_dir(cx, l, n, pl->system);
-	push_dir(cx, l, n, pl->packs);
+	push_dir(globs, n, pl->home);
+	push_dir(globs, n, pl->system);
+	push_dir(globs, n, pl->packs);
 	for (i = 0; i < pl->nsources; i++)
-		push_dir(cx, l, n, pl->sources[i]);
+		push_dir(globs, n, pl->sources[i]);
 	return 1;
 }

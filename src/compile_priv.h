@@ -57,9 +57,12 @@ struct strlist {
 	size_t			 n, cap;
 };
 
-/* compile_places.c: 1 when name is a built-in variable (added to l). */
-int	 compile_place_var(struct cctx *, const struct ynode *,
-	     const char *name, struct strlist *l);
+/*
+ * compile_places.c: 1 when name is a built-in variable, with its globs
+ * in *globs[0..*n) (the caller frees each and the array); else 0.
+ */
+int	 place_var(const struct rule_places *, const char *name,
+	     char ***globs, size_t *n);
 
 /* compile_ctx.c */
 struct diag *cx_error(struct cctx *, const struct ynode *, enum diag_code,
