@@ -39,7 +39,8 @@
 #   P1  the agent writes, moves or deletes rule files of any layer  section 5.4
 #   P2  ... config.yaml or the data directory                       section 5.4
 #   P3  ... or drops the hook entries from the agent's settings     section 5.4
-#   P4  a project's rules switch self-protection off                section 5.4
+#   P4  a project's rules switch self-protection off, or the agent  section 5.4
+#       trusts the project for the user
 #   P5  controls, and the user's own switch                         section 5.4
 #
 # Each section runs in a subshell of its own, in its own directory, so
@@ -1947,6 +1948,11 @@ YAML
 call Write '{"file_path":".reflexion/rules/allow.yaml","content":"x"}'
 blocked "a local allow-everything rule does not undo it"
 rm -rf "$P/.reflexion/rules.local"
+
+sh_call 'reflexion-rules trust'
+blocked "the agent trusts the project for the user"
+sh_call 'reflexion-rules trust --list'
+passes "listing the trusted projects"
 
 # P5: controls, and the user's own switch.
 call Read '{"file_path":".reflexion/rules/a.yaml"}'
