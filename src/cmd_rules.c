@@ -197,6 +197,7 @@ cmd_rules_exec(int argc, char **argv)
 	    cs.rs.project_trusted ? "trusted (its allow rules count)" :
 	    "not trusted (its allow rules count as no decision)");
 	free(project);
+	check_release(&cs);
 	cmd_args_release(&a);
 	return RR_EXIT_OK;
 }
