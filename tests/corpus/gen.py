@@ -339,6 +339,195 @@ plain(DC, "smaller", "allow", [
     "trap 'rm -f \"$lock\"' EXIT", "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key' git fetch",
     "$SHELL -c 'echo hi'", "for f in *.log; do gzip \"$f\"; done",
     "ssh host 'echo rm -rf /'", "watch -n 1 'git status'"])
+# ---- the classes of issue 14, combinatorial: templates x inner commands ---
+# {s} a dangerous shell command (no quotes in it), {w} its words,
+# {l} its words as a JSON list, {h} a harmless command, {t} a target.
+DANGER = ["rm -rf /", "rm -rf ~", "git reset --hard", "git push --force origin main",
+          "git clean -fdx", "rm -rf /etc", "dropdb shop", "mkfs.ext4 /dev/sdb1"]
+HARMLESS = ["ls -la", "rm -rf ./build", "git status", "git push origin main",
+            "npm test", "git reset --soft HEAD~1"]
+ROOTS = ["/", "~", "/etc", "/usr", "$HOME", "/var", "/home"]
+SAFE_DIRS = ["build", "./dist", "/tmp/cache", "~/proj/out", "node_modules"]
+
+
+def combo(pack, cls, verdict, templates, inner):
+    for t in templates:
+        for s in inner:
+            if "{l}" in t and "~" in s:
+                continue    # a list form runs no shell: ~ stays a name
+            add(pack, cls, verdict, t.format(s=s, w=s, h=s, t=s,
+                                             l=json.dumps(s.split())))
+
+
+combo(DC, "interp.call", "deny", [
+    "python3 -c 'import os; os.system(\"{s}\")'",
+    "python -c 'import subprocess; subprocess.run(\"{s}\", shell=True)'",
+    "python3 -c 'import subprocess as sp; sp.check_call(\"{s}\", shell=True)'",
+    "python3 -c 'import subprocess; subprocess.Popen({l}).wait()'",
+    "python3 -c 'import os; os.popen(\"{s}\").read()'",
+    "node -e 'require(\"child_process\").execSync(\"{s}\")'",
+    "node -e 'const cp = require(\"child_process\"); cp.exec(\"{s}\")'",
+    "ruby -e 'system(\"{s}\")'",
+    "ruby -e '`{s}`'",
+    "perl -e 'system(\"{s}\")'",
+    "perl -e 'exec \"{s}\"'",
+    "awk 'BEGIN {{ system(\"{s}\") }}'",
+    "php -r 'shell_exec(\"{s}\");'",
+], DANGER)
+combo(DC, "interp.call", "allow", [
+    "python3 -c 'import os; os.system(\"{h}\")'",
+    "node -e 'require(\"child_process\").execSync(\"{h}\")'",
+    "ruby -e 'system(\"{h}\")'",
+    "perl -e 'system(\"{h}\")'",
+    "awk 'BEGIN {{ system(\"{h}\") }}'",
+], HARMLESS)
+combo(DC, "interp.print", "allow", [
+    "python3 -c 'print(\"{s}\")'",
+    "node -e 'console.log(\"{s}\")'",
+    "ruby -e 'puts \"{s}\"'",
+    "perl -e 'print \"{s}\\n\"'",
+    "awk 'BEGIN {{ print \"{s}\" }}'",
+    "php -r 'echo \"{s}\";'",
+    "python3 -c 'import sys; sys.stdout.write(\"{s}\\n\")' > notes.txt",
+], DANGER)
+combo(DC, "interp.delete", "deny", [
+    "python3 -c 'import shutil; shutil.rmtree(\"{t}\")'",
+    "python3 -c 'from shutil import rmtree; rmtree(\"{t}\", ignore_errors=True)'",
+    "node -e 'require(\"fs\").rmSync(\"{t}\", {{ recursive: true, force: true }})'",
+    "node -e 'require(\"fs\").rmdirSync(\"{t}\", {{ recursive: true }})'",
+    "ruby -rfileutils -e 'FileUtils.rm_rf(\"{t}\")'",
+    "perl -MFile::Path=remove_tree -e 'remove_tree(\"{t}\")'",
+], ["/", "/etc", "/usr", "/home"])
+combo(DC, "interp.delete", "allow", [
+    "python3 -c 'import shutil; shutil.rmtree(\"{t}\")'",
+    "node -e 'require(\"fs\").rmSync(\"{t}\", {{ recursive: true, force: true }})'",
+    "ruby -rfileutils -e 'FileUtils.rm_rf(\"{t}\")'",
+    "perl -MFile::Path=remove_tree -e 'remove_tree(\"{t}\")'",
+], ["build", "./dist", "/tmp/cache"])
+
+combo(DC, "stdin-sh.pipe", "deny", [
+    "echo '{s}' | sh", "echo \"{s}\" | bash", "printf '%s\\n' '{s}' | sh",
+    "printf '{s}\\n' | bash", "echo '{s}' | sudo sh", "echo '{s}' | zsh",
+    "echo '{s}' | bash -x", "echo '{s}' | sh -s --",
+], DANGER)
+combo(DC, "stdin-sh.heredoc", "deny", [
+    "sh <<< '{s}'", "bash <<< \"{s}\"", "bash -s <<'EOF'\n{s}\nEOF",
+    "cat <<'EOF' | bash\n{s}\nEOF", "sudo sh <<EOF\n{s}\nEOF",
+], DANGER)
+combo(DC, "stdin-sh.pipe", "allow", [
+    "echo '{s}' | cat", "echo '{s}' | grep -c rm", "printf '%s\\n' '{s}' > plan.txt",
+    "echo '{s}' | tee -a notes.txt", "echo '{s}' | wc -c",
+], DANGER)
+combo(DC, "stdin-sh.pipe", "allow", [
+    "echo '{h}' | sh", "sh <<< '{h}'", "bash <<'EOF'\n{h}\nEOF",
+], HARMLESS)
+
+combo(DC, "positional.args", "deny", [
+    "bash -c '$1' _ '{s}'", "sh -c '\"$@\"' _ {w}", "sh -c '$*' _ {w}",
+    "bash -c 'eval \"$1\"' _ '{s}'", "sh -c 'eval \"$@\"' _ '{s}'",
+    "bash -c '\"$0\" \"$@\"' {w}", "sh -c 'exec \"$@\"' sh {w}",
+    "bash -c 'command \"$@\"' _ {w}",
+], DANGER)
+combo(DC, "positional.args", "allow", [
+    "sh -c 'echo \"$@\"' _ {w}", "bash -c 'printf \"%s\\n\" \"$1\"' _ '{s}'",
+    "sh -c 'echo \"$1\" >> log.txt' _ '{s}'",
+], DANGER)
+combo(DC, "positional.args", "allow", [
+    "sh -c '\"$@\"' _ {h}", "bash -c 'eval \"$1\"' _ '{h}'",
+], HARMLESS)
+
+combo(DC, "parallel.targets", "deny", [
+    "parallel rm -rf ::: {t}", "parallel 'rm -rf {{}}' ::: {t}", "echo {t} | parallel rm -rf",
+    "parallel -j2 rm -rf {{}} ::: {t}", "printf '%s\\n' {t} | parallel -X rm -rf",
+    "parallel --will-cite 'rm -rf {{}}' ::: {t} /tmp/x",
+], ROOTS)
+combo(DC, "parallel.command", "deny", [
+    "parallel ::: '{s}'", "parallel sh -c ::: '{s}'", "parallel {{}} ::: '{s}'",
+    "echo '{s}' | parallel", "parallel -j1 bash -c {{}} ::: '{s}'",
+], DANGER)
+combo(DC, "parallel.targets", "allow", [
+    "parallel rm -rf ::: {t}", "parallel 'rm -rf {{}}' ::: {t}",
+    "parallel --dry-run rm -rf ::: /", "parallel echo rm -rf ::: {t}",
+], SAFE_DIRS)
+combo(DC, "parallel.command", "allow", [
+    "parallel echo {{}} ::: '{s}'", "parallel --dry-run ::: '{s}'",
+], DANGER)
+
+combo(DC, "arith.subst", "deny", [
+    "echo $(( $({s}) + 1 ))", "x=$(( $({s}) ))", "(( $({s}) ))", ": $(( $({s}) ))",
+    "echo $[ $({s}) ]", "let \"x = $({s})\"", "[[ $(( $({s}) )) -eq 0 ]]",
+    "y=$(( `{s}` + 0 ))",
+], DANGER)
+combo(DC, "arith.subst", "allow", [
+    "echo '$(( $({s}) ))'", "echo \"\\$(( \\$({s}) ))\"",
+], DANGER)
+plain(DC, "arith.subst", "allow", [
+    "echo $(( $(echo 1) + 1 ))", "echo $(( 2 * 3 ))", "n=$(( $(wc -l < f.txt) ))",
+    "(( $(git rev-list --count HEAD) > 10 ))", "echo $[ $(nproc) * 2 ]"])
+
+GLOB_ROOTS = ["/*/", "/**", "/**/*", "/tmp/../etc", "/var/../", "/./", "/usr/./", "/.",
+              "~root", "~root/", "\"${HOME:?}\"", "\"${HOME:?}/\"", "\"${HOME}\"/",
+              "$HOME/..", "/e*c", "/e?c", "/[e]tc", "/{etc,usr}", "/System", "/Library",
+              "/Applications", "/Users", "//etc", "/../", "~/../../", "/home/*", "/home/../"]
+combo(DC, "targets.glob", "deny", ["rm -rf {t}", "sudo rm -fr -- {t}"], GLOB_ROOTS)
+combo(DC, "targets.glob", "deny", ["chmod -R 777 {t}", "find {t} -delete"],
+      GLOB_ROOTS[:10])
+GLOB_SAFE = ["./*/", "build/**", "/tmp/build/../dist", "\"${HOME:?}/proj/cache\"",
+             "/tmp/./x", "\"${OUT:?}/build\"", "~/Library/Caches/app", "/Users/alice/proj/build",
+             "./etc", "etc/", "src/../build", "~/proj/{dist,out}", "/opt/app/../app-old"]
+combo(DC, "targets.glob", "allow", ["rm -rf {t}", "chmod -R 755 {t}"], GLOB_SAFE)
+
+combo(DC, "smaller.wrap", "deny", [
+    "watch '{s}'", "watch -n 10 {s}", "ssh host '{s}'", "ssh -t deploy@web '{s}'",
+    "trap '{s}' EXIT", "trap \"{s}\" ERR; make", "$SHELL -c '{s}'", "\"${{SHELL}}\" -c '{s}'",
+    "${{SHELL:-bash}} -c '{s}'", "GIT_SSH_COMMAND='{s}' git pull",
+    "x=\"$(cat <<'EOF'\n{s}\nEOF\n)\"; eval \"$x\"",
+    "bash --rcfile <(echo '{s}') -i", "exec {s}", "builtin eval '{s}'",
+    "nohup sh -c '{s}' &",
+], DANGER)
+combo(DC, "smaller.wrap", "allow", [
+    "watch -n 1 '{h}'", "ssh host '{h}'", "trap '{h}' EXIT", "$SHELL -c '{h}'",
+], HARMLESS)
+combo(DC, "smaller.wrap", "allow", [
+    "bash -n -c '{s}'", "ssh host \"echo '{s}'\"", "watch -n 5 echo '{s}'",
+    "trap 'echo \"{s}\"' EXIT",
+], DANGER)
+combo(DC, "smaller.for", "deny", [
+    "for d in {t} /tmp/x; do rm -rf \"$d\"; done", "for d in {t}; do sudo rm -rf $d; done",
+    "for d in {t}; do chmod -R 777 \"$d\"; done",
+], ROOTS)
+combo(DC, "smaller.for", "allow", [
+    "for d in {t}; do rm -rf \"$d\"; done", "for d in {t} /tmp/x; do ls \"$d\"; done",
+], SAFE_DIRS)
+combo(DC, "smaller.for", "allow", ["for d in {t}; do du -sh \"$d\"; done"], ROOTS)
+
+GIT_D = ["reset --hard", "push --force", "clean -fdx", "push -f origin main"]
+combo(DC, "git-forms.alias", "deny", [
+    "git -c alias.x='{s}' x", "git -c alias.go='!git {s}' go",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.y GIT_CONFIG_VALUE_0='{s}' git y",
+    "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.y GIT_CONFIG_VALUE_0='{s}' git y",
+    "git.exe {s}", "git -C ../repo {s}", "git --work-tree=. {s}",
+], GIT_D)
+combo(DC, "git-forms.alias", "allow", [
+    "git -c alias.x='{s}' status", "git -c alias.go='!echo {s}' go",
+], GIT_D)
+plain(DC, "git-forms.abbrev", "deny", [
+    "git reset --ha", "git reset --har HEAD~1", "git reset --hard HEAD", "git clean --for -d",
+    "git clean -d --forc", "rm --rec --force /", "rm --recur -f ~", "rm --recursiv --f /etc",
+    "rm -r --fo /usr", "chmod --rec 777 /", "chown --recu root /etc", "chgrp --recursi wheel /usr",
+    "rm --re -f /"])
+plain(DC, "git-forms.abbrev", "allow", [
+    "git reset --so HEAD~1", "git reset --mi", "git reset --ke HEAD~1", "rm --rec ./build",
+    "chmod --recur 755 ./public", "git clean --dry --for", "git.exe status", "rm --for ./a.txt"])
+
+combo(DC, "env-opts.forms", "deny", [
+    "env -S '{s}'", "env --split-string='{s}'", "env -P /usr/bin {s}", "env - {s}",
+    "env -i {s}", "env -u HOME {s}", "env --unset=PATH {s}", "env --ignore-environment {s}",
+    "env -iu X {s}", "env -v {s}",
+], DANGER)
+combo(DC, "env-opts.forms", "allow", ["env -S '{h}'", "env -u FOO {h}"], HARMLESS)
+combo(DC, "env-opts.forms", "allow", ["env -S 'echo {s}'", "env -i echo '{s}'"], DANGER)
+
 # --help and --dry-run forms of each rule's program
 plain(DC, "help-dry", "allow", [
     "rm --help", "find --help", "git push --force --dry-run", "git push -f -n origin main",
