@@ -68,7 +68,7 @@ WRAPS = [
     ("wrap-list", "{c} 2>/dev/null; echo done"),
     ("wrap-compound", "if true; then {c}; fi"),
     ("wrap-compound", "for i in 1; do {c}; done"),
-    ("wrap-compound", "while read -r x; do {c}; done < /dev/null"),
+    ("wrap-compound", "while true; do {c}; break; done"),
     ("wrap-subst", "echo $({c})"),
     ("wrap-subst", "out=`{c}`"),
     ("wrap-heredoc-sh", "sh <<'EOF'\n{c}\nEOF"),
