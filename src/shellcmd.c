@@ -52,6 +52,28 @@ base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
+/*
+ * The program a command word names: its base name, without the ".exe" of
+ * a Windows program run from WSL or Git Bash (git.exe, GIT.EXE are git:
+ * Windows file names ignore case).
+ */
+static const char *
+program_name(struct arena *a, const char *word)
+{
+	const char	*b = base_name(word);
+	char		*p;
+	size_t		 n = strlen(b), k;
+
+	if (n <= 4 || b[n - 4] != '.' || (b[n - 3] | 0x20) != 'e' ||
+	    (b[n - 2] | 0x20) != 'x' || (b[n - 1] | 0x20) != 'e')
+		return b;
+	p = arena_strndup(a, b, n - 4);
+	for (k = 0; p[k]; k++)
+		if (p[k] >= 'A' && p[k] <= 'Z')
+			p[k] |= 0x20;
+	return p;
+}
+
 /* The lexer's lookup_var hook. */
 static const char *
 lookup_var(const struct parser *ps, const char *name, size_t len)
@@ -638,7 +660,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	c->argv = arena_alloc(a, (c->argc + 1) * sizeof(*c->argv));
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
-	c->program = base_name(c->argv[0]);
+	c->program = program_name(a, c->argv[0]);
 	buf_init(&text);
 	for (k = 0; k < x.n; k++) {
 		if (k)

@@ -1,7 +1,8 @@
 /*
  * The queries rules make of a parsed command (see shellwords.h): its
  * subcommand, past the global options of a few known programs, and
- * whether it has an option.  They read a finished struct sh_cmd only.
+ * whether it has an option, long options abbreviated as the program's
+ * option parser accepts them.  They read a finished struct sh_cmd only.
  */
 #include <string.h>
 
@@ -52,14 +53,117 @@ sh_subcommand(const struct sh_cmd *c)
 	return NULL;
 }
 
+/*
+ * The long options of programs whose abbreviations rules must see: GNU
+ * getopt_long and git's parse-options take any unambiguous prefix of a
+ * long option (`rm --rec --for`, `git reset --har`).  A prefix of several
+ * options is an error to the program, so it resolves to none here.  Only
+ * the programs listed are resolved: elsewhere --for stays --for.
+ */
+struct long_opts {
+	const char		*program;
+	const char		*subcommand;	/* NULL: any */
+	const char *const	*opts;
+};
+
+static const char *const rm_long[] = {
+	"--force", "--interactive", "--one-file-system", "--no-preserve-root",
+	"--preserve-root", "--recursive", "--dir", "--verbose", "--help",
+	"--version", NULL
+};
+static const char *const chmod_long[] = {
+	"--changes", "--silent", "--quiet", "--verbose", "--no-preserve-root",
+	"--preserve-root", "--reference", "--recursive", "--help", "--version",
+	NULL
+};
+static const char *const chown_long[] = {
+	"--changes", "--dereference", "--no-dereference", "--from",
+	"--silent", "--quiet", "--verbose", "--no-preserve-root",
+	"--preserve-root", "--reference", "--recursive", "--help", "--version",
+	NULL
+};
+static const char *const git_reset_long[] = {
+	"--quiet", "--no-quiet", "--refresh", "--no-refresh", "--mixed",
+	"--soft", "--hard", "--merge", "--keep", "--recurse-submodules",
+	"--no-recurse-submodules", "--patch", "--intent-to-add",
+	"--pathspec-from-file", "--pathspec-file-nul", NULL
+};
+static const char *const git_push_long[] = {
+	"--verbose", "--quiet", "--repo", "--all", "--branches", "--mirror",
+	"--delete", "--tags", "--dry-run", "--porcelain", "--force",
+	"--force-with-lease", "--force-if-includes", "--recurse-submodules",
+	"--thin", "--receive-pack", "--exec", "--set-upstream", "--progress",
+	"--prune", "--no-verify", "--verify", "--follow-tags", "--signed",
+	"--atomic", "--push-option", "--ipv4", "--ipv6", NULL
+};
+static const char *const git_clean_long[] = {
+	"--quiet", "--dry-run", "--force", "--interactive", "--exclude", NULL
+};
+
+static const struct long_opts long_opts[] = {
+	{ "rm", NULL, rm_long },
+	{ "chmod", NULL, chmod_long },
+	{ "chown", NULL, chown_long },
+	{ "chgrp", NULL, chown_long },
+	{ "git", "reset", git_reset_long },
+	{ "git", "push", git_push_long },
+	{ "git", "clean", git_clean_long },
+};
+
+static const char *const *
+find_long_opts(const struct sh_cmd *c)
+{
+	const char	*sub = NULL;
+	size_t		 i;
+	bool		 have_sub = false;
+
+	for (i = 0; i < sizeof(long_opts) / sizeof(long_opts[0]); i++) {
+		if (strcmp(c->program, long_opts[i].program) != 0)
+			continue;
+		if (long_opts[i].subcommand == NULL)
+			return long_opts[i].opts;
+		if (!have_sub) {
+			sub = sh_subcommand(c);
+			have_sub = true;
+		}
+		if (sub != NULL && strcmp(sub, long_opts[i].subcommand) == 0)
+			return long_opts[i].opts;
+	}
+	return NULL;
+}
+
+/*
+ * The long option that s[0..n) ("--rec") stands for in opts: itself, or
+ * the one option it is a prefix of; NULL when none or several.
+ */
+static const char *
+resolve_long(const char *s, size_t n, const char *const *opts)
+{
+	const char	*found = NULL;
+
+	for (; *opts != NULL; opts++) {
+		if (strncmp(*opts, s, n) != 0)
+			continue;
+		if ((*opts)[n] == '\0')
+			return *opts;
+		if (found != NULL)
+			return NULL;
+		found = *opts;
+	}
+	return found;
+}
+
 bool
 sh_has_flag(const struct sh_cmd *c, const char *flag)
 {
-	const char	*s;
-	size_t		 i, flen = strlen(flag), n;
+	const char		*s, *full;
+	const char *const	*opts = NULL;
+	size_t			 i, flen = strlen(flag), n;
 
 	if (flen < 2 || flag[0] != '-')
 		return false;
+	if (flag[1] == '-')
+		opts = find_long_opts(c);
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
 		if (strcmp(s, "--") == 0)
@@ -69,6 +173,12 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 		if (flag[1] == '-') {			/* --long */
 			n = strcspn(s, "=");
 			if (n == flen && memcmp(s, flag, n) == 0)
+				return true;
+			/* An abbreviation, where the program takes them. */
+			if (opts != NULL && n > 2 && n < flen &&
+			    memcmp(s, flag, n) == 0 &&
+			    (full = resolve_long(s, n, opts)) != NULL &&
+			    strcmp(full, flag) == 0)
 				return true;
 		} else if (flen == 2) {			/* -x in a bundle */
 			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)

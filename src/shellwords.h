@@ -43,7 +43,7 @@
 struct sh_cmd {
 	const char	**argv;		/* unquoted words, wrappers removed */
 	size_t		  argc;		/* >= 1 */
-	const char	 *program;	/* basename of argv[0] */
+	const char	 *program;	/* basename of argv[0], no .exe */
 	const char	 *text;		/* the words as written, unquoted,
 					   wrappers kept, joined by spaces */
 	const char	**redirects;	/* targets of < > >> &> ... */
