@@ -19,10 +19,19 @@
 #define SH_MAX_VARS	64
 #define SH_MAX_ALIASES	32
 #define SH_MAX_UNWRAP	16
+#define SH_MAX_LOOPS	8
+#define SH_MAX_LOOP_VALUES 16
 
 struct sh_var {
 	const char	*name;
 	const char	*value;
+};
+
+/* for NAME in VALUES: $NAME stands for each of VALUES. */
+struct sh_loop {
+	const char	*name;
+	const char	**values;
+	size_t		 nvalues;
 };
 
 struct sh_alias {
@@ -40,6 +49,8 @@ struct reader {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
+	struct sh_loop		 loops[SH_MAX_LOOPS];
+	size_t			 nloops;
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -169,6 +180,101 @@ expand_alias(struct frame *f, struct sh_alias *al, const struct sh_word *w,
 	buf_release(&text);
 }
 
+/*
+ * for NAME in VALUES: remembered for the rest of the line (the body
+ * follows), so that "$NAME" in it, which the lexer leaves as written,
+ * becomes each of VALUES (at most SH_MAX_LOOP_VALUES of them).
+ */
+static void
+set_loop(struct parser *ps, const struct sh_cmd *c)
+{
+	struct reader	*r = ps->ctx;
+	struct sh_loop	*l;
+	size_t		 k;
+
+	if (c->argc < 4 || strcmp(c->argv[2], "in") != 0 ||
+	    r->nloops == SH_MAX_LOOPS)
+		return;
+	l = &r->loops[r->nloops++];
+	l->name = c->argv[1];
+	l->nvalues = c->argc - 3 < SH_MAX_LOOP_VALUES ? c->argc - 3 :
+	    SH_MAX_LOOP_VALUES;
+	l->values = arena_alloc(&ps->sc->arena,
+	    l->nvalues * sizeof(*l->values));
+	for (k = 0; k < l->nvalues; k++)
+		l->values[k] = c->argv[3 + k];
+}
+
+/* The loop whose variable the word starts with ($NAME, then no name char). */
+static const struct sh_loop *
+find_loop(const struct parser *ps, const char *s, size_t *len)
+{
+	const struct reader	*r = ps->ctx;
+	size_t			 i, n;
+
+	if (s[0] != '$')
+		return NULL;
+	for (i = r->nloops; i > 0; i--) {
+		n = strlen(r->loops[i - 1].name);
+		if (strncmp(s + 1, r->loops[i - 1].name, n) == 0 &&
+		    !is_name_char(s[n + 1])) {
+			*len = n + 1;
+			return &r->loops[i - 1];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Words that start with a loop's $NAME become one word per value: the
+ * command is read as if run with each (rm -rf "$d" over / /home is seen
+ * as rm -rf / /home).
+ */
+static void
+expand_loops(struct parser *ps, struct wordvec *x)
+{
+	const struct reader	*r = ps->ctx;
+	const struct sh_loop	*l;
+	struct wordvec		 out;
+	struct sh_word		 nw;
+	struct buf		 b;
+	size_t			 i, k, len;
+
+	if (r->nloops == 0)
+		return;
+	memset(&out, 0, sizeof(out));
+	buf_init(&b);
+	for (i = 0; i < x->n; i++) {
+		l = find_loop(ps, x->v[i].s, &len);
+		if (l == NULL || !sh_charge(ps, l->nvalues * x->v[i].len)) {
+			l = NULL;
+			len = 0;
+		}
+		for (k = 0; k < (l ? l->nvalues : 1); k++) {
+			if (out.n == out.cap) {
+				out.cap = out.cap * 2 + 16;
+				out.v = xreallocarray(out.v, out.cap,
+				    sizeof(*out.v));
+			}
+			nw = x->v[i];
+			if (l != NULL) {
+				buf_reset(&b);
+				buf_adds(&b, l->values[k]);
+				buf_adds(&b, x->v[i].s + len);
+				nw.s = arena_strndup(&ps->sc->arena, b.data,
+				    b.len);
+				nw.len = b.len;
+				nw.open = -1;
+				nw.assign = false;
+			}
+			out.v[out.n++] = nw;
+		}
+	}
+	buf_release(&b);
+	free(x->v);
+	*x = out;
+}
+
 /* ---- simple commands ------------------------------------------------------ */
 
 static const char *const reserved_words[] = {
@@ -193,7 +299,9 @@ static const char *const sudo_long[] = {
 	"--other-user", "--close-from", "--chdir", "--chroot",
 	"--command-timeout", NULL
 };
-static const char *const env_long[] = { "--unset", "--chdir", NULL };
+static const char *const env_long[] = {
+	"--unset", "--chdir", "--argv0", NULL
+};
 static const char *const timeout_long[] = { "--signal", "--kill-after", NULL };
 static const char *const stdbuf_long[] = {
 	"--input", "--output", "--error", NULL
@@ -209,7 +317,7 @@ static const char *const no_long[] = { NULL };
 static const struct wrapper wrappers[] = {
 	{ "sudo", "CDghprtTUu", sudo_long, 0 },
 	{ "doas", "Cu", no_long, 0 },
-	{ "env", "uCS", env_long, 0 },
+	{ "env", "uCSP", env_long, 0 },
 	{ "command", "", no_long, 0 },
 	{ "builtin", "", no_long, 0 },
 	{ "exec", "a", no_long, 0 },
@@ -288,8 +396,9 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 			}
 			continue;
 		}
-		if (w[i].assign && strcmp(wr->name, "env") == 0)
-			continue;
+		if (strcmp(wr->name, "env") == 0 &&
+		    (w[i].assign || strcmp(s, "-") == 0))
+			continue;	/* env - is env -i */
 		if (pos > 0) {
 			pos--;
 			continue;
@@ -457,22 +566,25 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 	buf_release(&b);
 }
 
+/* A shell, or the user's shell by its variable ($SHELL -c ...). */
 static bool
 is_shell(const char *prog)
 {
-	return str_in_set(prog, shells);
+	return str_in_set(prog, shells) || strcmp(prog, "$SHELL") == 0 ||
+	    strcmp(prog, "$BASH") == 0;
 }
 
 /*
  * The script a shell runs from its arguments (sh -c SCRIPT), or NULL.
  * *reads_stdin is set when it runs no script file and no -c (so a
- * here-document or here-string is its script).
+ * here-document or here-string is its script).  With -n (noexec) a
+ * shell only checks the syntax: it runs nothing.
  */
 static const char *
 shell_script(const struct sh_cmd *c, bool *reads_stdin)
 {
 	const char	*s;
-	bool		 has_c = false;
+	bool		 has_c = false, noexec = false;
 	size_t		 i;
 
 	*reads_stdin = false;
@@ -496,10 +608,15 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin)
 		if (s[0] == '-' || s[0] == '+') {
 			if (s[0] == '-' && strchr(s + 1, 'c') != NULL)
 				has_c = true;
+			/* -n reads the script and runs nothing. */
+			if (s[0] == '-' && strchr(s + 1, 'n') != NULL)
+				noexec = true;
 			continue;
 		}
 		break;
 	}
+	if (noexec)
+		return NULL;
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;
@@ -603,14 +720,17 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < nwords; i++)
 		expand_word(f->ps, &words[i], &x);
+	expand_loops(f->ps, &x);
 	i = 0;
 	for (;;) {
 		while (i < x.n && x.v[i].assign)
 			i++;
 		if (i == x.n) {
 			/* A line of assignments only: remember the values. */
-			for (k = 0; bare && k < x.n; k++)
+			for (k = 0; bare && k < x.n; k++) {
 				set_var(f->ps, x.v[k].s);
+				sh_command_var(f, x.v[k].s);
+			}
 			free(x.v);
 			return;
 		}
@@ -672,6 +792,8 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 
 	if (strcmp(c->program, "alias") == 0)
 		set_aliases(f->ps, c);
+	if (strcmp(c->program, "for") == 0 && !x.v[i].quoted)
+		set_loop(f->ps, c);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)
@@ -688,6 +810,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	{
 		struct sh_cmd copy = *c;
 		run_nested(f, &copy, x.v + i, x.n - i);
+		sh_run_forms(f, &copy, x.v, i);
+		for (k = 0; k < x.n; k++)
+			if (x.v[k].assign && (k < i ||
+			    str_in_set(copy.program, declarers)))
+				sh_command_var(f, x.v[k].s);
 	}
 	free(x.v);
 }

@@ -17,9 +17,13 @@
  *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,
  *     nohup, nice, ionice, time, timeout, stdbuf, setsid, xargs, busybox,
  *     with their options; reserved words (if, then, do, !, { ...) too;
- *   - sh -c, bash -c (any shell), su -c, eval, env -S, find -exec and a
- *     shell fed a here-document or here-string have their script parsed
- *     as commands one level deeper;
+ *   - sh -c, bash -c (any shell, $SHELL too; not with -n), su -c, eval,
+ *     env -S, find -exec and a shell fed a here-document or here-string
+ *     have their script parsed as commands one level deeper; so do the
+ *     commands that parallel, watch, ssh HOST, trap, git aliases and
+ *     command-valued variables (GIT_SSH_COMMAND=...) run (shellforms.c);
+ *   - in `for NAME in WORDS`, a later word starting with $NAME stands for
+ *     each of WORDS;
  *   - a literal `cd DIR` is remembered for the commands after it in the
  *     same list (`dir` when it is absolute, `wd` in every case);
  *   - `alias NAME=VALUE` makes a later command NAME ARGS run VALUE ARGS,

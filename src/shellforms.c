@@ -1,0 +1,446 @@
+/*
+ * Commands that run other commands written differently (shellwords.h):
+ * part of the command reader (shellwords_priv.h), called by shellcmd.c
+ * for each simple command it made.  Each form below turns what the
+ * command will run into text that is parsed one level deeper, within the
+ * reader's limits and work budget:
+ *
+ *   git NAME ARGS     with alias.NAME from `git -c` or GIT_CONFIG_KEY_n /
+ *                     GIT_CONFIG_VALUE_n: `git VALUE ARGS`, or the shell
+ *                     command VALUE when it starts with '!';
+ *   git -c core.sshCommand=CMD (and the other config keys whose value
+ *                     git runs through a shell);
+ *   NAME=CMD          an assignment to a variable whose value programs
+ *                     run as a command (GIT_SSH_COMMAND, EDITOR, ...);
+ *   parallel          its command with each argument after ::: put in;
+ *   watch, ssh HOST   the words of the command, joined as they do;
+ *   trap CMD SIG      the command run on the signal.
+ *
+ * Every string lives in the script's arena or is freed here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "shellwords_priv.h"
+#include "strset.h"
+
+/* Arguments of ::: put in one at a time, at most so many in all. */
+#define PARALLEL_MAX_ARGS	16
+
+static void
+parse_text(struct frame *f, const struct buf *b)
+{
+	sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b->data, b->len),
+	    b->len);
+}
+
+static void
+parse_str(struct frame *f, const char *s)
+{
+	sh_parse_nested(f, s, strlen(s));
+}
+
+/* Appends s single-quoted, so that the shell reads it as one word. */
+static void
+add_quoted(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	buf_addc(b, '\'');
+}
+
+/* Appends argv[from..argc), each quoted or as written, space-separated. */
+static void
+add_words(struct buf *b, const char *const *argv, size_t from, size_t argc,
+    bool quote)
+{
+	size_t	k;
+
+	for (k = from; k < argc; k++) {
+		if (b->len > 0)
+			buf_addc(b, ' ');
+		if (quote)
+			add_quoted(b, argv[k]);
+		else
+			buf_adds(b, argv[k]);
+	}
+}
+
+/* Parses argv[from..argc) joined by spaces, as ssh and watch run it. */
+static void
+parse_joined(struct frame *f, const char *const *argv, size_t from,
+    size_t argc, bool quote)
+{
+	struct buf	b;
+
+	if (from >= argc)
+		return;
+	buf_init(&b);
+	add_words(&b, argv, from, argc, quote);
+	parse_text(f, &b);
+	buf_release(&b);
+}
+
+/* ---- variables whose value is a command --------------------------------- */
+
+static const char *const command_vars[] = {
+	"GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+	"GIT_EXTERNAL_DIFF", "EDITOR", "VISUAL", "PAGER", "PROMPT_COMMAND",
+	NULL
+};
+
+void
+sh_command_var(struct frame *f, const char *word)
+{
+	const char	*eq = strchr(word, '=');
+	char		 name[32];
+	size_t		 n;
+
+	if (eq == NULL || (n = (size_t)(eq - word)) >= sizeof(name) ||
+	    eq[1] == '\0')
+		return;
+	memcpy(name, word, n);
+	name[n] = '\0';
+	if (str_in_set(name, command_vars))
+		parse_str(f, eq + 1);
+}
+
+/* ---- git ------------------------------------------------------------------ */
+
+/* Config keys whose value git runs through a shell. */
+static const char *const git_command_keys[] = {
+	"core.sshcommand", "core.editor", "core.pager", "sequence.editor",
+	"diff.external", NULL
+};
+
+/*
+ * The value of the variable named name[0..len) for the command: an
+ * assignment before it (pre[0..npre)), else one earlier in the line.
+ */
+static const char *
+env_value(struct frame *f, const struct sh_word *pre, size_t npre,
+    const char *name, size_t len)
+{
+	size_t	k;
+
+	for (k = npre; k > 0; k--)
+		if (pre[k - 1].assign && strncmp(pre[k - 1].s, name, len) == 0 &&
+		    pre[k - 1].s[len] == '=')
+			return pre[k - 1].s + len + 1;
+	return f->ps->hooks->lookup_var(f->ps, name, len);
+}
+
+/*
+ * Calls fn with each config key=value pair the git command c is given:
+ * `-c key=value` before its subcommand, and GIT_CONFIG_KEY_n=key with
+ * GIT_CONFIG_VALUE_n=value among the assignments before it (git reads
+ * GIT_CONFIG_COUNT of them; any n is taken here), or exported earlier
+ * (n below 10).  Returns the value of
+ * the first key fn accepts, or NULL.
+ */
+static const char *
+git_config(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
+    size_t npre, bool (*fn)(const char *key, size_t keylen, void *),
+    void *arg)
+{
+	const char	*s, *eq, *v;
+	char		 name[64];
+	size_t		 i, n;
+
+	for (i = 1; i + 1 < c->argc && c->argv[i][0] == '-'; i++) {
+		if (strcmp(c->argv[i], "-c") != 0) {
+			if (strcmp(c->argv[i], "-C") == 0 ||
+			    strcmp(c->argv[i], "--git-dir") == 0 ||
+			    strcmp(c->argv[i], "--work-tree") == 0 ||
+			    strcmp(c->argv[i], "--namespace") == 0)
+				i++;
+			continue;
+		}
+		s = c->argv[++i];
+		if ((eq = strchr(s, '=')) != NULL &&
+		    fn(s, (size_t)(eq - s), arg))
+			return eq + 1;
+	}
+	for (i = 0; i < npre; i++) {
+		s = pre[i].s;
+		if (!pre[i].assign || strncmp(s, "GIT_CONFIG_KEY_", 15) != 0 ||
+		    (eq = strchr(s, '=')) == NULL ||
+		    !fn(eq + 1, strlen(eq + 1), arg))
+			continue;
+		n = (size_t)(eq - s) - 15;
+		if (n + 17 > sizeof(name))
+			continue;
+		memcpy(name, "GIT_CONFIG_VALUE_", 17);
+		memcpy(name + 17, s + 15, n);
+		if ((v = env_value(f, pre, npre, name, n + 17)) != NULL)
+			return v;
+	}
+	/* Exported earlier in the line: the first few numbers only. */
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%zu", i);
+		v = f->ps->hooks->lookup_var(f->ps, name, strlen(name));
+		if (v == NULL || !fn(v, strlen(v), arg))
+			continue;
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%zu", i);
+		if ((v = env_value(f, pre, npre, name, strlen(name))) != NULL)
+			return v;
+	}
+	return NULL;
+}
+
+static bool
+is_alias_key(const char *key, size_t len, void *arg)
+{
+	const char	*sub = arg;
+
+	return len > 6 && strncasecmp(key, "alias.", 6) == 0 &&
+	    strlen(sub) == len - 6 && strncasecmp(key + 6, sub, len - 6) == 0;
+}
+
+static bool
+is_command_key(const char *key, size_t len, void *arg)
+{
+	const char *const	*k;
+
+	(void)arg;
+	for (k = git_command_keys; *k != NULL; k++)
+		if (strlen(*k) == len && strncasecmp(key, *k, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A git alias run as `git NAME ARGS`: git runs `git VALUE ARGS`, or for
+ * "!VALUE" the shell command VALUE with ARGS after it.
+ */
+static void
+git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
+    size_t npre)
+{
+	const char	*sub, *v;
+	struct buf	 b;
+	size_t		 i;
+
+	if ((v = git_config(f, c, pre, npre, is_command_key, NULL)) != NULL)
+		parse_str(f, v);
+	if ((sub = sh_subcommand(c)) == NULL ||
+	    (v = git_config(f, c, pre, npre, is_alias_key, (void *)sub)) ==
+	    NULL)
+		return;
+	for (i = 1; i < c->argc && c->argv[i] != sub; i++)
+		;
+	buf_init(&b);
+	if (v[0] == '!')
+		buf_adds(&b, v + 1);
+	else {
+		buf_adds(&b, "git ");
+		buf_adds(&b, v);
+	}
+	add_words(&b, c->argv, i + 1, c->argc, true);
+	parse_text(f, &b);
+	buf_release(&b);
+}
+
+/* ---- GNU parallel --------------------------------------------------------- */
+
+static const char *const parallel_short_args = "jPSadInNLCEl";
+static const char *const parallel_long_args[] = {
+	"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--max-args",
+	"--colsep", "--results", "--joblog", "--tmpdir", "--workdir", "--wd",
+	"--timeout", "--delay", "--halt", "--retries", "--env", "--tagstring",
+	"--tag-string", "--eof", "--memfree", "--load", "--basefile",
+	"--return", "--transferfile", "--sshloginfile", "--slf", "--block",
+	"--max-replace-args", "--max-lines", "--shebang-wrap", "--sqlmaster",
+	"--sqlworker", "--max-procs", "--nice", "--termseq", NULL
+};
+/* Options after which nothing runs. */
+static const char *const parallel_no_run[] = {
+	"--dry-run", "--help", "--version", "--citation", "--number-of-cpus",
+	"--number-of-cores", "--number-of-threads", "--number-of-sockets",
+	"--max-line-length-allowed", "--minversion", NULL
+};
+
+static bool
+is_parallel_sep(const char *s)
+{
+	return strcmp(s, ":::") == 0 || strcmp(s, ":::+") == 0 ||
+	    strcmp(s, "::::") == 0 || strcmp(s, "::::+") == 0;
+}
+
+/*
+ * The command with one argument put in: in place of each replacement
+ * string ({}, {.}, {/}, {//}, {/.}, {#}, {%}, {1}...), or after it when
+ * there is none, quoted as parallel quotes it.
+ */
+static void
+parallel_one(struct frame *f, const char *tmpl, const char *arg)
+{
+	struct buf	 b;
+	const char	*p, *q;
+	bool		 put = false;
+
+	buf_init(&b);
+	for (p = tmpl; *p; p++) {
+		/* At most 3 bytes past '{': linear in the template. */
+		for (q = p + 1; *p == '{' && q - p <= 3 && *q &&
+		    strchr("./#%0123456789", *q) != NULL; q++)
+			;
+		if (*p == '{' && *q == '}') {
+			add_quoted(&b, arg);
+			put = true;
+			p = q;
+			continue;
+		}
+		buf_addc(&b, *p);
+	}
+	if (!put) {
+		buf_addc(&b, ' ');
+		add_quoted(&b, arg);
+	}
+	parse_text(f, &b);
+	buf_release(&b);
+}
+
+/*
+ * parallel [options] [command] ::: args: the command run with each
+ * argument (a shell parses the words joined); with no command, each
+ * argument is a command.  Arguments from stdin or from files (::::) are
+ * not known: the command is parsed as it is written.
+ */
+static void
+parallel_forms(struct frame *f, const struct sh_cmd *c)
+{
+	const char	*s, *tmpl;
+	struct buf	 b;
+	size_t		 i, k, cmd, end, nargs = 0;
+	bool		 files = false;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (str_in_set(s, parallel_no_run))
+			return;
+		if (strcmp(s, "--") == 0 || s[0] != '-' || s[1] == '\0' ||
+		    is_parallel_sep(s))
+			break;
+		if (s[1] == '-') {
+			if (strchr(s, '=') == NULL &&
+			    str_in_set(s, parallel_long_args))
+				i++;
+		} else if (s[2] == '\0' && strchr(parallel_short_args, s[1]))
+			i++;
+	}
+	if (i < c->argc && strcmp(c->argv[i], "--") == 0)
+		i++;
+	for (cmd = end = i; end < c->argc && !is_parallel_sep(c->argv[end]);
+	    end++)
+		;
+	buf_init(&b);
+	add_words(&b, c->argv, cmd, end, false);
+	tmpl = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+	buf_release(&b);
+	for (k = end; k < c->argc && nargs < PARALLEL_MAX_ARGS; k++) {
+		s = c->argv[k];
+		if (is_parallel_sep(s)) {
+			files = s[3] == ':';
+			continue;
+		}
+		if (files)
+			continue;
+		nargs++;
+		if (cmd == end)
+			parse_str(f, s);
+		else
+			parallel_one(f, tmpl, s);
+	}
+	if (k < c->argc)
+		f->ps->sc->truncated = true;
+	if (nargs == 0 && cmd < end)
+		parse_str(f, tmpl);
+}
+
+/* ---- watch, ssh, trap ----------------------------------------------------- */
+
+/* watch [options] command: the words joined, run by sh -c (-x: exec). */
+static void
+watch_forms(struct frame *f, const struct sh_cmd *c)
+{
+	const char	*s;
+	size_t		 i;
+	bool		 exec = false;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0) {
+			i++;
+			break;
+		}
+		if (s[0] != '-' || s[1] == '\0')
+			break;
+		if (strcmp(s, "-x") == 0 || strcmp(s, "--exec") == 0)
+			exec = true;
+		else if (strcmp(s, "-n") == 0 || strcmp(s, "--interval") == 0 ||
+		    strcmp(s, "-q") == 0 || strcmp(s, "--equexit") == 0 ||
+		    strcmp(s, "--shotsdir") == 0)
+			i++;
+	}
+	parse_joined(f, c->argv, i, c->argc, exec);
+}
+
+/*
+ * ssh [options] host command: the words joined are run by the remote
+ * user's shell, so they are read as a command here too.
+ */
+static void
+ssh_forms(struct frame *f, const struct sh_cmd *c)
+{
+	const char	*s;
+	size_t		 i;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0) {
+			i++;
+			break;
+		}
+		if (s[0] != '-' || s[1] == '\0')
+			break;
+		if (s[2] == '\0' && strchr("BbcDEeFIiJLlmOoPpQRSWw", s[1]))
+			i++;
+	}
+	parse_joined(f, c->argv, i + 1, c->argc, false);
+}
+
+/* trap [--] ACTION SIGNAL...: ACTION runs on the signal (or at EXIT). */
+static void
+trap_forms(struct frame *f, const struct sh_cmd *c)
+{
+	size_t	i = 1;
+
+	if (i < c->argc && strcmp(c->argv[i], "--") == 0)
+		i++;
+	if (i + 1 < c->argc && c->argv[i][0] != '-' && c->argv[i][0] != '\0')
+		parse_str(f, c->argv[i]);
+}
+
+void
+sh_run_forms(struct frame *f, const struct sh_cmd *c,
+    const struct sh_word *pre, size_t npre)
+{
+	if (strcmp(c->program, "git") == 0)
+		git_forms(f, c, pre, npre);
+	else if (strcmp(c->program, "parallel") == 0)
+		parallel_forms(f, c);
+	else if (strcmp(c->program, "watch") == 0)
+		watch_forms(f, c);
+	else if (strcmp(c->program, "ssh") == 0)
+		ssh_forms(f, c);
+	else if (strcmp(c->program, "trap") == 0)
+		trap_forms(f, c);
+}
