@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "buf.h"
 #include "shellwords.h"
 #include "strset.h"
 
@@ -187,4 +188,78 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The end of a leading ${NAME<op>WORD} whose value is $NAME when NAME is
+ * set (op :? ? :- - := =), or NULL; *namelen gets NAME's length.
+ */
+static const char *
+param_default(const char *s, size_t *namelen)
+{
+	const char	*p;
+
+	if (s[0] != '$' || s[1] != '{')
+		return NULL;
+	for (p = s + 2; (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '_'; p++)
+		;
+	*namelen = (size_t)(p - s - 2);
+	if (*namelen == 0)
+		return NULL;
+	if (*p == ':')
+		p++;
+	if (*p != '?' && *p != '-' && *p != '=')
+		return NULL;
+	return strchr(p, '}');
+}
+
+bool
+sh_arg_path(const char *arg, struct buf *out)
+{
+	const char	*p = arg, *seg, *end;
+	size_t		 seglen, floor, cut, n;
+
+	buf_reset(out);
+	if ((end = param_default(p, &n)) != NULL) {
+		buf_addc(out, '$');
+		buf_add(out, p + 2, n);
+		p = end + 1;
+		if (*p != '\0' && *p != '/')
+			return false;	/* ${D:-x}y: another name */
+	} else if (*p == '~' || *p == '$') {
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		buf_add(out, seg, (size_t)(p - seg));
+	} else if (*p != '/')
+		return false;
+	if (out->len == 0)
+		buf_addc(out, '/');
+	/* What ".." cannot drop: "/", "~" or "$NAME". */
+	floor = out->len;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		seglen = (size_t)(p - seg);
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out->len > floor) {
+				for (cut = out->len; cut > floor &&
+				    out->data[cut - 1] != '/'; cut--)
+					;
+				if (cut > floor)
+					cut--;		/* the '/' before it */
+				buf_truncate(out, cut);
+			} else if (out->data[0] != '/')
+				return false;	/* above ~ or $NAME */
+			continue;
+		}
+		if (out->data[out->len - 1] != '/')
+			buf_addc(out, '/');
+		buf_add(out, seg, seglen);
+	}
+	return strcmp(out->data, arg) != 0;
 }

@@ -116,4 +116,16 @@ const char *sh_subcommand(const struct sh_cmd *cmd);
  */
 bool	 sh_has_flag(const struct sh_cmd *cmd, const char *flag);
 
+struct buf;
+/*
+ * The path an argument names, written plainly, into out: for a word
+ * rooted at /, ~ or $NAME, "." segments and repeated or trailing slashes
+ * dropped, ".." dropping the segment before it (lexically, as cd -L
+ * does: /tmp/../etc is /etc, /./ is /), and a leading ${NAME:?...},
+ * ${NAME:-...} or ${NAME:=...}, which is $NAME when NAME is set, written
+ * $NAME.  False when the word is not such a path, is written plainly
+ * already, or ".." climbs above ~ or $NAME.
+ */
+bool	 sh_arg_path(const char *arg, struct buf *out);
+
 #endif

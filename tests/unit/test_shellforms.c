@@ -69,6 +69,19 @@ has_cmd(const char *cmd, const char *want, bool expect)
 	free(got);
 }
 
+/* sh_arg_path() of arg: the plain path, or "-" when there is none. */
+static void
+is_path(const char *arg, const char *want)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	if (!sh_arg_path(arg, &b))
+		buf_reset(&b), buf_adds(&b, "-");
+	is_str(b.data, want, "path of %s", arg);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -184,6 +197,33 @@ main(void)
 	/* Wrappers already known stay known. */
 	is_parse("timeout 5 nice -n 10 nohup rm -rf /", "rm -rf /");
 	is_parse("command -p exec rm -rf /", "rm -rf /");
+
+	/* The path a target names, written plainly. */
+	is_path("/tmp/../etc", "/etc");
+	is_path("/usr/../", "/");
+	is_path("/./", "/");
+	is_path("/.", "/");
+	is_path("///", "/");
+	is_path("/..", "/");
+	is_path("/a/b/../../..", "/");
+	is_path("/*/", "/*");
+	is_path("/home/dev/x/..", "/home/dev");
+	is_path("${HOME:?}", "$HOME");
+	is_path("${HOME:?unset}/", "$HOME");
+	is_path("${HOME:-/tmp}/.cache/..", "$HOME");
+	is_path("${D=/}/x", "$D/x");
+	is_path("${D=/}x", "-");
+	is_path("~/x/..", "~");
+	is_path("$HOME/a/./b", "$HOME/a/b");
+	/* Nothing to say, or no one can tell. */
+	is_path("/etc", "-");
+	is_path("/", "-");
+	is_path("rel/../x", "-");
+	is_path("-rf", "-");
+	is_path("~/..", "-");
+	is_path("$HOME/..", "-");
+	is_path("${HOME:+x}", "-");
+	is_path("${#HOME}", "-");
 
 	/* Bounded: many loop words over many values are charged. */
 	buf_init(&big);
