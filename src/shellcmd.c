@@ -409,6 +409,39 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 	return i < n ? i : n;
 }
 
+/*
+ * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
+ * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
+ */
+static const char *
+wrapper_chdir(const struct wrapper *wr, const struct sh_word *w, size_t i,
+    size_t end)
+{
+	const char	*s, *dir = NULL;
+	char		 letter;
+
+	if (strcmp(wr->name, "env") == 0)
+		letter = 'C';
+	else if (strcmp(wr->name, "sudo") == 0)
+		letter = 'D';
+	else
+		return NULL;
+	for (i++; i < end; i++) {
+		s = w[i].s;
+		if (strcmp(s, "--") == 0)
+			break;
+		if (strncmp(s, "--chdir=", 8) == 0)
+			dir = s + 8;
+		else if ((strcmp(s, "--chdir") == 0 ||
+		    (s[0] == '-' && s[1] == letter && s[2] == '\0')) &&
+		    i + 1 < end)
+			dir = w[++i].s;
+		else if (s[0] == '-' && s[1] == letter)
+			dir = s + 2;
+	}
+	return dir;
+}
+
 const char sh_unknown_dir[] = "?";
 
 /* Whether a wd names its own root: /, ~ or $NAME. */
@@ -714,6 +747,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	const struct wrapper	*wr;
 	struct sh_alias		*al;
 	struct buf		 text;
+	const char		*s, *chdir = NULL;
 	size_t			 i, k, unwraps = 0;
 	bool			 bare = true;	/* nothing but assignments */
 
@@ -748,6 +782,8 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		wr = find_wrapper(base_name(x.v[i].s));
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
 			k = skip_wrapper(f, wr, x.v, i, x.n);
+			if ((s = wrapper_chdir(wr, x.v, i, k)) != NULL)
+				chdir = s;
 			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
 			    strcmp(wr->name, "time") != 0 &&
 			    strcmp(wr->name, "command") != 0)
@@ -775,6 +811,13 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	c->depth = depth;
 	c->dir = f->dir;
 	c->wd = f->wd;
+	if (chdir != NULL) {
+		/* env -C DIR: this command only runs there. */
+		c->wd = strchr(chdir, '`') || strstr(chdir, "$(") ?
+		    sh_unknown_dir : join_wd(f->ps, f->wd, chdir);
+		c->dir = c->wd != NULL && c->wd != sh_unknown_dir &&
+		    is_rooted(c->wd) ? c->wd : NULL;
+	}
 	c->input = f->input;
 	c->argc = x.n - i;
 	c->argv = arena_alloc(a, (c->argc + 1) * sizeof(*c->argv));

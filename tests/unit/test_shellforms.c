@@ -125,11 +125,19 @@ main(void)
 	is_parse("env -i -- rm -rf /", "rm -rf /");
 	is_parse("env -P /usr/bin rm -rf /", "rm -rf /");
 	is_parse("env -u HOME -u PATH rm -rf /", "rm -rf /");
-	is_parse("env --unset=HOME --chdir=/tmp rm -rf x", "rm -rf x");
-	is_parse("env --chdir /tmp rm -rf x", "rm -rf x");
+	is_parse("env --unset=HOME --chdir=/tmp rm -rf x", "@/tmp:rm -rf x");
+	is_parse("env --chdir /tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env -S'rm -rf /'", "d1:rm -rf /");
 	is_parse("env --split-string='rm -rf /'", "d1:rm -rf /");
 	is_parse("env FOO=1 ls", "ls");
+	/* env -C and sudo -D: the command runs in that directory. */
+	is_parse("env -C / rm -rf .", "@/:rm -rf .");
+	is_parse("env --chdir=/ rm -rf .", "@/:rm -rf .");
+	is_parse("env --chdir ~ rm -rf *", "@~:rm -rf *");
+	is_parse("sudo -D /etc rm -rf ..", "@/etc:rm -rf ..");
+	is_parse("cd /tmp; env -C .. rm -rf x; ls",
+	    "cd /tmp ; @/:rm -rf x ; @/tmp:ls");
+	is_parse("env -C $(pwd) rm -rf .", "d1:pwd ; rm -rf .");
 
 	/* GNU parallel. */
 	is_parse("parallel rm -rf ::: / /home",
