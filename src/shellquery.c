@@ -58,8 +58,10 @@ sh_subcommand(const struct sh_cmd *c)
  * The long options of programs whose abbreviations rules must see: GNU
  * getopt_long and git's parse-options take any unambiguous prefix of a
  * long option (`rm --rec --for`, `git reset --har`).  A prefix of several
- * options is an error to the program, so it resolves to none here.  Only
- * the programs listed are resolved: elsewhere --for stays --for.
+ * options is an error to the program: it is taken as each of them, which
+ * costs nothing (the command fails anyway) and keeps a table that lags
+ * the program's options from hiding one.  Only the programs listed are
+ * resolved: elsewhere --for stays --for.
  */
 struct long_opts {
 	const char		*program;
@@ -133,25 +135,28 @@ find_long_opts(const struct sh_cmd *c)
 	return NULL;
 }
 
+static const char ambiguous[] = "";
+
 /*
  * The long option that s[0..n) ("--rec") stands for in opts: itself, or
- * the one option it is a prefix of; NULL when none or several.
+ * the one option it is a prefix of; `ambiguous` when it is a prefix of
+ * several, NULL of none.
  */
 static const char *
 resolve_long(const char *s, size_t n, const char *const *opts)
 {
 	const char	*found = NULL;
+	bool		 several = false;
 
 	for (; *opts != NULL; opts++) {
 		if (strncmp(*opts, s, n) != 0)
 			continue;
 		if ((*opts)[n] == '\0')
 			return *opts;
-		if (found != NULL)
-			return NULL;
+		several = found != NULL;
 		found = *opts;
 	}
-	return found;
+	return several ? ambiguous : found;
 }
 
 bool
@@ -175,11 +180,17 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			n = strcspn(s, "=");
 			if (n == flen && memcmp(s, flag, n) == 0)
 				return true;
-			/* An abbreviation, where the program takes them. */
+			/*
+			 * An abbreviation, where the program takes them.  One
+			 * of several options (git push --forc) is refused by
+			 * the program: taken as each of them, so that a table
+			 * older or newer than the program opens no way round.
+			 */
 			if (opts != NULL && n > 2 && n < flen &&
 			    memcmp(s, flag, n) == 0 &&
 			    (full = resolve_long(s, n, opts)) != NULL &&
-			    strcmp(full, flag) == 0)
+			    (strcmp(full, flag) == 0 || (full == ambiguous &&
+			    str_in_set(flag, opts))))
 				return true;
 		} else if (flen == 2) {			/* -x in a bundle */
 			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)

@@ -321,7 +321,10 @@ main(void)
 	test_flag("rm --rec --for /", "--force", true);
 	test_flag("rm --r /", "--recursive", true);
 	test_flag("chmod --recur 777 /", "--recursive", true);
-	test_flag("chmod --re 777 /", "--recursive", false);	/* --reference */
+	/* --reference or --recursive: chmod refuses it, taken as both. */
+	test_flag("chmod --re 777 /", "--recursive", true);
+	test_flag("chmod --re 777 /", "--reference", true);
+	test_flag("chmod --ref=a /", "--recursive", false);
 	test_flag("chown --rec u /", "--recursive", true);
 	test_flag("git reset --har", "--hard", true);
 	test_flag("git reset --h", "--hard", true);
@@ -329,9 +332,11 @@ main(void)
 	test_flag("git reset --so", "--hard", false);
 	test_flag("git clean --forc", "--force", true);
 	test_flag("git clean -f --dry", "--dry-run", true);
-	/* Several options start so: git refuses it, so it is none. */
-	test_flag("git push --forc", "--force", false);
+	/* Several options start so: git refuses it; taken as each. */
+	test_flag("git push --forc", "--force", true);
 	test_flag("git push --force-w", "--force", false);
+	test_flag("git push --force", "--force-with-lease", false);
+	test_flag("git push --fo", "--follow-tags", true);
 	/* Only the listed programs and subcommands resolve abbreviations. */
 	test_flag("git log --har", "--hard", false);
 	test_flag("mytool --rec", "--recursive", false);
