@@ -313,6 +313,13 @@ static const char *const xargs_long[] = {
 };
 static const char *const time_long[] = { "--format", "--output", NULL };
 static const char *const no_long[] = { NULL };
+static const char *const pkexec_long[] = { "--user", NULL };
+static const char *const flock_long[] = {
+	"--timeout", "--wait", "--conflict-exit-code", "--command", NULL
+};
+static const char *const chroot_long[] = {
+	"--groups", "--userspec", NULL
+};
 
 static const struct wrapper wrappers[] = {
 	{ "sudo", "CDghprtTUu", sudo_long, 0 },
@@ -331,6 +338,17 @@ static const struct wrapper wrappers[] = {
 	{ "stdbuf", "ioe", stdbuf_long, 0 },
 	{ "xargs", "adEILlnPs", xargs_long, 0 },
 	{ "busybox", "", no_long, 0 },
+	/* Run as another user, or under a lock, a root, a CPU set... */
+	{ "pkexec", "", pkexec_long, 0 },
+	{ "flock", "wEc", flock_long, 1 },
+	{ "chroot", "", chroot_long, 1 },
+	{ "taskset", "", no_long, 1 },
+	{ "chrt", "", no_long, 1 },
+	{ "fakeroot", "lsi", no_long, 0 },
+	{ "eatmydata", "", no_long, 0 },
+	{ "caffeinate", "tw", no_long, 0 },
+	{ "gtimeout", "ks", timeout_long, 1 },
+	{ "strace", "abeEIoOpPsSuUX", no_long, 0 },
 };
 
 static const struct wrapper *
@@ -667,6 +685,11 @@ runs_input(const struct sh_cmd *c)
 	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
 }
 
+/* Programs whose -c (--command) is a shell command, as su's. */
+static const char *const runs_c[] = {
+	"su", "runuser", "flock", "sg", "script", NULL
+};
+
 /* Nested scripts run by the command just emitted. */
 static void
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
@@ -693,7 +716,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data,
 		    b.len), b.len);
 		buf_release(&b);
-	} else if (strcmp(c->program, "su") == 0) {
+	} else if (str_in_set(c->program, runs_c)) {
 		for (i = 1; i < c->argc; i++) {
 			const char *s = c->argv[i];
 			if ((strcmp(s, "-c") == 0 ||

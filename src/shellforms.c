@@ -14,7 +14,8 @@
  *                     run as a command (GIT_SSH_COMMAND, EDITOR, ...);
  *   parallel          its command with each argument after ::: put in;
  *   watch, ssh HOST   the words of the command, joined as they do;
- *   trap CMD SIG      the command run on the signal.
+ *   trap CMD SIG      the command run on the signal;
+ *   runuser -u USER CMD.
  *
  * Every string lives in the script's arena or is freed here.
  */
@@ -429,6 +430,41 @@ trap_forms(struct frame *f, const struct sh_cmd *c)
 		parse_str(f, c->argv[i]);
 }
 
+static const char *const runuser_long_args[] = {
+	"--user", "--group", "--supp-group", "--command", "--shell",
+	"--whitelist-environment", NULL
+};
+
+/*
+ * runuser -u USER [--] CMD ARGS runs CMD (the su-like `runuser USER -c
+ * CMD` is read as su is, by the reader).
+ */
+static void
+runuser_forms(struct frame *f, const struct sh_cmd *c)
+{
+	const char	*s;
+	size_t		 i;
+	bool		 user = false;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0) {
+			i++;
+			break;
+		}
+		if (s[0] != '-' || s[1] == '\0')
+			break;
+		if (strcmp(s, "-u") == 0 || strcmp(s, "--user") == 0 ||
+		    strncmp(s, "--user=", 7) == 0 || (s[1] == 'u' && s[2]))
+			user = true;
+		if ((s[2] == '\0' && strchr("ugGcsw", s[1]) != NULL) ||
+		    str_in_set(s, runuser_long_args))
+			i++;
+	}
+	if (user)
+		parse_joined(f, c->argv, i, c->argc, true);
+}
+
 void
 sh_run_forms(struct frame *f, const struct sh_cmd *c,
     const struct sh_word *pre, size_t npre)
@@ -443,4 +479,6 @@ sh_run_forms(struct frame *f, const struct sh_cmd *c,
 		ssh_forms(f, c);
 	else if (strcmp(c->program, "trap") == 0)
 		trap_forms(f, c);
+	else if (strcmp(c->program, "runuser") == 0)
+		runuser_forms(f, c);
 }

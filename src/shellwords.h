@@ -16,7 +16,8 @@
  *     out of argv (kept in their own fields), comments are dropped;
  *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,
  *     nohup, nice, ionice, time, timeout, stdbuf, setsid, xargs, busybox,
- *     with their options; reserved words (if, then, do, !, { ...) too;
+ *     pkexec, flock, chroot, taskset, chrt, fakeroot, strace..., with
+ *     their options; reserved words (if, then, do, !, { ...) too;
  *   - sh -c, bash -c (any shell, $SHELL too; not with -n), su -c, eval,
  *     env -S, find -exec and a shell fed a here-document or here-string
  *     have their script parsed as commands one level deeper; so do the

@@ -202,6 +202,26 @@ main(void)
 	is_parse("for d; do rm -rf \"$d\"; done", "for d ; rm -rf $d");
 	is_parse("echo for d in /; rm -rf $d", "echo for d in / ; rm -rf $d");
 
+	/* Other wrappers: another user, a lock, a root, a CPU set. */
+	is_parse("pkexec --user root rm -rf /", "rm -rf /");
+	is_parse("flock -n -w 5 /tmp/l rm -rf /", "rm -rf /");
+	is_parse("flock /tmp/l -c 'rm -rf /'",
+	    "flock /tmp/l -c rm -rf / ; d1:rm -rf /");
+	is_parse("chroot --userspec=a:b /srv rm -rf /", "rm -rf /");
+	is_parse("taskset 0x3 chrt 5 fakeroot eatmydata rm -rf /", "rm -rf /");
+	is_parse("strace -f -o trace.log rm -rf /", "rm -rf /");
+	is_parse("gtimeout -k 1 9 rm -rf /", "rm -rf /");
+	is_parse("caffeinate -i -t 60 rm -rf /", "rm -rf /");
+	is_parse("runuser -u root -- rm -rf /",
+	    "runuser -u root -- rm -rf / ; d1:rm -rf /");
+	is_parse("runuser -l root -c 'rm -rf /'",
+	    "runuser -l root -c rm -rf / ; d1:rm -rf /");
+	is_parse("sg wheel -c 'rm -rf /'", "sg wheel -c rm -rf / ; d1:rm -rf /");
+	is_parse("script -q -c 'rm -rf /' /dev/null",
+	    "script -q -c rm -rf / /dev/null ; d1:rm -rf /");
+	is_parse("chroot /mnt", "chroot /mnt");
+	is_parse("flock /tmp/l", "flock /tmp/l");
+
 	/* Wrappers already known stay known. */
 	is_parse("timeout 5 nice -n 10 nohup rm -rf /", "rm -rf /");
 	is_parse("command -p exec rm -rf /", "rm -rf /");
