@@ -685,6 +685,51 @@ runs_input(const struct sh_cmd *c)
 	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
 }
 
+static const char *const git_opts_with_value[] = {
+	"-C", "-c", "--git-dir", "--work-tree", "--namespace", NULL
+};
+
+static const char *const git_config_args[] = {
+	"-f", "--file", "--blob", "--type", "--default", "--comment", NULL
+};
+
+/*
+ * git config [options] [set] KEY VALUE: remembered for the rest of the
+ * line as the variable "git config KEY" (a name no shell variable can
+ * have; KEY in lower case, as git compares it), which the git forms of
+ * shellforms.c read back: `git config alias.x 'reset --hard'; git x`.
+ */
+static void
+remember_git_config(struct parser *ps, const struct sh_cmd *c)
+{
+	struct buf	 b;
+	size_t		 i, k;
+
+	for (i = 1; i < c->argc && c->argv[i][0] == '-'; i++)
+		if (str_in_set(c->argv[i], git_opts_with_value))
+			i++;
+	if (i >= c->argc || strcmp(c->argv[i], "config") != 0)
+		return;
+	for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
+		if (str_in_set(c->argv[i], git_config_args))
+			i++;
+	if (i < c->argc && strcmp(c->argv[i], "set") == 0)
+		for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
+			if (str_in_set(c->argv[i], git_config_args))
+				i++;
+	if (i + 1 >= c->argc || strchr(c->argv[i], '=') != NULL)
+		return;
+	buf_init(&b);
+	buf_adds(&b, "git config ");
+	for (k = 0; c->argv[i][k]; k++)
+		buf_addc(&b, c->argv[i][k] >= 'A' && c->argv[i][k] <= 'Z' ?
+		    (char)(c->argv[i][k] | 0x20) : c->argv[i][k]);
+	buf_addc(&b, '=');
+	buf_adds(&b, c->argv[i + 1]);
+	set_var(ps, b.data);
+	buf_release(&b);
+}
+
 /* Programs whose -c (--command) is a shell command, as su's. */
 static const char *const runs_c[] = {
 	"su", "runuser", "flock", "sg", "script", NULL
@@ -860,6 +905,8 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		set_aliases(f->ps, c);
 	if (strcmp(c->program, "for") == 0 && !x.v[i].quoted)
 		set_loop(f->ps, c);
+	if (strcmp(c->program, "git") == 0)
+		remember_git_config(f->ps, c);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)

@@ -138,6 +138,57 @@ env_value(struct frame *f, const struct sh_word *pre, size_t npre,
 	return f->ps->hooks->lookup_var(f->ps, name, len);
 }
 
+static bool
+is_alias_key(const char *key, size_t len, void *arg)
+{
+	const char	*sub = arg;
+
+	return len > 6 && strncasecmp(key, "alias.", 6) == 0 &&
+	    strlen(sub) == len - 6 && strncasecmp(key + 6, sub, len - 6) == 0;
+}
+
+static bool
+is_command_key(const char *key, size_t len, void *arg)
+{
+	const char *const	*k;
+
+	(void)arg;
+	for (k = git_command_keys; *k != NULL; k++)
+		if (strlen(*k) == len && strncasecmp(key, *k, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The value of a key fn accepts that `git config KEY VALUE` set earlier
+ * in the line: the reader keeps it as the variable "git config KEY".
+ */
+static const char *
+config_set(struct frame *f, bool (*fn)(const char *, size_t, void *),
+    void *arg)
+{
+	const char *const	*k;
+	const char		*v;
+	char			 name[128];
+	size_t			 i;
+
+	if (fn == is_alias_key) {
+		snprintf(name, sizeof(name), "git config alias.%s",
+		    (const char *)arg);
+		for (i = 17; name[i]; i++)
+			if (name[i] >= 'A' && name[i] <= 'Z')
+				name[i] |= 0x20;
+		return f->ps->hooks->lookup_var(f->ps, name, strlen(name));
+	}
+	for (k = git_command_keys; *k != NULL; k++) {
+		snprintf(name, sizeof(name), "git config %s", *k);
+		if ((v = f->ps->hooks->lookup_var(f->ps, name,
+		    strlen(name))) != NULL)
+			return v;
+	}
+	return NULL;
+}
+
 /*
  * Calls fn with each config key=value pair the git command c is given:
  * `-c key=value` before its subcommand, and GIT_CONFIG_KEY_n=key with
@@ -183,6 +234,9 @@ git_config(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 		if ((v = env_value(f, pre, npre, name, n + 17)) != NULL)
 			return v;
 	}
+	/* Set by `git config KEY VALUE` earlier in the line (shellcmd.c). */
+	if ((v = config_set(f, fn, arg)) != NULL)
+		return v;
 	/* Exported earlier in the line: the first few numbers only. */
 	for (i = 0; i < 10; i++) {
 		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%zu", i);
@@ -194,27 +248,6 @@ git_config(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 			return v;
 	}
 	return NULL;
-}
-
-static bool
-is_alias_key(const char *key, size_t len, void *arg)
-{
-	const char	*sub = arg;
-
-	return len > 6 && strncasecmp(key, "alias.", 6) == 0 &&
-	    strlen(sub) == len - 6 && strncasecmp(key + 6, sub, len - 6) == 0;
-}
-
-static bool
-is_command_key(const char *key, size_t len, void *arg)
-{
-	const char *const	*k;
-
-	(void)arg;
-	for (k = git_command_keys; *k != NULL; k++)
-		if (strlen(*k) == len && strncasecmp(key, *k, len) == 0)
-			return true;
-	return false;
 }
 
 /*

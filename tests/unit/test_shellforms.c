@@ -112,6 +112,23 @@ main(void)
 	s = parse("git -c alias.x=x x");
 	ok(strstr(s, "d1:git x") != NULL, "an alias of itself: %s", s);
 	free(s);
+	/* An alias or command set by git config earlier in the line. */
+	is_parse("git config alias.nuke 'reset --hard' && git nuke",
+	    "git config alias.nuke reset --hard ; git nuke ; "
+	    "d1:git reset --hard");
+	has_cmd("git config --global Alias.Up '!rm -rf ~'; git up",
+	    "d1:rm -rf ~", true);
+	has_cmd("git config set --local core.sshCommand 'rm -rf /'; git fetch",
+	    "d1:rm -rf /", true);
+	is_parse("git config alias.st status; git st",
+	    "git config alias.st status ; git st ; d1:git status");
+	is_parse("git config --get alias.x; git x",
+	    "git config --get alias.x ; git x");
+	is_parse("git config user.name 'rm -rf /'; git commit",
+	    "git config user.name rm -rf / ; git commit");
+	is_parse("git nuke; git config alias.nuke 'reset --hard'",
+	    "git nuke ; git config alias.nuke reset --hard");
+
 	/* Config values and variables that git runs as a command. */
 	has_cmd("git -c core.sshCommand='rm -rf ~' fetch", "d1:rm -rf ~", true);
 	has_cmd("GIT_SSH_COMMAND='rm -rf /' git pull", "d1:rm -rf /", true);
