@@ -19,19 +19,10 @@
 #define SH_MAX_VARS	64
 #define SH_MAX_ALIASES	32
 #define SH_MAX_UNWRAP	16
-#define SH_MAX_LOOPS	8
-#define SH_MAX_LOOP_VALUES 16
 
 struct sh_var {
 	const char	*name;
 	const char	*value;
-};
-
-/* for NAME in VALUES: $NAME stands for each of VALUES. */
-struct sh_loop {
-	const char	*name;
-	const char	**values;
-	size_t		 nvalues;
 };
 
 struct sh_alias {
@@ -49,8 +40,6 @@ struct reader {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
-	struct sh_loop		 loops[SH_MAX_LOOPS];
-	size_t			 nloops;
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -178,101 +167,6 @@ expand_alias(struct frame *f, struct sh_alias *al, const struct sh_word *w,
 	sh_parse_nested(f, text.data, text.len);
 	al->active = false;
 	buf_release(&text);
-}
-
-/*
- * for NAME in VALUES: remembered for the rest of the line (the body
- * follows), so that "$NAME" in it, which the lexer leaves as written,
- * becomes each of VALUES (at most SH_MAX_LOOP_VALUES of them).
- */
-static void
-set_loop(struct parser *ps, const struct sh_cmd *c)
-{
-	struct reader	*r = ps->ctx;
-	struct sh_loop	*l;
-	size_t		 k;
-
-	if (c->argc < 4 || strcmp(c->argv[2], "in") != 0 ||
-	    r->nloops == SH_MAX_LOOPS)
-		return;
-	l = &r->loops[r->nloops++];
-	l->name = c->argv[1];
-	l->nvalues = c->argc - 3 < SH_MAX_LOOP_VALUES ? c->argc - 3 :
-	    SH_MAX_LOOP_VALUES;
-	l->values = arena_alloc(&ps->sc->arena,
-	    l->nvalues * sizeof(*l->values));
-	for (k = 0; k < l->nvalues; k++)
-		l->values[k] = c->argv[3 + k];
-}
-
-/* The loop whose variable the word starts with ($NAME, then no name char). */
-static const struct sh_loop *
-find_loop(const struct parser *ps, const char *s, size_t *len)
-{
-	const struct reader	*r = ps->ctx;
-	size_t			 i, n;
-
-	if (s[0] != '$')
-		return NULL;
-	for (i = r->nloops; i > 0; i--) {
-		n = strlen(r->loops[i - 1].name);
-		if (strncmp(s + 1, r->loops[i - 1].name, n) == 0 &&
-		    !is_name_char(s[n + 1])) {
-			*len = n + 1;
-			return &r->loops[i - 1];
-		}
-	}
-	return NULL;
-}
-
-/*
- * Words that start with a loop's $NAME become one word per value: the
- * command is read as if run with each (rm -rf "$d" over / /home is seen
- * as rm -rf / /home).
- */
-static void
-expand_loops(struct parser *ps, struct wordvec *x)
-{
-	const struct reader	*r = ps->ctx;
-	const struct sh_loop	*l;
-	struct wordvec		 out;
-	struct sh_word		 nw;
-	struct buf		 b;
-	size_t			 i, k, len;
-
-	if (r->nloops == 0)
-		return;
-	memset(&out, 0, sizeof(out));
-	buf_init(&b);
-	for (i = 0; i < x->n; i++) {
-		l = find_loop(ps, x->v[i].s, &len);
-		if (l == NULL || !sh_charge(ps, l->nvalues * x->v[i].len)) {
-			l = NULL;
-			len = 0;
-		}
-		for (k = 0; k < (l ? l->nvalues : 1); k++) {
-			if (out.n == out.cap) {
-				out.cap = out.cap * 2 + 16;
-				out.v = xreallocarray(out.v, out.cap,
-				    sizeof(*out.v));
-			}
-			nw = x->v[i];
-			if (l != NULL) {
-				buf_reset(&b);
-				buf_adds(&b, l->values[k]);
-				buf_adds(&b, x->v[i].s + len);
-				nw.s = arena_strndup(&ps->sc->arena, b.data,
-				    b.len);
-				nw.len = b.len;
-				nw.open = -1;
-				nw.assign = false;
-			}
-			out.v[out.n++] = nw;
-		}
-	}
-	buf_release(&b);
-	free(x->v);
-	*x = out;
 }
 
 /* ---- simple commands ------------------------------------------------------ */
@@ -685,51 +579,6 @@ runs_input(const struct sh_cmd *c)
 	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
 }
 
-static const char *const git_opts_with_value[] = {
-	"-C", "-c", "--git-dir", "--work-tree", "--namespace", NULL
-};
-
-static const char *const git_config_args[] = {
-	"-f", "--file", "--blob", "--type", "--default", "--comment", NULL
-};
-
-/*
- * git config [options] [set] KEY VALUE: remembered for the rest of the
- * line as the variable "git config KEY" (a name no shell variable can
- * have; KEY in lower case, as git compares it), which the git forms of
- * shellforms.c read back: `git config alias.x 'reset --hard'; git x`.
- */
-static void
-remember_git_config(struct parser *ps, const struct sh_cmd *c)
-{
-	struct buf	 b;
-	size_t		 i, k;
-
-	for (i = 1; i < c->argc && c->argv[i][0] == '-'; i++)
-		if (str_in_set(c->argv[i], git_opts_with_value))
-			i++;
-	if (i >= c->argc || strcmp(c->argv[i], "config") != 0)
-		return;
-	for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
-		if (str_in_set(c->argv[i], git_config_args))
-			i++;
-	if (i < c->argc && strcmp(c->argv[i], "set") == 0)
-		for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
-			if (str_in_set(c->argv[i], git_config_args))
-				i++;
-	if (i + 1 >= c->argc || strchr(c->argv[i], '=') != NULL)
-		return;
-	buf_init(&b);
-	buf_adds(&b, "git config ");
-	for (k = 0; c->argv[i][k]; k++)
-		buf_addc(&b, c->argv[i][k] >= 'A' && c->argv[i][k] <= 'Z' ?
-		    (char)(c->argv[i][k] | 0x20) : c->argv[i][k]);
-	buf_addc(&b, '=');
-	buf_adds(&b, c->argv[i + 1]);
-	set_var(ps, b.data);
-	buf_release(&b);
-}
-
 /* Programs whose -c (--command) is a shell command, as su's. */
 static const char *const runs_c[] = {
 	"su", "runuser", "flock", "sg", "script", NULL
@@ -822,7 +671,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < nwords; i++)
 		expand_word(f->ps, &words[i], &x);
-	expand_loops(f->ps, &x);
+	sh_expand_loops(f, &x);
 	i = 0;
 	for (;;) {
 		while (i < x.n && x.v[i].assign)
@@ -903,10 +752,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 
 	if (strcmp(c->program, "alias") == 0)
 		set_aliases(f->ps, c);
-	if (strcmp(c->program, "for") == 0 && !x.v[i].quoted)
-		set_loop(f->ps, c);
-	if (strcmp(c->program, "git") == 0)
-		remember_git_config(f->ps, c);
+	/* What a for loop or git config sets, for the commands after it. */
+	if (!x.v[i].quoted && (s = sh_form_var(f, c)) != NULL)
+		set_var(f->ps, s);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)

@@ -17,6 +17,11 @@
  *   trap CMD SIG      the command run on the signal;
  *   runuser -u USER CMD.
  *
+ * And what a command sets for the commands after it, which the reader
+ * keeps as variables under names no shell variable can have: the words
+ * of `for NAME in WORDS`, which a later $NAME stands for, and the values
+ * `git config KEY VALUE` sets, which the git forms read as `git -c`.
+ *
  * Every string lives in the script's arena or is freed here.
  */
 #include <stdio.h>
@@ -27,9 +32,14 @@
 #include "buf.h"
 #include "shellwords_priv.h"
 #include "strset.h"
+#include "xmalloc.h"
 
 /* Arguments of ::: put in one at a time, at most so many in all. */
 #define PARALLEL_MAX_ARGS	16
+/* Words of a for loop that its variable stands for. */
+#define LOOP_MAX_VALUES		16
+/* Separates them in the variable "for NAME" the reader keeps. */
+#define LOOP_SEP		'\x1f'
 
 static void
 parse_text(struct frame *f, const struct buf *b)
@@ -496,6 +506,140 @@ runuser_forms(struct frame *f, const struct sh_cmd *c)
 	}
 	if (user)
 		parse_joined(f, c->argv, i, c->argc, true);
+}
+
+/* ---- what the reader keeps for later commands -------------------------- */
+
+static const char *const git_config_args[] = {
+	"-f", "--file", "--blob", "--type", "--default", "--comment", NULL
+};
+static const char *const git_opts_with_value[] = {
+	"-C", "-c", "--git-dir", "--work-tree", "--namespace", NULL
+};
+
+/*
+ * git config [options] [set] KEY VALUE: "git config KEY=VALUE", KEY in
+ * lower case as git compares it, or NULL.
+ */
+static const char *
+git_config_var(struct frame *f, const struct sh_cmd *c)
+{
+	struct buf	 b;
+	const char	*v;
+	size_t		 i, k;
+
+	for (i = 1; i < c->argc && c->argv[i][0] == '-'; i++)
+		if (str_in_set(c->argv[i], git_opts_with_value))
+			i++;
+	if (i >= c->argc || strcmp(c->argv[i], "config") != 0)
+		return NULL;
+	for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
+		if (str_in_set(c->argv[i], git_config_args))
+			i++;
+	if (i < c->argc && strcmp(c->argv[i], "set") == 0)
+		for (i++; i < c->argc && c->argv[i][0] == '-'; i++)
+			if (str_in_set(c->argv[i], git_config_args))
+				i++;
+	if (i + 1 >= c->argc || strchr(c->argv[i], '=') != NULL)
+		return NULL;
+	buf_init(&b);
+	buf_adds(&b, "git config ");
+	for (k = 0; c->argv[i][k]; k++)
+		buf_addc(&b, c->argv[i][k] >= 'A' && c->argv[i][k] <= 'Z' ?
+		    (char)(c->argv[i][k] | 0x20) : c->argv[i][k]);
+	buf_addc(&b, '=');
+	buf_adds(&b, c->argv[i + 1]);
+	v = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+	buf_release(&b);
+	return v;
+}
+
+/* for NAME in WORDS: "for NAME=" and the first WORDS, or NULL. */
+static const char *
+loop_var(struct frame *f, const struct sh_cmd *c)
+{
+	struct buf	 b;
+	const char	*v;
+	size_t		 k;
+
+	if (c->argc < 4 || strcmp(c->argv[2], "in") != 0)
+		return NULL;
+	buf_init(&b);
+	buf_printf(&b, "for %s=", c->argv[1]);
+	for (k = 3; k < c->argc && k < 3 + LOOP_MAX_VALUES; k++) {
+		if (k > 3)
+			buf_addc(&b, LOOP_SEP);
+		buf_adds(&b, c->argv[k]);
+	}
+	v = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+	buf_release(&b);
+	return v;
+}
+
+const char *
+sh_form_var(struct frame *f, const struct sh_cmd *c)
+{
+	if (strcmp(c->program, "for") == 0)
+		return loop_var(f, c);
+	if (strcmp(c->program, "git") == 0)
+		return git_config_var(f, c);
+	return NULL;
+}
+
+void
+sh_expand_loops(struct frame *f, struct wordvec *x)
+{
+	struct wordvec	 out;
+	struct sh_word	 nw;
+	struct buf	 b;
+	const char	*s, *vals, *p, *q;
+	size_t		 i, len;
+	char		 name[68];
+
+	memset(&out, 0, sizeof(out));
+	buf_init(&b);
+	for (i = 0; i < x->n; i++) {
+		s = x->v[i].s;
+		vals = NULL;
+		for (len = 1; s[0] == '$' && is_name_char(s[len]); len++)
+			;
+		if (len > 1 && len <= 64) {
+			snprintf(name, sizeof(name), "for %.*s", (int)(len - 1),
+			    s + 1);
+			vals = f->ps->hooks->lookup_var(f->ps, name,
+			    strlen(name));
+		}
+		if (vals != NULL && !sh_charge(f->ps, (LOOP_MAX_VALUES + 1) *
+		    x->v[i].len + strlen(vals)))
+			vals = NULL;
+		for (p = vals; ; p = q + 1) {
+			if (out.n == out.cap) {
+				out.cap = out.cap * 2 + 16;
+				out.v = xreallocarray(out.v, out.cap,
+				    sizeof(*out.v));
+			}
+			nw = x->v[i];
+			if (vals == NULL) {
+				out.v[out.n++] = nw;
+				break;
+			}
+			if ((q = strchr(p, LOOP_SEP)) == NULL)
+				q = p + strlen(p);
+			buf_reset(&b);
+			buf_add(&b, p, (size_t)(q - p));
+			buf_adds(&b, s + len);
+			nw.s = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+			nw.len = b.len;
+			nw.open = -1;
+			nw.assign = false;
+			out.v[out.n++] = nw;
+			if (*q == '\0')
+				break;
+		}
+	}
+	buf_release(&b);
+	free(x->v);
+	*x = out;
 }
 
 void

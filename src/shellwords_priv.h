@@ -144,6 +144,18 @@ void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
 	     const struct sh_word *pre, size_t npre);
 /* An assignment NAME=VALUE: VALUE parsed when NAME holds a command. */
 void	 sh_command_var(struct frame *f, const char *word);
+/*
+ * What the simple command c sets for the commands after it, as a
+ * variable NAME=VALUE that the reader keeps (NAME no shell variable can
+ * have): `for NAME in WORDS` the WORDS, `git config KEY VALUE` the VALUE;
+ * NULL for other commands.  Arena.
+ */
+const char *sh_form_var(struct frame *f, const struct sh_cmd *c);
+/*
+ * Words that start with a for loop's $NAME become one word per value of
+ * the loop (rm -rf "$d" over / /home is read as rm -rf / /home).
+ */
+void	 sh_expand_loops(struct frame *f, struct wordvec *x);
 
 static inline bool
 is_blank(char c)
