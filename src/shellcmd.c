@@ -243,6 +243,7 @@ static const struct wrapper wrappers[] = {
 	{ "caffeinate", "tw", no_long, 0 },
 	{ "gtimeout", "ks", timeout_long, 1 },
 	{ "strace", "abeEIoOpPsSuUX", no_long, 0 },
+	{ "sshpass", "pfdPe", no_long, 0 },
 };
 
 static const struct wrapper *
@@ -687,6 +688,10 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		}
 		bare = false;
 		if (!x.v[i].quoted && str_in_set(x.v[i].s, reserved_words)) {
+			/* function NAME { body: the body's first command. */
+			if (strcmp(x.v[i].s, "function") == 0 && i + 2 < x.n &&
+			    strcmp(x.v[i + 2].s, "{") == 0 && !x.v[i + 2].quoted)
+				i += 2;
 			i++;
 			continue;
 		}

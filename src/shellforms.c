@@ -14,6 +14,7 @@
  *                     run as a command (GIT_SSH_COMMAND, EDITOR, ...);
  *   parallel          its command with each argument after ::: put in;
  *   watch, ssh HOST   the words of the command, joined as they do;
+ *   ssh -o ProxyCommand=CMD, rsync -e CMD   the command they run here;
  *   trap CMD SIG      the command run on the signal;
  *   runuser -u USER CMD.
  *
@@ -437,15 +438,37 @@ watch_forms(struct frame *f, const struct sh_cmd *c)
 	parse_joined(f, c->argv, i, c->argc, exec);
 }
 
+/* ssh -o ProxyCommand=CMD or LocalCommand=CMD: run here, by a shell. */
+static void
+ssh_option(struct frame *f, const char *o)
+{
+	size_t	n;
+
+	if (strncasecmp(o, "ProxyCommand", 12) == 0)
+		n = 12;
+	else if (strncasecmp(o, "LocalCommand", 12) == 0)
+		n = 12;
+	else
+		return;
+	for (; o[n] == ' ' || o[n] == '\t'; n++)
+		;
+	if (o[n] == '=')
+		parse_str(f, o + n + 1);
+	else if (n > 12)
+		parse_str(f, o + n);
+}
+
 /*
- * ssh [options] host command: the words joined are run by the remote
- * user's shell, so they are read as a command here too.
+ * ssh [options] host [options] command: the words joined are run by the
+ * remote user's shell, so they are read as a command here too; options
+ * (ssh takes them after the host as well) end at the first other word.
  */
 static void
 ssh_forms(struct frame *f, const struct sh_cmd *c)
 {
 	const char	*s;
 	size_t		 i;
+	bool		 host = false;
 
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
@@ -453,12 +476,40 @@ ssh_forms(struct frame *f, const struct sh_cmd *c)
 			i++;
 			break;
 		}
-		if (s[0] != '-' || s[1] == '\0')
-			break;
+		if (s[0] != '-' || s[1] == '\0') {
+			if (host)
+				break;
+			host = true;
+			continue;
+		}
+		if (s[1] == 'o' && s[2] != '\0')
+			ssh_option(f, s + 2);
+		else if (s[1] == 'o' && i + 1 < c->argc)
+			ssh_option(f, c->argv[i + 1]);
 		if (s[2] == '\0' && strchr("BbcDEeFIiJLlmOoPpQRSWw", s[1]))
 			i++;
 	}
-	parse_joined(f, c->argv, i + 1, c->argc, false);
+	if (host)
+		parse_joined(f, c->argv, i, c->argc, false);
+}
+
+/* rsync -e CMD / --rsh=CMD: the remote shell, run here. */
+static void
+rsync_forms(struct frame *f, const struct sh_cmd *c)
+{
+	const char	*s;
+	size_t		 i;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0)
+			break;
+		if (strncmp(s, "--rsh=", 6) == 0)
+			parse_str(f, s + 6);
+		else if ((strcmp(s, "-e") == 0 || strcmp(s, "--rsh") == 0) &&
+		    i + 1 < c->argc)
+			parse_str(f, c->argv[++i]);
+	}
 }
 
 /* trap [--] ACTION SIGNAL...: ACTION runs on the signal (or at EXIT). */
@@ -579,7 +630,7 @@ loop_var(struct frame *f, const struct sh_cmd *c)
 const char *
 sh_form_var(struct frame *f, const struct sh_cmd *c)
 {
-	if (strcmp(c->program, "for") == 0)
+	if (strcmp(c->program, "for") == 0 || strcmp(c->program, "select") == 0)
 		return loop_var(f, c);
 	if (strcmp(c->program, "git") == 0)
 		return git_config_var(f, c);
@@ -658,4 +709,6 @@ sh_run_forms(struct frame *f, const struct sh_cmd *c,
 		trap_forms(f, c);
 	else if (strcmp(c->program, "runuser") == 0)
 		runuser_forms(f, c);
+	else if (strcmp(c->program, "rsync") == 0)
+		rsync_forms(f, c);
 }

@@ -192,6 +192,23 @@ main(void)
 	is_parse("ssh -i key -p 22 host 'rm -rf /'",
 	    "ssh -i key -p 22 host rm -rf / ; d1:rm -rf /");
 	is_parse("ssh host rm -rf ~", "ssh host rm -rf ~ ; d1:rm -rf ~");
+	is_parse("ssh host -- rm -rf /", "ssh host -- rm -rf / ; d1:rm -rf /");
+	is_parse("ssh host -t -p 22 rm -rf /",
+	    "ssh host -t -p 22 rm -rf / ; d1:rm -rf /");
+	is_parse("sshpass -p pw ssh host rm -rf /",
+	    "ssh host rm -rf / ; d1:rm -rf /");
+	/* Options that run a command here, not on the host. */
+	has_cmd("ssh -o 'ProxyCommand=rm -rf ~' host", "d1:rm -rf ~", true);
+	has_cmd("ssh -oProxyCommand='rm -rf ~' host", "d1:rm -rf ~", true);
+	has_cmd("ssh -o 'proxycommand rm -rf ~' host", "d1:rm -rf ~", true);
+	has_cmd("ssh -o PermitLocalCommand=yes -o 'LocalCommand=rm -rf /' h",
+	    "d1:rm -rf /", true);
+	has_cmd("rsync -e 'rm -rf /' a h:b", "d1:rm -rf /", true);
+	has_cmd("rsync --rsh='rm -rf /' a h:b", "d1:rm -rf /", true);
+	is_parse("rsync -av -e 'ssh -p 2' a h:", "rsync -av -e ssh -p 2 a h: ; "
+	    "d1:ssh -p 2");
+	is_parse("ssh -o StrictHostKeyChecking=no host",
+	    "ssh -o StrictHostKeyChecking=no host");
 	is_parse("ssh host", "ssh host");
 	is_parse("ssh -L 80:x:80 host", "ssh -L 80:x:80 host");
 	is_parse("trap 'rm -rf /' EXIT", "trap rm -rf / EXIT ; d1:rm -rf /");
@@ -217,6 +234,13 @@ main(void)
 	is_parse("for d in $(ls); do rm -rf \"$d\"; done",
 	    "d1:ls ; for d in $(ls) ; rm -rf $(ls)");
 	is_parse("for d; do rm -rf \"$d\"; done", "for d ; rm -rf $d");
+	is_parse("select d in / /home; do rm -rf \"$d\"; done",
+	    "select d in / /home ; rm -rf / /home");
+	/* function NAME { body }: the body's first command is a command. */
+	is_parse("function f { rm -rf ~; }; f", "rm -rf ~ ; f");
+	is_parse("f() { rm -rf ~; }; f", "f ; rm -rf ~ ; f");
+	is_parse("echo function f { rm -rf ~; }",
+	    "echo function f { rm -rf ~");
 	is_parse("echo for d in /; rm -rf $d", "echo for d in / ; rm -rf $d");
 
 	/* Other wrappers: another user, a lock, a root, a CPU set. */
