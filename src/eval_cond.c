@@ -220,6 +220,11 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 			    cx->sh->n);
 			eval_snippet(cx->opts->explain, sc->text,
 			    strlen(sc->text));
+			if (sc->via != NULL) {
+				buf_adds(cx->opts->explain, ", run by ");
+				eval_snippet(cx->opts->explain, sc->via,
+				    strlen(sc->via));
+			}
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;

@@ -775,12 +775,21 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	/* c may move when nested commands grow the array: pass a copy. */
 	{
 		struct sh_cmd copy = *c;
+		size_t first = sc->n;
+
 		run_nested(f, &copy, x.v + i, x.n - i);
 		sh_run_forms(f, &copy, x.v, i);
 		for (k = 0; k < x.n; k++)
 			if (x.v[k].assign && (k < i ||
 			    str_in_set(copy.program, declarers)))
 				sh_command_var(f, x.v[k].s);
+		/*
+		 * What it ran, for explain; deeper ones already name the
+		 * command that ran them (at most SH_MAX_DEPTH visits each).
+		 */
+		for (k = first; k < sc->n; k++)
+			if (sc->cmds[k].via == NULL)
+				sc->cmds[k].via = copy.text;
 	}
 	free(x.v);
 }

@@ -61,6 +61,9 @@ struct sh_cmd {
 					   NULL */
 	const char	 *wd;		/* see below */
 	int		  depth;	/* 0 top level; +1 per sh -c, eval, $() */
+	const char	 *via;		/* the text of the command that runs
+					   this one (sh -c, parallel, a git
+					   alias...), or NULL */
 };
 
 /*

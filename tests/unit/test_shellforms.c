@@ -294,6 +294,21 @@ main(void)
 	is_path("${HOME:+x}", "-");
 	is_path("${#HOME}", "-");
 
+	{
+		/* Each nested command names the command that ran it. */
+		struct sh_script sc;
+		const char *cmd = "parallel 'bash -c \"rm -rf {}\"' ::: /; ls";
+
+		sh_parse(&sc, cmd, strlen(cmd));
+		ok(sc.n == 4 && sc.cmds[0].via == NULL &&
+		    strcmp(sc.cmds[1].via, sc.cmds[0].text) == 0 &&
+		    strcmp(sc.cmds[2].via, sc.cmds[1].text) == 0 &&
+		    sc.cmds[3].via == NULL, "via: %s / %s",
+		    sc.n > 1 && sc.cmds[1].via ? sc.cmds[1].via : "-",
+		    sc.n > 2 && sc.cmds[2].via ? sc.cmds[2].via : "-");
+		sh_release(&sc);
+	}
+
 	/* Bounded: many loop words over many values are charged. */
 	buf_init(&big);
 	buf_adds(&big, "for d in");
