@@ -53,6 +53,43 @@ base_name(const char *s)
 }
 
 /*
+ * The program a lookup of its path names: $(which NAME), $(command -v
+ * NAME), $(type -P NAME) or the same in backquotes run NAME.  NULL for
+ * another word.
+ */
+static const char *
+looked_up(struct arena *a, const char *word)
+{
+	static const char *const finders[] = {
+		"which ", "command -v ", "type -P ", "type -p ", NULL
+	};
+	const char *const	*fi;
+	const char		*p, *end;
+	char			 close;
+	size_t			 n;
+
+	if (word[0] == '$' && word[1] == '(') {
+		p = word + 2;
+		close = ')';
+	} else if (word[0] == '`') {
+		p = word + 1;
+		close = '`';
+	} else
+		return NULL;
+	for (fi = finders; *fi != NULL; fi++)
+		if (strncmp(p, *fi, strlen(*fi)) == 0)
+			break;
+	if (*fi == NULL)
+		return NULL;
+	p += strlen(*fi);
+	n = strcspn(p, " \t)`$;|&<>");
+	end = p + n;
+	if (n == 0 || *end != close || end[1] != '\0')
+		return NULL;
+	return arena_strndup(a, p, n);
+}
+
+/*
  * The program a command word names: its base name, without the ".exe" of
  * a Windows program run from WSL or Git Bash (git.exe, GIT.EXE are git:
  * Windows file names ignore case).
@@ -60,9 +97,15 @@ base_name(const char *s)
 static const char *
 program_name(struct arena *a, const char *word)
 {
-	const char	*b = base_name(word);
+	const char	*b, *found;
 	char		*p;
-	size_t		 n = strlen(b), k;
+	size_t		 n, k;
+
+	/* $(which rm) -rf / runs rm. */
+	if ((found = looked_up(a, word)) != NULL)
+		word = found;
+	b = base_name(word);
+	n = strlen(b);
 
 	if (n <= 4 || b[n - 4] != '.' || (b[n - 3] | 0x20) != 'e' ||
 	    (b[n - 2] | 0x20) != 'x' || (b[n - 1] | 0x20) != 'e')
@@ -517,7 +560,8 @@ static bool
 is_shell(const char *prog)
 {
 	return str_in_set(prog, shells) || strcmp(prog, "$SHELL") == 0 ||
-	    strcmp(prog, "$BASH") == 0;
+	    strcmp(prog, "$BASH") == 0 || strncmp(prog, "${SHELL:", 8) == 0 ||
+	    strncmp(prog, "${SHELL-", 8) == 0;
 }
 
 /*
@@ -702,6 +746,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			return;
 		}
 		wr = find_wrapper(base_name(x.v[i].s));
+		/* command -v NAME, -V: says what NAME is, runs nothing. */
+		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
+		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&
+		    strpbrk(x.v[i + 1].s + 1, "vV") != NULL)
+			break;
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
 			k = skip_wrapper(f, wr, x.v, i, x.n);
 			if ((s = wrapper_chdir(wr, x.v, i, k)) != NULL)

@@ -202,7 +202,7 @@ config_set(struct frame *f, bool (*fn)(const char *, size_t, void *),
 
 /*
  * Calls fn with each config key=value pair the git command c is given:
- * `-c key=value` before its subcommand, and GIT_CONFIG_KEY_n=key with
+ * `-c key=value` or `--config-env=key=VAR` before its subcommand, and GIT_CONFIG_KEY_n=key with
  * GIT_CONFIG_VALUE_n=value among the assignments before it (git reads
  * GIT_CONFIG_COUNT of them; any n is taken here), or exported earlier
  * (n below 10).  Returns the value of
@@ -219,6 +219,8 @@ git_config(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 
 	for (i = 1; i + 1 < c->argc && c->argv[i][0] == '-'; i++) {
 		if (strcmp(c->argv[i], "-c") != 0) {
+			if (strcmp(c->argv[i], "--config-env") == 0)
+				i++;
 			if (strcmp(c->argv[i], "-C") == 0 ||
 			    strcmp(c->argv[i], "--git-dir") == 0 ||
 			    strcmp(c->argv[i], "--work-tree") == 0 ||
@@ -230,6 +232,20 @@ git_config(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 		if ((eq = strchr(s, '=')) != NULL &&
 		    fn(s, (size_t)(eq - s), arg))
 			return eq + 1;
+	}
+	/* --config-env=KEY=VAR: the value of $VAR. */
+	for (i = 1; i < c->argc && c->argv[i][0] == '-'; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--config-env") == 0 && i + 1 < c->argc)
+			s = c->argv[++i];
+		else if (strncmp(s, "--config-env=", 13) == 0)
+			s += 13;
+		else
+			continue;
+		if ((eq = strchr(s, '=')) != NULL &&
+		    fn(s, (size_t)(eq - s), arg) && (v = env_value(f, pre,
+		    npre, eq + 1, strlen(eq + 1))) != NULL)
+			return v;
 	}
 	for (i = 0; i < npre; i++) {
 		s = pre[i].s;
@@ -699,7 +715,8 @@ sh_run_forms(struct frame *f, const struct sh_cmd *c,
 {
 	if (strcmp(c->program, "git") == 0)
 		git_forms(f, c, pre, npre);
-	else if (strcmp(c->program, "parallel") == 0)
+	else if (strcmp(c->program, "parallel") == 0 ||
+	    strcmp(c->program, "sem") == 0)
 		parallel_forms(f, c);
 	else if (strcmp(c->program, "watch") == 0)
 		watch_forms(f, c);

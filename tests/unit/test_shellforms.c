@@ -112,6 +112,12 @@ main(void)
 	s = parse("git -c alias.x=x x");
 	ok(strstr(s, "d1:git x") != NULL, "an alias of itself: %s", s);
 	free(s);
+	has_cmd("X='reset --hard' git --config-env=alias.z=X z",
+	    "d1:git reset --hard", true);
+	has_cmd("export X='!rm -rf ~'; git --config-env alias.z=X z",
+	    "d1:rm -rf ~", true);
+	has_cmd("git --config-env=alias.z=NOPE z", "d1:git", false);
+
 	/* An alias or command set by git config earlier in the line. */
 	is_parse("git config alias.nuke 'reset --hard' && git nuke",
 	    "git config alias.nuke reset --hard ; git nuke ; "
@@ -184,6 +190,8 @@ main(void)
 	    "truncated");
 	free(s);
 
+	is_parse("sem -j+0 rm -rf /", "sem -j+0 rm -rf / ; d1:rm -rf /");
+
 	/* watch, ssh, trap. */
 	is_parse("watch 'rm -rf /'", "watch rm -rf / ; d1:rm -rf /");
 	is_parse("watch -n 5 -d rm -rf /", "watch -n 5 -d rm -rf / ; "
@@ -242,6 +250,35 @@ main(void)
 	is_parse("echo function f { rm -rf ~; }",
 	    "echo function f { rm -rf ~");
 	is_parse("echo for d in /; rm -rf $d", "echo for d in / ; rm -rf $d");
+
+	/* A program found by its path: $(which rm) runs rm. */
+	is_parse("$(which rm) -rf /", "d1:which rm ; $(which rm) -rf /");
+	{
+		struct sh_script sc;
+		const char *const progs[][2] = {
+			{ "$(which rm) -rf /", "rm" },
+			{ "\"$(command -v rm)\" -rf /", "rm" },
+			{ "`which rm` -rf /", "rm" },
+			{ "$(type -P /bin/rm) -rf /", "rm" },
+			{ "$(which rm; ls) -rf /", "$(which rm; ls)" },
+			{ "$(whichx rm) -rf /", "$(whichx rm)" },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
+			sh_parse(&sc, progs[k][0], strlen(progs[k][0]));
+			ok(sc.n > 0 && strcmp(sc.cmds[sc.n - 1].program,
+			    progs[k][1]) == 0, "program of %s is %s",
+			    progs[k][0], progs[k][1]);
+			sh_release(&sc);
+		}
+	}
+	/* command -v and -V say what a name is: they run nothing. */
+	is_parse("command -v mkfs.ext4", "command -v mkfs.ext4");
+	is_parse("command -V rm", "command -V rm");
+	is_parse("command -p rm -rf /", "rm -rf /");
+	is_parse("${SHELL:-bash} -c 'rm -rf /'",
+	    "${SHELL:-bash} -c rm -rf / ; d1:rm -rf /");
 
 	/* Other wrappers: another user, a lock, a root, a CPU set. */
 	is_parse("pkexec --user root rm -rf /", "rm -rf /");
