@@ -220,6 +220,11 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 			    cx->sh->n);
 			eval_snippet(cx->opts->explain, sc->text,
 			    strlen(sc->text));
+			if (sc->via != NULL) {
+				buf_adds(cx->opts->explain, ", run by ");
+				eval_snippet(cx->opts->explain, sc->via,
+				    strlen(sc->via));
+			}
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;
@@ -248,13 +253,15 @@ eval_shell_part(struct ectx *cx, const struct cond *c)
 {
 	const struct sh_cmd	*sc = cx->sh_cmd;
 	const char		**subjects, *one = NULL;
+	struct buf		 path;
 	size_t			*lens, n = 0, i;
 	bool			 r;
 
 	if (sc == NULL)
 		return false;
-	subjects = xcalloc(sc->argc + sc->nredirects + 1, sizeof(*subjects));
-	lens = xcalloc(sc->argc + sc->nredirects + 1, sizeof(*lens));
+	subjects = xcalloc(2 * sc->argc + sc->nredirects + 1,
+	    sizeof(*subjects));
+	lens = xcalloc(2 * sc->argc + sc->nredirects + 1, sizeof(*lens));
 	switch (c->sh_part) {
 	case SH_PROGRAM:
 		one = sc->program;
@@ -263,8 +270,15 @@ eval_shell_part(struct ectx *cx, const struct cond *c)
 		one = sh_subcommand(sc);
 		break;
 	case SH_ARGS:
-		for (i = 1; i < sc->argc; i++)
+		/* Each word, and the path it names written plainly. */
+		buf_init(&path);
+		for (i = 1; i < sc->argc; i++) {
 			subjects[n++] = sc->argv[i];
+			if (sh_arg_path(sc->argv[i], &path))
+				subjects[n++] = arena_strndup(&cx->ev->arena,
+				    path.data, path.len);
+		}
+		buf_release(&path);
 		break;
 	case SH_DIR:
 		one = sc->dir;

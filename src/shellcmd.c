@@ -52,6 +52,71 @@ base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
+/*
+ * The program a lookup of its path names: $(which NAME), $(command -v
+ * NAME), $(type -P NAME) or the same in backquotes run NAME.  NULL for
+ * another word.
+ */
+static const char *
+looked_up(struct arena *a, const char *word)
+{
+	static const char *const finders[] = {
+		"which ", "command -v ", "type -P ", "type -p ", NULL
+	};
+	const char *const	*fi;
+	const char		*p, *end;
+	char			 close;
+	size_t			 n;
+
+	if (word[0] == '$' && word[1] == '(') {
+		p = word + 2;
+		close = ')';
+	} else if (word[0] == '`') {
+		p = word + 1;
+		close = '`';
+	} else
+		return NULL;
+	for (fi = finders; *fi != NULL; fi++)
+		if (strncmp(p, *fi, strlen(*fi)) == 0)
+			break;
+	if (*fi == NULL)
+		return NULL;
+	p += strlen(*fi);
+	n = strcspn(p, " \t)`$;|&<>");
+	end = p + n;
+	if (n == 0 || *end != close || end[1] != '\0')
+		return NULL;
+	return arena_strndup(a, p, n);
+}
+
+/*
+ * The program a command word names: its base name, without the ".exe" of
+ * a Windows program run from WSL or Git Bash (git.exe, GIT.EXE are git:
+ * Windows file names ignore case).
+ */
+static const char *
+program_name(struct arena *a, const char *word)
+{
+	const char	*b, *found;
+	char		*p;
+	size_t		 n, k;
+
+	/* $(which rm) -rf / runs rm. */
+	if ((found = looked_up(a, word)) != NULL)
+		word = found;
+	b = base_name(word);
+	n = strlen(b);
+
+	if (n <= 4 || b[n - 4] != '.' || (b[n - 3] | 0x20) != 'e' ||
+	    (b[n - 2] | 0x20) != 'x' || (b[n - 1] | 0x20) != 'e')
+		return b;
+	p = arena_strndup(a, b, n - 4);
+	for (k = 0; p[k]; k++)
+		if (p[k] >= 'A' && p[k] <= 'Z')
+			p[k] |= 0x20;
+	return p;
+}
+
 /* The lexer's lookup_var hook. */
 static const char *
 lookup_var(const struct parser *ps, const char *name, size_t len)
@@ -171,7 +236,9 @@ static const char *const sudo_long[] = {
 	"--other-user", "--close-from", "--chdir", "--chroot",
 	"--command-timeout", NULL
 };
-static const char *const env_long[] = { "--unset", "--chdir", NULL };
+static const char *const env_long[] = {
+	"--unset", "--chdir", "--argv0", NULL
+};
 static const char *const timeout_long[] = { "--signal", "--kill-after", NULL };
 static const char *const stdbuf_long[] = {
 	"--input", "--output", "--error", NULL
@@ -183,11 +250,18 @@ static const char *const xargs_long[] = {
 };
 static const char *const time_long[] = { "--format", "--output", NULL };
 static const char *const no_long[] = { NULL };
+static const char *const pkexec_long[] = { "--user", NULL };
+static const char *const flock_long[] = {
+	"--timeout", "--wait", "--conflict-exit-code", "--command", NULL
+};
+static const char *const chroot_long[] = {
+	"--groups", "--userspec", NULL
+};
 
 static const struct wrapper wrappers[] = {
 	{ "sudo", "CDghprtTUu", sudo_long, 0 },
 	{ "doas", "Cu", no_long, 0 },
-	{ "env", "uCS", env_long, 0 },
+	{ "env", "uCSP", env_long, 0 },
 	{ "command", "", no_long, 0 },
 	{ "builtin", "", no_long, 0 },
 	{ "exec", "a", no_long, 0 },
@@ -201,6 +275,18 @@ static const struct wrapper wrappers[] = {
 	{ "stdbuf", "ioe", stdbuf_long, 0 },
 	{ "xargs", "adEILlnPs", xargs_long, 0 },
 	{ "busybox", "", no_long, 0 },
+	/* Run as another user, or under a lock, a root, a CPU set... */
+	{ "pkexec", "", pkexec_long, 0 },
+	{ "flock", "wEc", flock_long, 1 },
+	{ "chroot", "", chroot_long, 1 },
+	{ "taskset", "", no_long, 1 },
+	{ "chrt", "", no_long, 1 },
+	{ "fakeroot", "lsi", no_long, 0 },
+	{ "eatmydata", "", no_long, 0 },
+	{ "caffeinate", "tw", no_long, 0 },
+	{ "gtimeout", "ks", timeout_long, 1 },
+	{ "strace", "abeEIoOpPsSuUX", no_long, 0 },
+	{ "sshpass", "pfdPe", no_long, 0 },
 };
 
 static const struct wrapper *
@@ -266,8 +352,9 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 			}
 			continue;
 		}
-		if (w[i].assign && strcmp(wr->name, "env") == 0)
-			continue;
+		if (strcmp(wr->name, "env") == 0 &&
+		    (w[i].assign || strcmp(s, "-") == 0))
+			continue;	/* env - is env -i */
 		if (pos > 0) {
 			pos--;
 			continue;
@@ -276,6 +363,39 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 	}
 	/* An option that takes a value may have been the last word. */
 	return i < n ? i : n;
+}
+
+/*
+ * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
+ * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
+ */
+static const char *
+wrapper_chdir(const struct wrapper *wr, const struct sh_word *w, size_t i,
+    size_t end)
+{
+	const char	*s, *dir = NULL;
+	char		 letter;
+
+	if (strcmp(wr->name, "env") == 0)
+		letter = 'C';
+	else if (strcmp(wr->name, "sudo") == 0)
+		letter = 'D';
+	else
+		return NULL;
+	for (i++; i < end; i++) {
+		s = w[i].s;
+		if (strcmp(s, "--") == 0)
+			break;
+		if (strncmp(s, "--chdir=", 8) == 0)
+			dir = s + 8;
+		else if ((strcmp(s, "--chdir") == 0 ||
+		    (s[0] == '-' && s[1] == letter && s[2] == '\0')) &&
+		    i + 1 < end)
+			dir = w[++i].s;
+		else if (s[0] == '-' && s[1] == letter)
+			dir = s + 2;
+	}
+	return dir;
 }
 
 const char sh_unknown_dir[] = "?";
@@ -435,22 +555,26 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 	buf_release(&b);
 }
 
+/* A shell, or the user's shell by its variable ($SHELL -c ...). */
 static bool
 is_shell(const char *prog)
 {
-	return str_in_set(prog, shells);
+	return str_in_set(prog, shells) || strcmp(prog, "$SHELL") == 0 ||
+	    strcmp(prog, "$BASH") == 0 || strncmp(prog, "${SHELL:", 8) == 0 ||
+	    strncmp(prog, "${SHELL-", 8) == 0;
 }
 
 /*
  * The script a shell runs from its arguments (sh -c SCRIPT), or NULL.
  * *reads_stdin is set when it runs no script file and no -c (so a
- * here-document or here-string is its script).
+ * here-document or here-string is its script).  With -n (noexec) a
+ * shell only checks the syntax: it runs nothing.
  */
 static const char *
 shell_script(const struct sh_cmd *c, bool *reads_stdin)
 {
 	const char	*s;
-	bool		 has_c = false;
+	bool		 has_c = false, noexec = false;
 	size_t		 i;
 
 	*reads_stdin = false;
@@ -474,10 +598,15 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin)
 		if (s[0] == '-' || s[0] == '+') {
 			if (s[0] == '-' && strchr(s + 1, 'c') != NULL)
 				has_c = true;
+			/* -n reads the script and runs nothing. */
+			if (s[0] == '-' && strchr(s + 1, 'n') != NULL)
+				noexec = true;
 			continue;
 		}
 		break;
 	}
+	if (noexec)
+		return NULL;
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;
@@ -494,6 +623,11 @@ runs_input(const struct sh_cmd *c)
 		return false;
 	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
 }
+
+/* Programs whose -c (--command) is a shell command, as su's. */
+static const char *const runs_c[] = {
+	"su", "runuser", "flock", "sg", "script", NULL
+};
 
 /* Nested scripts run by the command just emitted. */
 static void
@@ -521,7 +655,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data,
 		    b.len), b.len);
 		buf_release(&b);
-	} else if (strcmp(c->program, "su") == 0) {
+	} else if (str_in_set(c->program, runs_c)) {
 		for (i = 1; i < c->argc; i++) {
 			const char *s = c->argv[i];
 			if ((strcmp(s, "-c") == 0 ||
@@ -575,25 +709,33 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	const struct wrapper	*wr;
 	struct sh_alias		*al;
 	struct buf		 text;
+	const char		*s, *chdir = NULL;
 	size_t			 i, k, unwraps = 0;
 	bool			 bare = true;	/* nothing but assignments */
 
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < nwords; i++)
 		expand_word(f->ps, &words[i], &x);
+	sh_expand_loops(f, &x);
 	i = 0;
 	for (;;) {
 		while (i < x.n && x.v[i].assign)
 			i++;
 		if (i == x.n) {
 			/* A line of assignments only: remember the values. */
-			for (k = 0; bare && k < x.n; k++)
+			for (k = 0; bare && k < x.n; k++) {
 				set_var(f->ps, x.v[k].s);
+				sh_command_var(f, x.v[k].s);
+			}
 			free(x.v);
 			return;
 		}
 		bare = false;
 		if (!x.v[i].quoted && str_in_set(x.v[i].s, reserved_words)) {
+			/* function NAME { body: the body's first command. */
+			if (strcmp(x.v[i].s, "function") == 0 && i + 2 < x.n &&
+			    strcmp(x.v[i + 2].s, "{") == 0 && !x.v[i + 2].quoted)
+				i += 2;
 			i++;
 			continue;
 		}
@@ -604,8 +746,15 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			return;
 		}
 		wr = find_wrapper(base_name(x.v[i].s));
+		/* command -v NAME, -V: says what NAME is, runs nothing. */
+		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
+		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&
+		    strpbrk(x.v[i + 1].s + 1, "vV") != NULL)
+			break;
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
 			k = skip_wrapper(f, wr, x.v, i, x.n);
+			if ((s = wrapper_chdir(wr, x.v, i, k)) != NULL)
+				chdir = s;
 			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
 			    strcmp(wr->name, "time") != 0 &&
 			    strcmp(wr->name, "command") != 0)
@@ -633,12 +782,19 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	c->depth = depth;
 	c->dir = f->dir;
 	c->wd = f->wd;
+	if (chdir != NULL) {
+		/* env -C DIR: this command only runs there. */
+		c->wd = strchr(chdir, '`') || strstr(chdir, "$(") ?
+		    sh_unknown_dir : join_wd(f->ps, f->wd, chdir);
+		c->dir = c->wd != NULL && c->wd != sh_unknown_dir &&
+		    is_rooted(c->wd) ? c->wd : NULL;
+	}
 	c->input = f->input;
 	c->argc = x.n - i;
 	c->argv = arena_alloc(a, (c->argc + 1) * sizeof(*c->argv));
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
-	c->program = base_name(c->argv[0]);
+	c->program = program_name(a, c->argv[0]);
 	buf_init(&text);
 	for (k = 0; k < x.n; k++) {
 		if (k)
@@ -650,6 +806,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 
 	if (strcmp(c->program, "alias") == 0)
 		set_aliases(f->ps, c);
+	/* What a for loop or git config sets, for the commands after it. */
+	if (!x.v[i].quoted && (s = sh_form_var(f, c)) != NULL)
+		set_var(f->ps, s);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)
@@ -665,7 +824,21 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	/* c may move when nested commands grow the array: pass a copy. */
 	{
 		struct sh_cmd copy = *c;
+		size_t first = sc->n;
+
 		run_nested(f, &copy, x.v + i, x.n - i);
+		sh_run_forms(f, &copy, x.v, i);
+		for (k = 0; k < x.n; k++)
+			if (x.v[k].assign && (k < i ||
+			    str_in_set(copy.program, declarers)))
+				sh_command_var(f, x.v[k].s);
+		/*
+		 * What it ran, for explain; deeper ones already name the
+		 * command that ran them (at most SH_MAX_DEPTH visits each).
+		 */
+		for (k = first; k < sc->n; k++)
+			if (sc->cmds[k].via == NULL)
+				sc->cmds[k].via = copy.text;
 	}
 	free(x.v);
 }

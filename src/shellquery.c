@@ -1,10 +1,12 @@
 /*
  * The queries rules make of a parsed command (see shellwords.h): its
  * subcommand, past the global options of a few known programs, and
- * whether it has an option.  They read a finished struct sh_cmd only.
+ * whether it has an option, long options abbreviated as the program's
+ * option parser accepts them.  They read a finished struct sh_cmd only.
  */
 #include <string.h>
 
+#include "buf.h"
 #include "shellwords.h"
 #include "strset.h"
 
@@ -52,14 +54,122 @@ sh_subcommand(const struct sh_cmd *c)
 	return NULL;
 }
 
+/*
+ * The long options of programs whose abbreviations rules must see: GNU
+ * getopt_long and git's parse-options take any unambiguous prefix of a
+ * long option (`rm --rec --for`, `git reset --har`).  A prefix of several
+ * options is an error to the program: it is taken as each of them, which
+ * costs nothing (the command fails anyway) and keeps a table that lags
+ * the program's options from hiding one.  Only the programs listed are
+ * resolved: elsewhere --for stays --for.
+ */
+struct long_opts {
+	const char		*program;
+	const char		*subcommand;	/* NULL: any */
+	const char *const	*opts;
+};
+
+static const char *const rm_long[] = {
+	"--force", "--interactive", "--one-file-system", "--no-preserve-root",
+	"--preserve-root", "--recursive", "--dir", "--verbose", "--help",
+	"--version", NULL
+};
+static const char *const chmod_long[] = {
+	"--changes", "--silent", "--quiet", "--verbose", "--no-preserve-root",
+	"--preserve-root", "--reference", "--recursive", "--help", "--version",
+	NULL
+};
+static const char *const chown_long[] = {
+	"--changes", "--dereference", "--no-dereference", "--from",
+	"--silent", "--quiet", "--verbose", "--no-preserve-root",
+	"--preserve-root", "--reference", "--recursive", "--help", "--version",
+	NULL
+};
+static const char *const git_reset_long[] = {
+	"--quiet", "--no-quiet", "--refresh", "--no-refresh", "--mixed",
+	"--soft", "--hard", "--merge", "--keep", "--recurse-submodules",
+	"--no-recurse-submodules", "--patch", "--intent-to-add",
+	"--pathspec-from-file", "--pathspec-file-nul", NULL
+};
+static const char *const git_push_long[] = {
+	"--verbose", "--quiet", "--repo", "--all", "--branches", "--mirror",
+	"--delete", "--tags", "--dry-run", "--porcelain", "--force",
+	"--force-with-lease", "--force-if-includes", "--recurse-submodules",
+	"--thin", "--receive-pack", "--exec", "--set-upstream", "--progress",
+	"--prune", "--no-verify", "--verify", "--follow-tags", "--signed",
+	"--atomic", "--push-option", "--ipv4", "--ipv6", NULL
+};
+static const char *const git_clean_long[] = {
+	"--quiet", "--dry-run", "--force", "--interactive", "--exclude", NULL
+};
+
+static const struct long_opts long_opts[] = {
+	{ "rm", NULL, rm_long },
+	{ "chmod", NULL, chmod_long },
+	{ "chown", NULL, chown_long },
+	{ "chgrp", NULL, chown_long },
+	{ "git", "reset", git_reset_long },
+	{ "git", "push", git_push_long },
+	{ "git", "clean", git_clean_long },
+};
+
+static const char *const *
+find_long_opts(const struct sh_cmd *c)
+{
+	const char	*sub = NULL;
+	size_t		 i;
+	bool		 have_sub = false;
+
+	for (i = 0; i < sizeof(long_opts) / sizeof(long_opts[0]); i++) {
+		if (strcmp(c->program, long_opts[i].program) != 0)
+			continue;
+		if (long_opts[i].subcommand == NULL)
+			return long_opts[i].opts;
+		if (!have_sub) {
+			sub = sh_subcommand(c);
+			have_sub = true;
+		}
+		if (sub != NULL && strcmp(sub, long_opts[i].subcommand) == 0)
+			return long_opts[i].opts;
+	}
+	return NULL;
+}
+
+static const char ambiguous[] = "";
+
+/*
+ * The long option that s[0..n) ("--rec") stands for in opts: itself, or
+ * the one option it is a prefix of; `ambiguous` when it is a prefix of
+ * several, NULL of none.
+ */
+static const char *
+resolve_long(const char *s, size_t n, const char *const *opts)
+{
+	const char	*found = NULL;
+	bool		 several = false;
+
+	for (; *opts != NULL; opts++) {
+		if (strncmp(*opts, s, n) != 0)
+			continue;
+		if ((*opts)[n] == '\0')
+			return *opts;
+		several = found != NULL;
+		found = *opts;
+	}
+	return several ? ambiguous : found;
+}
+
 bool
 sh_has_flag(const struct sh_cmd *c, const char *flag)
 {
-	const char	*s;
-	size_t		 i, flen = strlen(flag), n;
+	const char		*s, *full;
+	const char *const	*opts = NULL;
+	size_t			 i, flen = strlen(flag), n;
 
 	if (flen < 2 || flag[0] != '-')
 		return false;
+	if (flag[1] == '-')
+		opts = find_long_opts(c);
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
 		if (strcmp(s, "--") == 0)
@@ -70,6 +180,18 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			n = strcspn(s, "=");
 			if (n == flen && memcmp(s, flag, n) == 0)
 				return true;
+			/*
+			 * An abbreviation, where the program takes them.  One
+			 * of several options (git push --forc) is refused by
+			 * the program: taken as each of them, so that a table
+			 * older or newer than the program opens no way round.
+			 */
+			if (opts != NULL && n > 2 && n < flen &&
+			    memcmp(s, flag, n) == 0 &&
+			    (full = resolve_long(s, n, opts)) != NULL &&
+			    (strcmp(full, flag) == 0 || (full == ambiguous &&
+			    str_in_set(flag, opts))))
+				return true;
 		} else if (flen == 2) {			/* -x in a bundle */
 			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)
 				return true;
@@ -77,4 +199,78 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The end of a leading ${NAME<op>WORD} whose value is $NAME when NAME is
+ * set (op :? ? :- - := =), or NULL; *namelen gets NAME's length.
+ */
+static const char *
+param_default(const char *s, size_t *namelen)
+{
+	const char	*p;
+
+	if (s[0] != '$' || s[1] != '{')
+		return NULL;
+	for (p = s + 2; (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '_'; p++)
+		;
+	*namelen = (size_t)(p - s - 2);
+	if (*namelen == 0)
+		return NULL;
+	if (*p == ':')
+		p++;
+	if (*p != '?' && *p != '-' && *p != '=')
+		return NULL;
+	return strchr(p, '}');
+}
+
+bool
+sh_arg_path(const char *arg, struct buf *out)
+{
+	const char	*p = arg, *seg, *end;
+	size_t		 seglen, floor, cut, n;
+
+	buf_reset(out);
+	if ((end = param_default(p, &n)) != NULL) {
+		buf_addc(out, '$');
+		buf_add(out, p + 2, n);
+		p = end + 1;
+		if (*p != '\0' && *p != '/')
+			return false;	/* ${D:-x}y: another name */
+	} else if (*p == '~' || *p == '$') {
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		buf_add(out, seg, (size_t)(p - seg));
+	} else if (*p != '/')
+		return false;
+	if (out->len == 0)
+		buf_addc(out, '/');
+	/* What ".." cannot drop: "/", "~" or "$NAME". */
+	floor = out->len;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		for (seg = p; *p && *p != '/'; p++)
+			;
+		seglen = (size_t)(p - seg);
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out->len > floor) {
+				for (cut = out->len; cut > floor &&
+				    out->data[cut - 1] != '/'; cut--)
+					;
+				if (cut > floor)
+					cut--;		/* the '/' before it */
+				buf_truncate(out, cut);
+			} else if (out->data[0] != '/')
+				return false;	/* above ~ or $NAME */
+			continue;
+		}
+		if (out->data[out->len - 1] != '/')
+			buf_addc(out, '/');
+		buf_add(out, seg, seglen);
+	}
+	return strcmp(out->data, arg) != 0;
 }

@@ -16,10 +16,15 @@
  *     out of argv (kept in their own fields), comments are dropped;
  *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,
  *     nohup, nice, ionice, time, timeout, stdbuf, setsid, xargs, busybox,
- *     with their options; reserved words (if, then, do, !, { ...) too;
- *   - sh -c, bash -c (any shell), su -c, eval, env -S, find -exec and a
- *     shell fed a here-document or here-string have their script parsed
- *     as commands one level deeper;
+ *     pkexec, flock, chroot, taskset, chrt, fakeroot, strace..., with
+ *     their options; reserved words (if, then, do, !, { ...) too;
+ *   - sh -c, bash -c (any shell, $SHELL too; not with -n), su -c, eval,
+ *     env -S, find -exec and a shell fed a here-document or here-string
+ *     have their script parsed as commands one level deeper; so do the
+ *     commands that parallel, watch, ssh HOST, trap, git aliases and
+ *     command-valued variables (GIT_SSH_COMMAND=...) run (shellforms.c);
+ *   - in `for NAME in WORDS`, a later word starting with $NAME stands for
+ *     each of WORDS;
  *   - a literal `cd DIR` is remembered for the commands after it in the
  *     same list (`dir` when it is absolute, `wd` in every case);
  *   - `alias NAME=VALUE` makes a later command NAME ARGS run VALUE ARGS,
@@ -43,7 +48,7 @@
 struct sh_cmd {
 	const char	**argv;		/* unquoted words, wrappers removed */
 	size_t		  argc;		/* >= 1 */
-	const char	 *program;	/* basename of argv[0] */
+	const char	 *program;	/* basename of argv[0], no .exe */
 	const char	 *text;		/* the words as written, unquoted,
 					   wrappers kept, joined by spaces */
 	const char	**redirects;	/* targets of < > >> &> ... */
@@ -56,6 +61,9 @@ struct sh_cmd {
 					   NULL */
 	const char	 *wd;		/* see below */
 	int		  depth;	/* 0 top level; +1 per sh -c, eval, $() */
+	const char	 *via;		/* the text of the command that runs
+					   this one (sh -c, parallel, a git
+					   alias...), or NULL */
 };
 
 /*
@@ -111,5 +119,17 @@ const char *sh_subcommand(const struct sh_cmd *cmd);
  * several letters) a whole word.
  */
 bool	 sh_has_flag(const struct sh_cmd *cmd, const char *flag);
+
+struct buf;
+/*
+ * The path an argument names, written plainly, into out: for a word
+ * rooted at /, ~ or $NAME, "." segments and repeated or trailing slashes
+ * dropped, ".." dropping the segment before it (lexically, as cd -L
+ * does: /tmp/../etc is /etc, /./ is /), and a leading ${NAME:?...},
+ * ${NAME:-...} or ${NAME:=...}, which is $NAME when NAME is set, written
+ * $NAME.  False when the word is not such a path, is written plainly
+ * already, or ".." climbs above ~ or $NAME.
+ */
+bool	 sh_arg_path(const char *arg, struct buf *out);
 
 #endif

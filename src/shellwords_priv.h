@@ -9,6 +9,9 @@
  *                 wrappers, cd) and the scripts it runs (sh -c, eval,
  *                 su -c, env -S, find -exec) are parsed one level deeper.
  *                 It knows which programs are shells.
+ *   shellforms.c  part of the reader: the commands that other commands
+ *                 run written differently (git aliases, parallel, watch,
+ *                 ssh, trap, variables that hold a command).
  *   shellwords.c  the lexer, lower layer: text becomes the words of each
  *                 simple command (quotes, expansions, lists, redirections,
  *                 here-documents), within the limits and the work budget.
@@ -129,6 +132,30 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
 bool	 sh_charge(struct parser *, size_t n);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
+
+/*
+ * The forms of the reader (shellforms.c), called by shellcmd.c.
+ *
+ * Parses what the simple command c runs written differently (git
+ * aliases, parallel, watch, ssh, trap), one level deeper than f; pre[0..
+ * npre) are the words before c's program, its assignments among them.
+ */
+void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
+	     const struct sh_word *pre, size_t npre);
+/* An assignment NAME=VALUE: VALUE parsed when NAME holds a command. */
+void	 sh_command_var(struct frame *f, const char *word);
+/*
+ * What the simple command c sets for the commands after it, as a
+ * variable NAME=VALUE that the reader keeps (NAME no shell variable can
+ * have): `for NAME in WORDS` the WORDS, `git config KEY VALUE` the VALUE;
+ * NULL for other commands.  Arena.
+ */
+const char *sh_form_var(struct frame *f, const struct sh_cmd *c);
+/*
+ * Words that start with a for loop's $NAME become one word per value of
+ * the loop (rm -rf "$d" over / /home is read as rm -rf / /home).
+ */
+void	 sh_expand_loops(struct frame *f, struct wordvec *x);
 
 static inline bool
 is_blank(char c)

@@ -69,6 +69,7 @@ enum shape {
 	SHELL_QUOTES,	/* quotes, escapes, variables, substitutions */
 	SHELL_FILES,	/* commands that write and read files, cds */
 	SHELL_COPY,	/* "cp -t dir a b c ...": one destination */
+	SHELL_FORMS,	/* loops, parallel, git aliases, watch, ssh, trap */
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
@@ -82,6 +83,7 @@ static const char *const shape_names[] = {
 	"near-miss numbers", "blanks", "a deep path", "a long path segment",
 	"a long command", "many commands", "quotes and substitutions",
 	"commands that write and read files", "one copy of many files",
+	"commands that run commands written differently",
 	"braces in prose", "unclosed arrays", "a big JSON array",
 	"tagged Markdown"
 };
@@ -130,6 +132,13 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"sed -i s/a/b/ f;", "mv a b/;", "cat < in;", "rm -rf x;",
 		"curl -d @f u;", "tar czf o.tgz -C d a b;", "cd ..;",
 		"bash -c 'cp a b';", "dd if=a of=b;", "grep -e x f > o;"
+	};
+	static const char *const forms[] = {
+		"for d in / a b; do rm -rf \"$d\" $d/x; done;",
+		"parallel rm {} {.} ::: a b c;", "parallel 'ls {{{' ::: a;",
+		"git -c alias.x='reset --hard' x;", "watch -n 1 ls;",
+		"ssh -p 2 h ls;", "trap 'ls' EXIT;", "GIT_SSH_COMMAND=ls git x;",
+		"rm --rec --for x;", "$d ", "{}{}{} ", "env - -P /b ls;"
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -194,6 +203,9 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 			break;
 		case SHELL_COPY:
 			buf_adds(b, b->len == 0 ? "cp -t dir/sub " : "file ");
+			break;
+		case SHELL_FORMS:
+			buf_adds(b, PICK(forms));
 			break;
 		case BRACES:
 			buf_adds(b, PICK(braces));
@@ -363,6 +375,9 @@ static const struct probe probes[] = {
 	    "{shell: {program: rm, flags: [-r]}}", false },
 	{ "shell", SHELL_QUOTES, COMMAND,
 	    "{shell: {program: rm, args: '^/$'}}", false },
+	{ "shell", SHELL_FORMS, COMMAND,
+	    "{shell: {program: rm, flags: [--recursive], args: '^/$'}}",
+	    false },
 	{ "path of a shell command", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", false },
 	{ "path of a shell command", SHELL_COPY, COMMAND,

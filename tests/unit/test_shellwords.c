@@ -313,6 +313,35 @@ main(void)
 	test_flag("rm -- -r", "-r", false);
 	test_flag("find / -delete", "-delete", true);
 	test_flag("find / -name -deleted", "-delete", false);
+	/* Long options abbreviated as the program's parser accepts them. */
+	test_program("git.exe reset --hard", "git", "reset");
+	test_program("C:/Git/bin/GIT.EXE push", "git", "push");
+	test_program("./my.exes x", "my.exes", "x");
+	test_flag("rm --rec --for /", "--recursive", true);
+	test_flag("rm --rec --for /", "--force", true);
+	test_flag("rm --r /", "--recursive", true);
+	test_flag("chmod --recur 777 /", "--recursive", true);
+	/* --reference or --recursive: chmod refuses it, taken as both. */
+	test_flag("chmod --re 777 /", "--recursive", true);
+	test_flag("chmod --re 777 /", "--reference", true);
+	test_flag("chmod --ref=a /", "--recursive", false);
+	test_flag("chown --rec u /", "--recursive", true);
+	test_flag("git reset --har", "--hard", true);
+	test_flag("git reset --h", "--hard", true);
+	test_flag("git -C x reset --ha=1", "--hard", true);
+	test_flag("git reset --so", "--hard", false);
+	test_flag("git clean --forc", "--force", true);
+	test_flag("git clean -f --dry", "--dry-run", true);
+	/* Several options start so: git refuses it; taken as each. */
+	test_flag("git push --forc", "--force", true);
+	test_flag("git push --force-w", "--force", false);
+	test_flag("git push --force", "--force-with-lease", false);
+	test_flag("git push --fo", "--follow-tags", true);
+	/* Only the listed programs and subcommands resolve abbreviations. */
+	test_flag("git log --har", "--hard", false);
+	test_flag("mytool --rec", "--recursive", false);
+	test_flag("rm --recursivex /", "--recursive", false);
+	test_flag("rm -- --rec", "--recursive", false);
 
 	/* Hostile input stays bounded and never crashes. */
 	buf_init(&big);
