@@ -220,6 +220,11 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 			    cx->sh->n);
 			eval_snippet(cx->opts->explain, sc->text,
 			    strlen(sc->text));
+			if (sc->origin != NULL) {
+				buf_adds(cx->opts->explain, ", read from ");
+				eval_snippet(cx->opts->explain, sc->origin,
+				    strlen(sc->origin));
+			}
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;

@@ -511,6 +511,8 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			sh_parse_nested(f, script, strlen(script));
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
+	} else if (sh_interp(f, c)) {
+		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
 		buf_init(&b);
 		for (i = 1; i < c->argc; i++) {

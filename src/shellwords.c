@@ -93,6 +93,20 @@ sh_parse_nested(struct frame *f, const char *text, size_t len)
 	    f->dir, f->wd);
 }
 
+void
+sh_parse_from(struct frame *f, const char *text, size_t len,
+    const char *origin)
+{
+	struct sh_script	*sc = f->ps->sc;
+	size_t			 before = sc->n, i;
+	const char		*o = arena_strdup(&sc->arena, origin);
+
+	sh_parse_nested(f, text, len);
+	for (i = before; i < sc->n; i++)
+		if (sc->cmds[i].origin == NULL)
+			sc->cmds[i].origin = o;
+}
+
 /* ---- words -------------------------------------------------------------- */
 
 struct wstate {

@@ -20,6 +20,10 @@
  *   - sh -c, bash -c (any shell), su -c, eval, env -S, find -exec and a
  *     shell fed a here-document or here-string have their script parsed
  *     as commands one level deeper;
+ *   - the calls of an interpreter one-liner (python -c, node -e, ruby -e,
+ *     perl -e, php -r, awk) that run a shell or delete files with literal
+ *     arguments are read as the shell commands they amount to, one level
+ *     deeper, with sh_cmd.origin saying so;
  *   - a literal `cd DIR` is remembered for the commands after it in the
  *     same list (`dir` when it is absolute, `wd` in every case);
  *   - `alias NAME=VALUE` makes a later command NAME ARGS run VALUE ARGS,
@@ -56,6 +60,10 @@ struct sh_cmd {
 					   NULL */
 	const char	 *wd;		/* see below */
 	int		  depth;	/* 0 top level; +1 per sh -c, eval, $() */
+	const char	 *origin;	/* how the text became this command
+					   when not as a shell reads it
+					   ("python3: os.system(...)"),
+					   or NULL */
 };
 
 /*

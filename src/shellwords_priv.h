@@ -129,6 +129,20 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
 bool	 sh_charge(struct parser *, size_t n);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
+/*
+ * Likewise, the commands it makes marked with origin (copied to the
+ * arena), for text that a shell would not read as written.
+ */
+void	 sh_parse_from(struct frame *f, const char *text, size_t len,
+	     const char *origin);
+
+/*
+ * Interpreter one-liners (shellinterp.c), called by the reader: when c
+ * is python -c, node -e, ruby -e, perl -e, php -r or awk, the calls in
+ * its program that run a shell or delete files are parsed one level
+ * deeper as shell commands.  Returns whether c is such an interpreter.
+ */
+bool	 sh_interp(struct frame *f, const struct sh_cmd *c);
 
 static inline bool
 is_blank(char c)

@@ -69,6 +69,7 @@ enum shape {
 	SHELL_QUOTES,	/* quotes, escapes, variables, substitutions */
 	SHELL_FILES,	/* commands that write and read files, cds */
 	SHELL_COPY,	/* "cp -t dir a b c ...": one destination */
+	SHELL_INTERP,	/* python -c with many calls that run or delete */
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
@@ -82,6 +83,7 @@ static const char *const shape_names[] = {
 	"near-miss numbers", "blanks", "a deep path", "a long path segment",
 	"a long command", "many commands", "quotes and substitutions",
 	"commands that write and read files", "one copy of many files",
+	"a long python one-liner",
 	"braces in prose", "unclosed arrays", "a big JSON array",
 	"tagged Markdown"
 };
@@ -130,6 +132,13 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"sed -i s/a/b/ f;", "mv a b/;", "cat < in;", "rm -rf x;",
 		"curl -d @f u;", "tar czf o.tgz -C d a b;", "cd ..;",
 		"bash -c 'cp a b';", "dd if=a of=b;", "grep -e x f > o;"
+	};
+	static const char *const interp[] = {
+		"os.system(\"ls -la\"); ", "shutil.rmtree(\"build\"); ",
+		"subprocess.run([\"git\", \"status\"]); ", "print(\"rm\"); ",
+		"os.system(\"a\" + b); ", "Path(\"p\").unlink(); ",
+		"x = f(g(\"s\")); ", "r\"raw\" ", "os.remove(rrrr ",
+		"subprocess.call(\"rm -r x\", shell=True); "
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -195,6 +204,9 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		case SHELL_COPY:
 			buf_adds(b, b->len == 0 ? "cp -t dir/sub " : "file ");
 			break;
+		case SHELL_INTERP:
+			buf_adds(b, b->len == 0 ? "python3 -c '" : PICK(interp));
+			break;
 		case BRACES:
 			buf_adds(b, PICK(braces));
 			break;
@@ -216,6 +228,8 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		buf_adds(b, ".txt");
 	else if (sh == SPACES)
 		buf_addc(b, 'x');
+	else if (sh == SHELL_INTERP)
+		buf_addc(b, '\'');
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -362,6 +376,8 @@ static const struct probe probes[] = {
 	{ "shell", SHELL_LIST, COMMAND,
 	    "{shell: {program: rm, flags: [-r]}}", false },
 	{ "shell", SHELL_QUOTES, COMMAND,
+	    "{shell: {program: rm, args: '^/$'}}", false },
+	{ "shell", SHELL_INTERP, COMMAND,
 	    "{shell: {program: rm, args: '^/$'}}", false },
 	{ "path of a shell command", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", false },

@@ -1,0 +1,557 @@
+/*
+ * Interpreter one-liners, for the command reader (shellwords_priv.h):
+ * python -c, node -e, ruby -e, perl -e, php -r and awk programs do what
+ * a shell command would do through a few well-known calls, so that
+ * `python3 -c 'import shutil; shutil.rmtree("/")'` is rm -rf / to a
+ * rule.  The program text is scanned once, left to right, for
+ *
+ *   - the calls that run a shell (os.system, subprocess.*, exec*,
+ *     system, popen, backquotes, qx): a single string argument is read
+ *     as a shell command, a list of strings as the words of one;
+ *   - the calls that delete (shutil.rmtree, os.remove, fs.rmSync,
+ *     FileUtils.rm_rf, unlink, Path(P).unlink() ...): read as the rm or
+ *     rmdir command that does the same.
+ *
+ * Only string literals are read: an argument computed at run time
+ * ("rm -rf " + path, f"{x}", "#{x}", `${x}`) hides the call, a known gap.
+ * What is read is parsed one level deeper, the commands marked with the
+ * call they came from (sh_cmd.origin).  This file knows the languages;
+ * it calls the lexer only (sh_parse_from).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellwords_priv.h"
+#include "strset.h"
+
+enum lang { L_PYTHON, L_NODE, L_RUBY, L_PERL, L_PHP, L_AWK };
+
+#define LB(l)	(1u << (l))
+#define L_ALL	0x3fu
+
+/* How each interpreter is given its program on the command line. */
+struct interp {
+	const char	*name;		/* base name, or a prefix when *-ended */
+	enum lang	 lang;
+	const char	*prog_short;	/* option letters followed by code */
+	const char *const *prog_long;	/* long options followed by code */
+	const char	*val_short;	/* letters that take the next word */
+	const char	*rest_short;	/* letters that take the rest */
+	bool		 first_arg;	/* awk: the first operand is the code */
+};
+
+static const char *const node_long[] = { "--eval", "--print", NULL };
+static const char *const awk_long[] = { "--source", NULL };
+static const char *const none_long[] = { NULL };
+
+static const struct interp interps[] = {
+	{ "python*", L_PYTHON, "c", none_long, "WX", "m", false },
+	{ "pypy*", L_PYTHON, "c", none_long, "WX", "m", false },
+	{ "node", L_NODE, "ep", node_long, "r", "", false },
+	{ "nodejs", L_NODE, "ep", node_long, "r", "", false },
+	{ "bun", L_NODE, "e", node_long, "r", "", false },
+	{ "ruby", L_RUBY, "e", none_long, "ICr", "EFKTUWx", false },
+	{ "perl", L_PERL, "eE", none_long, "I", "CDdFiIlMmx0", false },
+	{ "php", L_PHP, "r", none_long, "cdz", "", false },
+	{ "awk", L_AWK, "e", awk_long, "Fv", "", true },
+	{ "gawk", L_AWK, "e", awk_long, "Fv", "", true },
+	{ "mawk", L_AWK, "", none_long, "Fv", "", true },
+	{ "nawk", L_AWK, "", none_long, "Fv", "", true },
+};
+
+static const struct interp *
+find_interp(const char *prog)
+{
+	size_t	i, n;
+
+	for (i = 0; i < sizeof(interps) / sizeof(interps[0]); i++) {
+		n = strlen(interps[i].name);
+		if (interps[i].name[n - 1] == '*' ?
+		    strncmp(prog, interps[i].name, n - 1) == 0 :
+		    strcmp(prog, interps[i].name) == 0)
+			return &interps[i];
+	}
+	return NULL;
+}
+
+/*
+ * The program text of c, every -e joined by newlines, into out.  Whether
+ * there is one (a script file, -f progfile or python -m is none).
+ */
+static bool
+program_text(const struct interp *in, const struct sh_cmd *c, struct buf *out)
+{
+	const char	*s;
+	size_t		 i, k, n;
+	bool		 found = false;
+
+	for (i = 1; i < c->argc; i++) {
+		s = c->argv[i];
+		if (strcmp(s, "--") == 0) {
+			i++;
+			break;
+		}
+		if (s[0] == '-' && s[1] == '-') {
+			n = strcspn(s, "=");
+			for (k = 0; in->prog_long[k]; k++)
+				if (strlen(in->prog_long[k]) == n &&
+				    strncmp(s, in->prog_long[k], n) == 0)
+					break;
+			if (in->prog_long[k] == NULL) {
+				if (strncmp(s, "--file", 6) == 0)
+					return found;
+				continue;
+			}
+			if (found)
+				buf_addc(out, '\n');
+			if (s[n] == '=')
+				buf_adds(out, s + n + 1);
+			else if (i + 1 < c->argc)
+				buf_adds(out, c->argv[++i]);
+			found = true;
+			continue;
+		}
+		if (s[0] != '-' || s[1] == '\0')
+			break;
+		for (k = 1; s[k]; k++) {
+			if (strchr(in->prog_short, s[k]) != NULL) {
+				if (found)
+					buf_addc(out, '\n');
+				if (s[k + 1])
+					buf_adds(out, s + k + 1);
+				else if (i + 1 < c->argc)
+					buf_adds(out, c->argv[++i]);
+				found = true;
+				break;
+			}
+			if (in->lang == L_AWK && s[k] == 'f')
+				return found;
+			if (strchr(in->rest_short, s[k]) != NULL) {
+				if (in->lang == L_PYTHON)
+					return found;	/* -m module */
+				break;
+			}
+			if (strchr(in->val_short, s[k]) != NULL) {
+				if (s[k + 1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+	if (!found && in->first_arg && i < c->argc) {
+		buf_adds(out, c->argv[i]);
+		found = true;
+	}
+	return found;
+}
+
+/* ---- the program text ----------------------------------------------------- */
+
+enum kind {
+	K_SHELL,	/* a string is a shell command, strings are words */
+	K_RMRF,		/* deletes a tree */
+	K_RM,		/* deletes a file (a tree when told "recursive") */
+	K_RMDIR		/* deletes an empty directory (likewise) */
+};
+
+struct call {
+	const char	*name;		/* the last part of a dotted name */
+	const char	*prefix;	/* required before it, or NULL */
+	unsigned	 langs;
+	enum kind	 kind;
+};
+
+static const struct call calls[] = {
+	{ "system", NULL, L_ALL, K_SHELL },
+	{ "popen", NULL, L_ALL, K_SHELL },
+	{ "exec", NULL, LB(L_NODE) | LB(L_RUBY) | LB(L_PERL) | LB(L_PHP),
+	    K_SHELL },
+	{ "execSync", NULL, LB(L_NODE), K_SHELL },
+	{ "execFile", NULL, LB(L_NODE), K_SHELL },
+	{ "execFileSync", NULL, LB(L_NODE), K_SHELL },
+	{ "spawn", NULL, LB(L_NODE) | LB(L_RUBY), K_SHELL },
+	{ "spawnSync", NULL, LB(L_NODE), K_SHELL },
+	{ "run", "subprocess", LB(L_PYTHON), K_SHELL },
+	{ "call", "subprocess", LB(L_PYTHON), K_SHELL },
+	{ "check_call", NULL, LB(L_PYTHON), K_SHELL },
+	{ "check_output", NULL, LB(L_PYTHON), K_SHELL },
+	{ "Popen", NULL, LB(L_PYTHON), K_SHELL },
+	{ "getoutput", NULL, LB(L_PYTHON), K_SHELL },
+	{ "getstatusoutput", NULL, LB(L_PYTHON), K_SHELL },
+	{ "capture2", NULL, LB(L_RUBY), K_SHELL },
+	{ "capture2e", NULL, LB(L_RUBY), K_SHELL },
+	{ "capture3", NULL, LB(L_RUBY), K_SHELL },
+	{ "shell_exec", NULL, LB(L_PHP), K_SHELL },
+	{ "passthru", NULL, LB(L_PHP), K_SHELL },
+	{ "proc_open", NULL, LB(L_PHP), K_SHELL },
+	{ "qx", NULL, LB(L_PERL), K_SHELL },
+	{ "rmtree", NULL, L_ALL, K_RMRF },
+	{ "remove_tree", NULL, LB(L_PERL), K_RMRF },
+	{ "rm_rf", NULL, LB(L_RUBY), K_RMRF },
+	{ "rm_r", NULL, LB(L_RUBY), K_RMRF },
+	{ "remove_dir", NULL, LB(L_RUBY), K_RMRF },
+	{ "remove_entry", NULL, LB(L_RUBY), K_RMRF },
+	{ "remove_entry_secure", NULL, LB(L_RUBY), K_RMRF },
+	{ "rmSync", NULL, LB(L_NODE), K_RM },
+	{ "rm", "fs", LB(L_NODE), K_RM },
+	{ "rm", "FileUtils", LB(L_RUBY), K_RM },
+	{ "rm_f", NULL, LB(L_RUBY), K_RM },
+	{ "unlinkSync", NULL, LB(L_NODE), K_RM },
+	{ "unlink", NULL, L_ALL, K_RM },
+	{ "remove", "os", LB(L_PYTHON), K_RM },
+	{ "remove", "FileUtils", LB(L_RUBY), K_RM },
+	{ "delete", "File", LB(L_RUBY), K_RM },
+	{ "rmdirSync", NULL, LB(L_NODE), K_RMDIR },
+	{ "rmdir", NULL, L_ALL, K_RMDIR },
+	{ "removedirs", NULL, LB(L_PYTHON), K_RMDIR },
+	{ "delete", "Dir", LB(L_RUBY), K_RMDIR },
+};
+
+#define MAX_CALL_ARGS	64	/* words of one list form */
+#define ORIGIN_MAX	80	/* bytes of the call shown in explain */
+
+struct scan {
+	struct frame	*f;
+	enum lang	 lang;
+	const char	*prog;		/* the interpreter's base name */
+	const char	*start, *end;	/* the program text */
+};
+
+static bool
+is_ident(char c)
+{
+	return is_name_char(c);
+}
+
+/*
+ * A string literal at *pp into out, unescaped; *pp moves past it.  False
+ * (and *pp unmoved) when there is none, or when it is computed: an
+ * interpolation (f"{x}", "#{x}", `${x}`), or an operator after it.
+ */
+static bool
+literal(struct scan *sc, const char **pp, struct buf *out)
+{
+	const char	*p = *pp, *end = sc->end;
+	char		 q;
+	bool		 fstr = false;
+
+	while (p < end && strchr("rRbBuUfF", *p) != NULL && p + 1 < end &&
+	    sc->lang == L_PYTHON && (p[1] == '"' || p[1] == '\'' ||
+	    strchr("rRbBuUfF", p[1]) != NULL)) {
+		if (*p == 'f' || *p == 'F')
+			fstr = true;
+		p++;
+	}
+	if (p >= end || (*p != '"' && *p != '\'' &&
+	    !(*p == '`' && sc->lang == L_NODE)))
+		return false;
+	q = *p++;
+	buf_reset(out);
+	for (; p < end && *p != q; p++) {
+		if (*p == '\\' && p + 1 < end) {
+			p++;
+			buf_addc(out, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+			continue;
+		}
+		if ((fstr && *p == '{') || (q == '`' && *p == '$') ||
+		    (q == '"' && sc->lang == L_RUBY && *p == '#' &&
+		    p + 1 < end && p[1] == '{'))
+			return false;
+		buf_addc(out, *p);
+	}
+	if (p >= end)
+		return false;
+	p++;
+	while (p < end && is_blank(*p))
+		p++;
+	/* "rm -rf " + x, "a" . $b, "a" x: built at run time. */
+	if (p < end && strchr("+.%*", *p) != NULL && !(*p == '.' &&
+	    sc->lang != L_PERL && sc->lang != L_PHP))
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* Appends s to b quoted for the shell. */
+static void
+add_quoted(struct buf *b, const char *s, size_t len)
+{
+	size_t	i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < len; i++)
+		if (s[i] == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, s[i]);
+	buf_addc(b, '\'');
+}
+
+/* Parses cmd as what the call at [from, to) of the program does. */
+static void
+emit(struct scan *sc, const char *cmd, size_t len, const char *from,
+    const char *to)
+{
+	struct buf	 o;
+	size_t		 n = (size_t)(to - from);
+
+	buf_init(&o);
+	buf_printf(&o, "%s: %.*s%s", sc->prog,
+	    (int)(n > ORIGIN_MAX ? ORIGIN_MAX : n), from,
+	    n > ORIGIN_MAX ? "..." : "");
+	sh_parse_from(sc->f, cmd, len, o.data);
+	buf_release(&o);
+}
+
+/*
+ * The arguments of a call, p after its name: string literals and one
+ * list of them, up to the first argument that is neither (shell=True,
+ * {recursive: true}); a literal that is only a part of an argument
+ * ("rm " $1 in awk) hides the call.  The command it amounts to goes to
+ * emit().  Returns where the scan goes on.
+ */
+static const char *
+call_args(struct scan *sc, const struct call *cl, const char *name,
+    const char *p)
+{
+	const char	*end = sc->end, *q;
+	struct buf	 lit, first, cmd;
+	size_t		 nwords = 0;
+	bool		 list = false, ok = true, recursive;
+
+	while (p < end && is_blank(*p))
+		p++;
+	if (p < end && *p == '(')
+		p++;
+	else if (sc->lang != L_RUBY && sc->lang != L_PERL)
+		return p;
+	buf_init(&lit);
+	buf_init(&first);
+	buf_init(&cmd);
+	for (;;) {
+		while (p < end && (is_blank(*p) || *p == '\n'))
+			p++;
+		if (p < end && *p == '[' && !list) {
+			list = true;
+			for (p++; nwords < MAX_CALL_ARGS;) {
+				while (p < end && (is_blank(*p) || *p == '\n'))
+					p++;
+				if (p < end && *p == ']') {
+					p++;
+					break;
+				}
+				if (!literal(sc, &p, &lit)) {
+					ok = false;
+					break;
+				}
+				buf_addc(&cmd, ' ');
+				add_quoted(&cmd, lit.data, lit.len);
+				nwords++;
+				if (p < end && *p == ',')
+					p++;
+			}
+		} else if (nwords < MAX_CALL_ARGS && literal(sc, &p, &lit)) {
+			if (nwords == 0)
+				buf_add(&first, lit.data, lit.len);
+			buf_addc(&cmd, ' ');
+			add_quoted(&cmd, lit.data, lit.len);
+			nwords++;
+		} else {
+			/* Past a comma: keyword arguments, options. */
+			ok = ok && nwords > 0;
+			break;
+		}
+		while (p < end && is_blank(*p))
+			p++;
+		if (!ok || p >= end || *p != ',') {
+			if (p < end && strchr(");\n}", *p) == NULL)
+				ok = false;
+			break;
+		}
+		p++;
+	}
+	/* {recursive: true}, recursive=True: within the call. */
+	for (q = p; q < end && q - p < 256 && *q != ')'; q++)
+		;
+	recursive = memmem(p, (size_t)(q - p), "recursive", 9) != NULL;
+	buf_reset(&lit);
+	if (!ok || nwords == 0)
+		;
+	else if (cl->kind == K_SHELL && nwords == 1 && !list) {
+		if (first.len > 0)
+			buf_add(&lit, first.data, first.len);
+	}
+	else if (cl->kind == K_SHELL)
+		buf_add(&lit, cmd.data + 1, cmd.len - 1);
+	else if (!list) {
+		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir " :
+		    cl->kind == K_RM && !recursive ? "rm " : "rm -rf ");
+		add_quoted(&lit, first.data, first.len);
+	}
+	if (lit.len > 0)
+		emit(sc, lit.data, lit.len, name, q < end && *q == ')' ?
+		    q + 1 : p);
+	buf_release(&lit);
+	buf_release(&first);
+	buf_release(&cmd);
+	return p;
+}
+
+/* Path("P").unlink() and .rmdir(): the literal comes before the call. */
+static const char *
+path_call(struct scan *sc, const char *name, const char *p)
+{
+	const char	*end = sc->end, *q;
+	struct buf	 lit, cmd;
+	bool		 rmdir;
+
+	if (p >= end || *p != '(')
+		return p;
+	q = p + 1;
+	buf_init(&lit);
+	if (!literal(sc, &q, &lit) || q >= end || *q != ')') {
+		buf_release(&lit);
+		return p;
+	}
+	q++;
+	if (end - q >= 7 && memcmp(q, ".unlink", 7) == 0)
+		rmdir = false;
+	else if (end - q >= 6 && memcmp(q, ".rmdir", 6) == 0)
+		rmdir = true;
+	else {
+		buf_release(&lit);
+		return q;
+	}
+	buf_init(&cmd);
+	buf_adds(&cmd, rmdir ? "rmdir " : "rm ");
+	add_quoted(&cmd, lit.data, lit.len);
+	emit(sc, cmd.data, cmd.len, name, q + (rmdir ? 6 : 7));
+	buf_release(&cmd);
+	buf_release(&lit);
+	return q;
+}
+
+/* `...` in ruby, perl and php: the text is a shell command. */
+static const char *
+backquoted(struct scan *sc, const char *p)
+{
+	const char	*q;
+
+	q = memchr(p + 1, '`', (size_t)(sc->end - p - 1));
+	if (q == NULL)
+		return sc->end;
+	if (memmem(p + 1, (size_t)(q - p - 1), "#{", 2) == NULL)
+		emit(sc, p + 1, (size_t)(q - p - 1), p, q + 1);
+	return q + 1;
+}
+
+/* Skips a string literal that is not an argument of a known call. */
+static const char *
+skip_string(struct scan *sc, const char *p)
+{
+	char	q = *p;
+
+	for (p++; p < sc->end && *p != q; p++)
+		if (*p == '\\' && p + 1 < sc->end)
+			p++;
+	return p < sc->end ? p + 1 : p;
+}
+
+static const struct call *
+find_call(struct scan *sc, const char *name, size_t len)
+{
+	const char	*last = name, *s;
+	size_t		 i, lastlen, plen;
+
+	for (s = name; s < name + len; s++)
+		if (*s == '.' || *s == ':')
+			last = s + 1;
+	lastlen = (size_t)(name + len - last);
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		if (!(calls[i].langs & LB(sc->lang)) ||
+		    strlen(calls[i].name) != lastlen ||
+		    memcmp(calls[i].name, last, lastlen) != 0)
+			continue;
+		if (calls[i].prefix == NULL)
+			return &calls[i];
+		plen = strlen(calls[i].prefix);
+		if (last - name > (ptrdiff_t)plen &&
+		    memcmp(last - plen - 1, calls[i].prefix, plen) == 0)
+			return &calls[i];
+	}
+	return NULL;
+}
+
+static void
+scan_program(struct scan *sc)
+{
+	const char		*p = sc->start, *end = sc->end, *name;
+	const struct call	*cl;
+	size_t			 len;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\'' || (*p == '`' &&
+		    sc->lang == L_NODE)) {
+			p = skip_string(sc, p);
+			continue;
+		}
+		if (*p == '`') {
+			p = sc->lang == L_PYTHON || sc->lang == L_AWK ? p + 1 :
+			    backquoted(sc, p);
+			continue;
+		}
+		if (!is_name_start(*p) || (p > sc->start && (is_ident(p[-1]) ||
+		    p[-1] == '$'))) {
+			p++;
+			continue;
+		}
+		name = p;
+		while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
+		    is_name_start(p[1])) || (*p == ':' && p + 2 < end &&
+		    p[1] == ':' && is_name_start(p[2]))))
+			p += *p == ':' ? 2 : 1;
+		len = (size_t)(p - name);
+		if (sc->lang == L_PERL && len == 2 && memcmp(name, "qx", 2) == 0 &&
+		    p < end && strchr("({/[", *p) != NULL) {
+			const char *close = memchr(p + 1, *p == '(' ? ')' :
+			    *p == '{' ? '}' : *p == '[' ? ']' : '/',
+			    (size_t)(end - p - 1));
+			if (close == NULL)
+				return;
+			emit(sc, p + 1, (size_t)(close - p - 1), name, close + 1);
+			p = close + 1;
+			continue;
+		}
+		if (sc->lang == L_PYTHON && len >= 4 &&
+		    memcmp(name + len - 4, "Path", 4) == 0) {
+			p = path_call(sc, name, p);
+			continue;
+		}
+		if ((cl = find_call(sc, name, len)) != NULL)
+			p = call_args(sc, cl, name, p);
+	}
+}
+
+bool
+sh_interp(struct frame *f, const struct sh_cmd *c)
+{
+	const struct interp	*in = find_interp(c->program);
+	struct scan		 sc;
+	struct buf		 text;
+
+	if (in == NULL)
+		return false;
+	buf_init(&text);
+	if (program_text(in, c, &text) && text.len > 0 &&
+	    sh_charge(f->ps, text.len)) {
+		sc.f = f;
+		sc.lang = in->lang;
+		sc.prog = c->program;
+		sc.start = text.data;
+		sc.end = text.data + text.len;
+		scan_program(&sc);
+	}
+	buf_release(&text);
+	return true;
+}

@@ -1,0 +1,150 @@
+/*
+ * Commands hidden inside other commands: the calls of interpreter
+ * one-liners, text piped to a shell, positional parameters of sh -c and
+ * substitutions inside arithmetic, each read as the commands they run;
+ * and the look-alikes that run nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellwords.h"
+#include "tap.h"
+
+/*
+ * The commands nested one level or more (the ones these forms make), as
+ * "d<depth>:argv" separated by " ; "; "-" when there is none.
+ */
+static char *
+nested(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (c->depth == 0)
+			continue;
+		buf_printf(&b, "%sd%d:", b.len ? " ; " : "", c->depth);
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+/* The origin of the first nested command, or "-". */
+static char *
+origin(const char *cmd)
+{
+	struct sh_script	sc;
+	size_t			i;
+	char			*r = NULL;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	for (i = 0; i < sc.n && r == NULL; i++)
+		if (sc.cmds[i].origin != NULL)
+			r = strdup(sc.cmds[i].origin);
+	sh_release(&sc);
+	return r ? r : strdup("-");
+}
+
+#define is_nested(cmd, want) do {					\
+	char *got_ = nested(cmd);					\
+	is_str(got_, want, "%s", cmd);					\
+	free(got_);							\
+} while (0)
+
+#define is_origin(cmd, want) do {					\
+	char *got_ = origin(cmd);					\
+	is_str(got_, want, "origin: %s", cmd);				\
+	free(got_);							\
+} while (0)
+
+int
+main(void)
+{
+	/* Python: the calls that run a shell, a string or a list. */
+	is_nested("python3 -c 'import os; os.system(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("python -c \"import subprocess; subprocess.run('git reset "
+	    "--hard', shell=True)\"", "d1:git reset --hard");
+	is_nested("python3 -c 'import subprocess as s; s.check_call([\"rm\", "
+	    "\"-rf\", \"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess; subprocess.Popen([\"bash\", "
+	    "\"-c\", \"rm -rf ~\"])'", "d1:bash -c rm -rf ~ ; d2:rm -rf ~");
+	is_nested("python3 -Bc 'import os;os.popen(r\"rm -rf /etc\")'",
+	    "d1:rm -rf /etc");
+	/* The calls that delete. */
+	is_nested("python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c \"import shutil; shutil.rmtree('/home', "
+	    "ignore_errors=True)\"", "d1:rm -rf /home");
+	is_nested("python -c 'import os; os.remove(\"/etc/passwd\")'",
+	    "d1:rm /etc/passwd");
+	is_nested("python -c 'import os; os.unlink(\"a\"); os.rmdir(\"b\")'",
+	    "d1:rm a ; d1:rmdir b");
+	is_nested("python3 -c 'from pathlib import Path; "
+	    "Path(\"/etc/hosts\").unlink()'", "d1:rm /etc/hosts");
+	is_origin("python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "python3: shutil.rmtree(\"/\")");
+	/* Computed arguments hide the call (a known gap), mentions run none. */
+	is_nested("python3 -c 'import os; os.system(\"rm -rf \" + d)'", "-");
+	is_nested("python3 -c 'import os; os.system(f\"rm -rf {d}\")'", "-");
+	is_nested("python3 -c 'print(\"rm -rf /\")'", "-");
+	is_nested("python3 -c 'print(\"os.system(\\\"rm -rf /\\\")\")'", "-");
+	is_nested("python3 -c 'x = [1]; x.remove(1)'", "-");
+	is_nested("python3 script.py -c 'os.system(\"rm -rf /\")'", "-");
+	is_nested("python3 -m http.server -c 'os.system(\"rm -rf /\")'", "-");
+	is_nested("grep -r 'shutil.rmtree(\"/\")' .", "-");
+
+	/* Node. */
+	is_nested("node -e 'require(\"child_process\").execSync(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("node --eval \"require('fs').rmSync('/', {recursive: true,"
+	    " force: true})\"", "d1:rm -rf /");
+	is_nested("node -e 'fs.unlinkSync(\"x\")'", "d1:rm x");
+	is_nested("node -e 'const {spawnSync} = require(\"child_process\"); "
+	    "spawnSync(\"git\", [\"push\", \"--force\"])'",
+	    "d1:git push --force");
+	is_nested("node -e 'execSync(`rm -rf ${dir}`)'", "-");
+	is_nested("node -e 'console.log(1)'", "-");
+	is_nested("node -e 'console.log(\"rm -rf /\")'", "-");
+
+	/* Ruby, perl, php. */
+	is_nested("ruby -e 'system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("ruby -rfileutils -e 'FileUtils.rm_rf(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("ruby -e '`git clean -fdx`'", "d1:git clean -fdx");
+	is_nested("ruby -e 'system \"rm\", \"-rf\", \"/\"'", "d1:rm -rf /");
+	is_nested("ruby -e 'system(\"rm -rf #{d}\")'", "-");
+	is_nested("perl -e 'system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("perl -MFile::Path -e 'rmtree(\"/\")'", "d1:rm -rf /");
+	is_nested("perl -we 'unlink \"/etc/passwd\"'", "d1:rm /etc/passwd");
+	is_nested("perl -e 'print qx(git reset --hard)'",
+	    "d1:git reset --hard");
+	is_nested("perl -ne 'print if /system\\(/' f", "-");
+	is_nested("php -r 'shell_exec(\"rm -rf /\");'", "d1:rm -rf /");
+	is_nested("php -r 'echo \"system(1)\";'", "-");
+
+	/* awk programs. */
+	is_nested("awk 'BEGIN{system(\"rm -rf /\")}'", "d1:rm -rf /");
+	is_nested("gawk -F: 'BEGIN { system(\"git reset --hard\") }'",
+	    "d1:git reset --hard");
+	is_nested("awk '{system(\"rm -rf \" $1)}' list", "-");
+	is_nested("awk '{print $1}' file", "-");
+	is_nested("awk -f prog.awk 'system(\"rm -rf /\")'", "-");
+
+	/* Under wrappers and shells, like any command. */
+	is_nested("sudo python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("bash -c \"python3 -c 'import os; os.system(\\\"rm -rf /\\\")'\"",
+	    "d1:python3 -c import os; os.system(\"rm -rf /\") ; d2:rm -rf /");
+
+	return done_testing();
+}
