@@ -40,6 +40,11 @@ struct reader {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
+	/*
+	 * The positional parameters of the sh -c script being read: $0..$9,
+	 * then $@ (and $*) the ones after $0 joined; all NULL outside one.
+	 */
+	const char		*pos[11];
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -59,6 +64,11 @@ lookup_var(const struct parser *ps, const char *name, size_t len)
 	const struct reader	*r = ps->ctx;
 	size_t			 i;
 
+	if (len == 1 && name[0] >= '0' && name[0] <= '9')
+		return r->pos[name[0] - '0'] != NULL ? r->pos[name[0] - '0'] :
+		    r->pos[10] != NULL ? "" : NULL;
+	if (len == 1 && (name[0] == '@' || name[0] == '*'))
+		return r->pos[10];
 	for (i = r->nvars; i > 0; i--)
 		if (strlen(r->vars[i - 1].name) == len &&
 		    memcmp(r->vars[i - 1].name, name, len) == 0)
@@ -386,7 +396,7 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 {
 	struct arena	*a = &ps->sc->arena;
 	struct sh_word	 nw;
-	const char	*s = w->s, *p, *q;
+	const char	*s = w->s, *p, *q, *ifs = sh_ifs(ps);
 	size_t		 k, from, to;
 	struct buf	 b;
 
@@ -399,10 +409,8 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 	nw.quoted = w->quoted;
 	if (w->split && !w->assign) {
 		for (p = s; *p; p = q) {
-			while (*p && (is_blank(*p) || *p == '\n'))
-				p++;
-			for (q = p; *q && !is_blank(*q) && *q != '\n'; q++)
-				;
+			p += strspn(p, ifs);
+			q = p + strcspn(p, ifs);
 			if (q == p)
 				break;
 			if (out->n == out->cap) {
@@ -447,7 +455,7 @@ is_shell(const char *prog)
  * here-document or here-string is its script).
  */
 static const char *
-shell_script(const struct sh_cmd *c, bool *reads_stdin)
+shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 {
 	const char	*s;
 	bool		 has_c = false;
@@ -478,6 +486,7 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin)
 		}
 		break;
 	}
+	*at = i;
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;
@@ -489,10 +498,43 @@ static bool
 runs_input(const struct sh_cmd *c)
 {
 	bool	reads_stdin;
+	size_t	at;
 
 	if (!is_shell(c->program))
 		return false;
-	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
+	return shell_script(c, &reads_stdin, &at) == NULL && reads_stdin;
+}
+
+/*
+ * sh -c SCRIPT ARGS: the script parsed with $0, $1 ... from ARGS (from
+ * argv[first] on), so that `sh -c '"$@"' _ rm -rf /` is rm -rf /.  The
+ * parameters of an enclosing sh -c are put back after.
+ */
+static void
+parse_with_args(struct frame *f, const char *script, const struct sh_cmd *c,
+    size_t first)
+{
+	struct reader	*r = f->ps->ctx;
+	const char	*saved[11];
+	struct buf	 all;
+	size_t		 k;
+
+	memcpy(saved, r->pos, sizeof(saved));
+	memset(r->pos, 0, sizeof(r->pos));
+	r->pos[0] = first < c->argc ? c->argv[first] : c->argv[0];
+	buf_init(&all);
+	for (k = first + 1; k < c->argc; k++) {
+		if (k - first < 10)
+			r->pos[k - first] = c->argv[k];
+		if (k > first + 1)
+			buf_addc(&all, ' ');
+		buf_adds(&all, c->argv[k]);
+	}
+	r->pos[10] = all.len > 0 && sh_charge(f->ps, all.len) ?
+	    arena_strndup(&f->ps->sc->arena, all.data, all.len) : "";
+	buf_release(&all);
+	sh_parse_nested(f, script, strlen(script));
+	memcpy(r->pos, saved, sizeof(saved));
 }
 
 /* Nested scripts run by the command just emitted. */
@@ -506,9 +548,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	size_t		 i, j;
 
 	if (is_shell(c->program)) {
-		script = shell_script(c, &reads_stdin);
+		script = shell_script(c, &reads_stdin, &i);
 		if (script != NULL)
-			sh_parse_nested(f, script, strlen(script));
+			parse_with_args(f, script, c, i + 1);
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
 	} else if (sh_interp(f, c)) {

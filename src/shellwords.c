@@ -172,7 +172,7 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
     bool quoted)
 {
 	const char	*v = f->ps->hooks->lookup_var(f->ps, name, len);
-	size_t		 i;
+	const char	*ifs = sh_ifs(f->ps);
 
 	if (v == NULL || !sh_charge(f->ps, strlen(v))) {
 		buf_addc(&w->b, '$');
@@ -183,10 +183,27 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
 	ws_add(w, v, strlen(v));
 	if (quoted)
 		w->quoted = true;
-	else
-		for (i = 0; v[i]; i++)
-			if (is_blank(v[i]) || v[i] == '\n')
-				w->split = true;
+	else if (v[strcspn(v, ifs)] != '\0' || *v == '\0')
+		w->split = true;	/* an empty one may leave no word */
+}
+
+const char *
+sh_ifs(const struct parser *ps)
+{
+	const char	*ifs = ps->hooks->lookup_var(ps, "IFS", 3);
+
+	return ifs != NULL ? ifs : " \t\r\n";
+}
+
+/*
+ * Whether $p (p at the '$') is a positional parameter the reader knows,
+ * $0..$9, $@, $*: those of sh -c SCRIPT ARGS.  Its name is p[1].
+ */
+static bool
+positional(struct frame *f, const char *p, const char *end)
+{
+	return p + 1 < end && ((p[1] >= '0' && p[1] <= '9') || p[1] == '@' ||
+	    p[1] == '*') && f->ps->hooks->lookup_var(f->ps, p + 1, 1) != NULL;
 }
 
 /* $'...': the escapes bash decodes; p is after the opening quote. */
@@ -307,6 +324,9 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 			;
 		if (s == q && q > p + 2 && is_name_start(p[2]))
 			expand_name(f, w, p + 2, (size_t)(q - p - 2), in_dq);
+		else if (q == p + 3 && positional(f, p + 1, end))
+			/* "${@}" is one word per parameter, as "$@" is. */
+			expand_name(f, w, p + 2, 1, in_dq && p[2] != '@');
 		else
 			ws_add(w, p, (size_t)((q < end ? q + 1 : q) - p));
 		return q < end ? q + 1 : q;
@@ -316,6 +336,11 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 			;
 		expand_name(f, w, s, (size_t)(q - s), in_dq);
 		return q;
+	}
+	if (positional(f, p, end)) {
+		/* "$@" is one word per parameter: split it like $@. */
+		expand_name(f, w, s, 1, in_dq && *s != '@');
+		return s + 1;
 	}
 	buf_addc(&w->b, '$');
 	w->assign_ok = false;

@@ -11,7 +11,9 @@
  *     $'..' escapes are decoded, brace groups {a,b} are expanded;
  *   - $name and ${name} take the value of an earlier literal assignment
  *     in the same line (x=rm; $x ...); unknown ones stay as written, with
- *     ${HOME} written $HOME;
+ *     ${HOME} written $HOME; in the script of sh -c, $0..$9, $@ and $*
+ *     take the arguments after it; unquoted ones are split on blanks, or
+ *     on a literal $IFS;
  *   - leading NAME=value words, redirections and here-documents are taken
  *     out of argv (kept in their own fields), comments are dropped;
  *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,

@@ -104,7 +104,10 @@ struct sh_hooks {
 	 */
 	void		 (*emit_words)(struct frame *f, struct sh_word *,
 			     size_t n, int depth);
-	/* The value of $name, or NULL when it is not known. */
+	/*
+	 * The value of $name, or NULL when it is not known; also of the
+	 * positional parameters "0".."9", "@" and "*" (len 1).
+	 */
 	const char	*(*lookup_var)(const struct parser *ps,
 			     const char *name, size_t len);
 	/*
@@ -127,6 +130,8 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
  * there is not that much left (the caller then does not do that work).
  */
 bool	 sh_charge(struct parser *, size_t n);
+/* The characters that split an unquoted expansion: $IFS when known. */
+const char *sh_ifs(const struct parser *);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
 /*

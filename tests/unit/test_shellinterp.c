@@ -146,5 +146,23 @@ main(void)
 	is_nested("bash -c \"python3 -c 'import os; os.system(\\\"rm -rf /\\\")'\"",
 	    "d1:python3 -c import os; os.system(\"rm -rf /\") ; d2:rm -rf /");
 
+	/* Positional parameters of sh -c take the arguments after it. */
+	is_nested("bash -c '$1' _ 'git reset --hard'", "d1:git reset --hard");
+	is_nested("sh -c '\"$@\"' _ rm -rf /", "d1:rm -rf /");
+	is_nested("sh -c '\"${@}\"' sh rm -rf ~", "d1:rm -rf ~");
+	is_nested("sh -c 'eval \"$1\"' _ 'rm -rf /'",
+	    "d1:eval rm -rf / ; d2:rm -rf /");
+	is_nested("bash -c '$0 $1 \"$2\"' rm -rf /", "d1:rm -rf /");
+	is_nested("bash -c 'IFS=,; $*' _ 'rm,-rf,/'", "d1:rm -rf /");
+	is_nested("sh -c 'sh -c \"$1\" x' y 'rm -rf /'",
+	    "d1:sh -c rm -rf / x ; d2:rm -rf /");
+	/* A parameter not given is empty; outside sh -c, unknown. */
+	is_nested("sh -c 'echo $1 $2' _ a", "d1:echo a");
+	is_nested("sh -c 'echo \"$1\"' _ 'rm -rf /'", "d1:echo rm -rf /");
+	is_nested("echo $1 \"$@\"; (echo $2)", "-");
+	/* The parameters of an inner sh -c do not leak to the outer one. */
+	is_nested("sh -c 'sh -c \"echo\" x rm; $1' _ ls",
+	    "d1:sh -c echo x rm ; d2:echo ; d1:ls");
+
 	return done_testing();
 }
