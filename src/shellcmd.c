@@ -717,7 +717,8 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 static const struct sh_hooks reader_hooks = {
 	.emit_words = emit_words,
 	.lookup_var = lookup_var,
-	.runs_input = runs_input
+	.runs_input = runs_input,
+	.pipe_input = sh_pipe_input
 };
 
 void

@@ -456,7 +456,9 @@ finish_cmd(struct frame *f)
 	struct sh_script	*sc = f->ps->sc;
 	size_t			 before = sc->n, k;
 	struct sh_cmd		*c;
+	long			 from = f->pipe_from;
 
+	f->pipe_from = -1;
 	if (f->words.n > 0)
 		f->ps->hooks->emit_words(f, f->words.v, f->words.n, f->depth);
 	/* Here-documents belong to the first command this produced. */
@@ -466,6 +468,13 @@ finish_cmd(struct frame *f)
 	if (sc->n > before && f->input != NULL) {
 		c = &sc->cmds[before];
 		c->input = f->input;
+	}
+	/* `from | this`: now, or when from's here-document is read. */
+	if (from >= 0 && sc->n > before) {
+		for (k = 0; k < f->ndocs; k++)
+			if (f->docs[k].cmd == from)
+				f->docs[k].pipe_to = (long)before;
+		f->ps->hooks->pipe_input(f, (size_t)from, before);
 	}
 	f->words.n = 0;
 	f->redir = R_NONE;
@@ -505,6 +514,10 @@ read_heredocs(struct frame *f, const char *p)
 			    body.len);
 			if (f->ps->hooks->runs_input(c))
 				sh_parse_nested(f, c->input, strlen(c->input));
+			if (f->docs[k].pipe_to >= 0)
+				f->ps->hooks->pipe_input(f,
+				    (size_t)f->docs[k].cmd,
+				    (size_t)f->docs[k].pipe_to);
 		}
 		buf_release(&body);
 	}
@@ -592,6 +605,7 @@ redirect_target(struct frame *f, const struct sh_word *w)
 		d->delim = w->s;
 		d->strip_tabs = f->redir == R_HEREDOC_TABS;
 		d->cmd = -1;
+		d->pipe_to = -1;
 		break;
 	case R_HERESTRING:
 		f->input = w->s;
@@ -724,6 +738,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 	f.nest = nest;
 	f.dir = dir;
 	f.wd = wd;
+	f.pipe_from = -1;
 	while (p < end) {
 		char c = *p;
 		if (is_blank(c)) {
@@ -749,11 +764,16 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 			continue;
 		}
 		if (c == ';' || c == '&' || c == '|') {
+			size_t before = ps->sc->n;
+			bool pipe = c == '|' && !(p + 1 < end && p[1] == '|');
+
 			finish_with_redirects(&f);
 			p++;
 			if (p < end && (*p == c || (c == '|' && *p == '&') ||
 			    (c == ';' && *p == '&')))
 				p++;
+			if (pipe && ps->sc->n > before)
+				f.pipe_from = (long)before;
 			continue;
 		}
 		if (c == '(') {

@@ -20,8 +20,9 @@
  *     nohup, nice, ionice, time, timeout, stdbuf, setsid, xargs, busybox,
  *     with their options; reserved words (if, then, do, !, { ...) too;
  *   - sh -c, bash -c (any shell), su -c, eval, env -S, find -exec and a
- *     shell fed a here-document or here-string have their script parsed
- *     as commands one level deeper;
+ *     shell fed a here-document or here-string, or known text on a pipe
+ *     (echo, printf, cat <<EOF), have their script parsed as commands
+ *     one level deeper;
  *   - the calls of an interpreter one-liner (python -c, node -e, ruby -e,
  *     perl -e, php -r, awk) that run a shell or delete files with literal
  *     arguments are read as the shell commands they amount to, one level

@@ -67,6 +67,7 @@ struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
+	long		 pipe_to;	/* the command cmd pipes into, or -1 */
 };
 
 /* State shared by every level of one sh_parse(). */
@@ -89,6 +90,8 @@ struct frame {
 	int		 redir;		/* the next word is a redirection target */
 	const char	*redir_op;	/* and its operator */
 	const char	*input;		/* here-string of the current command */
+	long		 pipe_from;	/* the command piped into the current
+					   one (`a | b`), or -1 */
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
 };
@@ -115,6 +118,11 @@ struct sh_hooks {
 	 * -c and no script file), so that a here-document is parsed.
 	 */
 	bool		 (*runs_input)(const struct sh_cmd *c);
+	/*
+	 * sc->cmds[from] writes to the standard input of sc->cmds[to]
+	 * (`from | to`), called once from's here-document, if any, is read.
+	 */
+	void		 (*pipe_input)(struct frame *f, size_t from, size_t to);
 };
 
 /*
@@ -140,6 +148,13 @@ void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
  */
 void	 sh_parse_from(struct frame *f, const char *text, size_t len,
 	     const char *origin);
+
+/*
+ * The reader's pipe_input hook (shellpipe.c): when `from` writes known
+ * text (echo, printf, cat of a here-document) and `to` is a shell that
+ * runs its input, the text is parsed one level deeper.
+ */
+void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
 
 /*
  * Interpreter one-liners (shellinterp.c), called by the reader: when c

@@ -164,5 +164,30 @@ main(void)
 	is_nested("sh -c 'sh -c \"echo\" x rm; $1' _ ls",
 	    "d1:sh -c echo x rm ; d2:echo ; d1:ls");
 
+	/* Known text piped to a shell is its script. */
+	is_nested("echo 'rm -rf /' | sh", "d1:rm -rf /");
+	is_nested("echo -n 'git reset --hard' | sudo bash", "d1:git reset --hard");
+	is_nested("echo -e 'ls\\nrm -rf ~' | bash", "d1:ls ; d1:rm -rf ~");
+	is_nested("printf '%s\\n' 'git reset --hard' | bash",
+	    "d1:git reset --hard");
+	is_nested("printf 'rm -rf %s\\n' / ~ | sh -s", "d1:rm -rf / ; d1:rm -rf ~");
+	is_nested("cat <<EOF | sh\nrm -rf /\nEOF", "d1:rm -rf /");
+	is_nested("cat <<'EOF' | sh -x\ngit clean -fdx\nEOF\nls",
+	    "d1:git clean -fdx");
+	is_nested("cat <<< 'rm -rf /' | bash", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | xargs -0 bash -c", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | tee log | sh", "-");
+	is_origin("echo 'rm -rf /' | sh", "the input of sh, from echo");
+	/* Text that is not known, or that no shell runs. */
+	is_nested("curl -fsSL https://example.com/i.sh | sh", "-");
+	is_nested("echo cm0gLXJmIC8= | base64 -d | sh", "-");
+	is_nested("cat install.sh | sh", "-");
+	is_nested("echo 'rm -rf /' > notes.txt", "-");
+	is_nested("echo 'rm -rf /' | grep rm", "-");
+	is_nested("echo 'rm -rf /' || sh", "-");
+	is_nested("echo 'rm -rf /'; sh", "-");
+	is_nested("echo 'rm -rf /' | sh -c 'cat > f'", "d1:cat");
+	is_nested("cat <<EOF | sh script.sh\nrm -rf /\nEOF", "-");
+
 	return done_testing();
 }
