@@ -718,7 +718,8 @@ static const struct sh_hooks reader_hooks = {
 	.emit_words = emit_words,
 	.lookup_var = lookup_var,
 	.runs_input = runs_input,
-	.pipe_input = sh_pipe_input
+	.pipe_input = sh_pipe_input,
+	.output = sh_literal_output
 };
 
 void

@@ -105,8 +105,8 @@ printf_output(struct parser *ps, const struct sh_cmd *c, struct buf *out)
 }
 
 /* What c writes on its standard output, when its words tell. */
-static bool
-literal_output(struct parser *ps, const struct sh_cmd *c, struct buf *out)
+bool
+sh_literal_output(struct parser *ps, const struct sh_cmd *c, struct buf *out)
 {
 	size_t	i;
 
@@ -158,7 +158,7 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 		return;
 	buf_init(&out);
 	buf_init(&origin);
-	if (literal_output(f->ps, src, &out) && out.len > 0) {
+	if (sh_literal_output(f->ps, src, &out) && out.len > 0) {
 		buf_printf(&origin, "the input of %s, from %s", dst->program,
 		    src->program);
 		/* Our own copies: the parse may move sc->cmds. */

@@ -287,6 +287,61 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 	return q;
 }
 
+/*
+ * A $( ) just read, into w from w->b.len == mark on, that made the one
+ * command sc->cmds[before]: when the reader knows what it writes (echo,
+ * printf, cat of a here-document), the word takes that text instead, its
+ * trailing newlines cut as the shell does; so `sh -c "$(cat <<EOF ...)"`
+ * runs the here-document and `$(echo rm) -rf /` is rm -rf /.
+ */
+static void
+known_output(struct frame *f, struct wstate *w, size_t before, size_t mark,
+    bool quoted)
+{
+	struct sh_script	*sc = f->ps->sc;
+	struct buf		 out;
+
+	if (sc->n != before + 1 || sc->cmds[before].depth != f->depth + 1)
+		return;
+	buf_init(&out);
+	if (f->ps->hooks->output(f->ps, &sc->cmds[before], &out) &&
+	    sh_charge(f->ps, out.len)) {
+		while (out.len > 0 && out.data[out.len - 1] == '\n')
+			out.len--;
+		buf_truncate(&w->b, mark);
+		buf_add(&w->b, out.data, out.len);
+		if (!quoted && (out.len == 0 ||
+		    strcspn(w->b.data + mark, sh_ifs(f->ps)) < out.len))
+			w->split = true;
+	}
+	buf_release(&out);
+}
+
+/*
+ * The command substitutions inside $(( )) in [p, end): the arithmetic is
+ * kept as written, but $(rm -rf /) or `...` in it runs all the same.
+ * Each byte is looked at once; what a substitution parses, it skips.
+ */
+static void
+arith_substitutions(struct frame *f, const char *p, const char *end)
+{
+	struct wstate	scratch;
+
+	memset(&scratch, 0, sizeof(scratch));
+	buf_init(&scratch.b);
+	while (p < end) {
+		if (*p == '$' && p + 1 < end && p[1] == '(' &&
+		    !(p + 2 < end && p[2] == '('))
+			p = substitution(f, &scratch, p, p + 2, end);
+		else if (*p == '`')
+			p = backquote(f, &scratch, p + 1, end);
+		else
+			p++;
+		buf_reset(&scratch.b);
+	}
+	buf_release(&scratch.b);
+}
+
 /* A '$' at p, unquoted or inside double quotes. */
 static const char *
 dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
@@ -308,11 +363,17 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 		/* $(( arithmetic )): kept as written. */
 		/* From the second '(', the scan ends after both ')'. */
 		q = skip_group(s + 1, end);
+		arith_substitutions(f, s + 2, q);
 		ws_add(w, p, (size_t)(q - p));
 		return q;
 	}
-	if (*s == '(')
-		return substitution(f, w, p, s + 1, end);
+	if (*s == '(') {
+		size_t before = f->ps->sc->n, mark = w->b.len;
+
+		q = substitution(f, w, p, s + 1, end);
+		known_output(f, w, before, mark, in_dq);
+		return q;
+	}
 	if (*s == '{') {
 		for (q = s + 1, level = 1; q < end; q++) {
 			if (*q == '{')

@@ -6,7 +6,9 @@
  * it, without running or expanding anything it cannot know:
  *
  *   - lists and pipelines are cut on ; & && || | |& newlines, ( ) groups;
- *     $( ), backquotes, <( ) and >( ) are parsed as commands of their own;
+ *     $( ), backquotes, <( ) and >( ) are parsed as commands of their own,
+ *     also inside $(( )); a $( ) of echo, printf or cat <<EOF is the text
+ *     they write;
  *   - quotes and backslashes are removed ('r''m', "rm", \rm all give rm),
  *     $'..' escapes are decoded, brace groups {a,b} are expanded;
  *   - $name and ${name} take the value of an earlier literal assignment

@@ -32,6 +32,8 @@
 
 #include "shellwords.h"
 
+struct buf;
+
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
@@ -123,6 +125,9 @@ struct sh_hooks {
 	 * (`from | to`), called once from's here-document, if any, is read.
 	 */
 	void		 (*pipe_input)(struct frame *f, size_t from, size_t to);
+	/* What c writes, into out, when its words tell; else false. */
+	bool		 (*output)(struct parser *ps, const struct sh_cmd *c,
+			     struct buf *out);
 };
 
 /*
@@ -155,6 +160,9 @@ void	 sh_parse_from(struct frame *f, const char *text, size_t len,
  * runs its input, the text is parsed one level deeper.
  */
 void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
+/* The reader's output hook (shellpipe.c): echo, printf, cat <<EOF. */
+bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
+	     struct buf *out);
 
 /*
  * Interpreter one-liners (shellinterp.c), called by the reader: when c

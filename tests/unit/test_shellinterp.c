@@ -38,6 +38,49 @@ nested(const char *cmd)
 	return buf_detach(&b, NULL);
 }
 
+/* A TAP description on one line: newlines escaped. */
+static const char *
+oneline(const char *s)
+{
+	static char	out[256];
+	size_t		i = 0;
+
+	for (; *s && i < sizeof(out) - 3; s++) {
+		if (*s == '\n') {
+			out[i++] = '\\';
+			out[i++] = 'n';
+		} else
+			out[i++] = *s;
+	}
+	out[i] = '\0';
+	return out;
+}
+
+/* The top-level commands, " ; " between them. */
+static char *
+top(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (c->depth != 0)
+			continue;
+		if (b.len)
+			buf_adds(&b, " ; ");
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+	}
+	sh_release(&sc);
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	return buf_detach(&b, NULL);
+}
+
 /* The origin of the first nested command, or "-". */
 static char *
 origin(const char *cmd)
@@ -56,13 +99,19 @@ origin(const char *cmd)
 
 #define is_nested(cmd, want) do {					\
 	char *got_ = nested(cmd);					\
-	is_str(got_, want, "%s", cmd);					\
+	is_str(got_, want, "%s", oneline(cmd));					\
+	free(got_);							\
+} while (0)
+
+#define is_parse_top(cmd, want) do {					\
+	char *got_ = top(cmd);						\
+	is_str(got_, want, "top: %s", oneline(cmd));				\
 	free(got_);							\
 } while (0)
 
 #define is_origin(cmd, want) do {					\
 	char *got_ = origin(cmd);					\
-	is_str(got_, want, "origin: %s", cmd);				\
+	is_str(got_, want, "origin: %s", oneline(cmd));				\
 	free(got_);							\
 } while (0)
 
@@ -188,6 +237,26 @@ main(void)
 	is_nested("echo 'rm -rf /'; sh", "-");
 	is_nested("echo 'rm -rf /' | sh -c 'cat > f'", "d1:cat");
 	is_nested("cat <<EOF | sh script.sh\nrm -rf /\nEOF", "-");
+
+	/* Substitutions inside arithmetic run; the arithmetic is kept. */
+	is_nested("echo $(( $(rm -rf /) + 1 ))", "d1:rm -rf /");
+	is_nested("x=$(( `rm -rf ~` * 2 ))", "d1:rm -rf ~");
+	is_nested("echo \"$(( 1 + $(( 2 * $(git reset --hard) )) ))\"",
+	    "d1:git reset --hard");
+	is_nested("echo $[ $(rm -rf /) ]", "d1:rm -rf /");
+	is_nested("echo $(( 6 * (7) )) $((x+1))", "-");
+
+	/* A $( ) whose output is known is that text. */
+	is_nested("sh -c \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"",
+	    "d1:cat ; d1:rm -rf /");
+	is_nested("c=$(echo rm); $c -rf /; eval \"$(printf '%s' 'ls -l')\"",
+	    "d1:echo rm ; d1:printf %s ls -l ; d1:ls -l");
+	is_parse_top("c=$(echo rm); $c -rf /", "rm -rf /");
+	is_parse_top("echo \"$(echo)\" \"$(echo a b)\" $(echo c d) $(echo)",
+	    "echo  a b c d");
+	is_parse_top("git commit -m \"$(cat <<'EOF'\nfix: rm -rf /\nEOF\n)\"",
+	    "git commit -m fix: rm -rf /");
+	is_parse_top("echo $(ls; echo x) $(cat f)", "echo $(ls; echo x) $(cat f)");
 
 	return done_testing();
 }
