@@ -70,6 +70,7 @@ enum shape {
 	SHELL_FILES,	/* commands that write and read files, cds */
 	SHELL_COPY,	/* "cp -t dir a b c ...": one destination */
 	SHELL_INTERP,	/* python -c with many calls that run or delete */
+	SHELL_NESTED,	/* text piped to sh, "$@", $(( $() )), $(echo) */
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
@@ -83,7 +84,7 @@ static const char *const shape_names[] = {
 	"near-miss numbers", "blanks", "a deep path", "a long path segment",
 	"a long command", "many commands", "quotes and substitutions",
 	"commands that write and read files", "one copy of many files",
-	"a long python one-liner",
+	"a long python one-liner", "commands inside commands",
 	"braces in prose", "unclosed arrays", "a big JSON array",
 	"tagged Markdown"
 };
@@ -139,6 +140,13 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"os.system(\"a\" + b); ", "Path(\"p\").unlink(); ",
 		"x = f(g(\"s\")); ", "r\"raw\" ", "os.remove(rrrr ",
 		"subprocess.call(\"rm -r x\", shell=True); "
+	};
+	static const char *const nested[] = {
+		"echo 'ls -la' | sh;", "printf '%s %s\\n' a b c d | bash;",
+		"cat <<EOF | sh\nls\nEOF\n", "sh -c '\"$@\"' _ ls -l;",
+		"echo $(( $(ls) + `id` ));", "x=$(echo ls); $x;",
+		"bash -c '$1 $2 $*' _ a b;", "sh -c \"$(cat <<'E'\nls\nE\n)\";",
+		"IFS=,; y=a,b; $y;", "echo $[ $(ls) ] | sh -s;"
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -203,6 +211,9 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 			break;
 		case SHELL_COPY:
 			buf_adds(b, b->len == 0 ? "cp -t dir/sub " : "file ");
+			break;
+		case SHELL_NESTED:
+			buf_adds(b, PICK(nested));
 			break;
 		case SHELL_INTERP:
 			buf_adds(b, b->len == 0 ? "python3 -c '" : PICK(interp));
@@ -378,6 +389,8 @@ static const struct probe probes[] = {
 	{ "shell", SHELL_QUOTES, COMMAND,
 	    "{shell: {program: rm, args: '^/$'}}", false },
 	{ "shell", SHELL_INTERP, COMMAND,
+	    "{shell: {program: rm, args: '^/$'}}", false },
+	{ "shell", SHELL_NESTED, COMMAND,
 	    "{shell: {program: rm, args: '^/$'}}", false },
 	{ "path of a shell command", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", false },
