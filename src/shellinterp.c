@@ -77,14 +77,19 @@ find_interp(const char *prog)
 
 /*
  * The program text of c, every -e joined by newlines, into out.  Whether
- * there is one (a script file, -f progfile or python -m is none).
+ * there is one (a script file, -f progfile or python -m is none);
+ * *from_stdin when there is none because it reads it from its input (no
+ * script file, or "-").
  */
 static bool
-program_text(const struct interp *in, const struct sh_cmd *c, struct buf *out)
+program_text(const struct interp *in, const struct sh_cmd *c, struct buf *out,
+    bool *from_stdin)
 {
 	const char	*s;
 	size_t		 i, k, n;
 	bool		 found = false;
+
+	*from_stdin = false;
 
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
@@ -143,6 +148,8 @@ program_text(const struct interp *in, const struct sh_cmd *c, struct buf *out)
 		buf_adds(out, c->argv[i]);
 		found = true;
 	}
+	*from_stdin = !found && !in->first_arg && (i >= c->argc ||
+	    strcmp(c->argv[i], "-") == 0);
 	return found;
 }
 
@@ -152,7 +159,8 @@ enum kind {
 	K_SHELL,	/* a string is a shell command, strings are words */
 	K_RMRF,		/* deletes a tree */
 	K_RM,		/* deletes a file (a tree when told "recursive") */
-	K_RMDIR		/* deletes an empty directory (likewise) */
+	K_RMDIR,	/* deletes an empty directory (likewise) */
+	K_CODE		/* a string is more code: exec, eval */
 };
 
 struct call {
@@ -186,6 +194,8 @@ static const struct call calls[] = {
 	{ "passthru", NULL, LB(L_PHP), K_SHELL },
 	{ "proc_open", NULL, LB(L_PHP), K_SHELL },
 	{ "qx", NULL, LB(L_PERL), K_SHELL },
+	{ "exec", NULL, LB(L_PYTHON), K_CODE },
+	{ "eval", NULL, L_ALL & ~LB(L_AWK), K_CODE },
 	{ "rmtree", NULL, L_ALL, K_RMRF },
 	{ "remove_tree", NULL, LB(L_PERL), K_RMRF },
 	{ "rm_rf", NULL, LB(L_RUBY), K_RMRF },
@@ -210,13 +220,17 @@ static const struct call calls[] = {
 
 #define MAX_CALL_ARGS	64	/* words of one list form */
 #define ORIGIN_MAX	80	/* bytes of the call shown in explain */
+#define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
 
 struct scan {
 	struct frame	*f;
 	enum lang	 lang;
 	const char	*prog;		/* the interpreter's base name */
 	const char	*start, *end;	/* the program text */
+	int		 depth;		/* of exec and eval strings */
 };
+
+static void scan_program(struct scan *);
 
 static bool
 is_ident(char c)
@@ -378,6 +392,17 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	buf_reset(&lit);
 	if (!ok || nwords == 0)
 		;
+	else if (cl->kind == K_CODE) {
+		if (nwords == 1 && !list && sc->depth < MAX_CODE_DEPTH &&
+		    sh_charge(sc->f->ps, first.len)) {
+			struct scan sub = *sc;
+
+			sub.start = first.data;
+			sub.end = first.data + first.len;
+			sub.depth++;
+			scan_program(&sub);
+		}
+	}
 	else if (cl->kind == K_SHELL && nwords == 1 && !list) {
 		if (first.len > 0)
 			buf_add(&lit, first.data, first.len);
@@ -533,25 +558,54 @@ scan_program(struct scan *sc)
 	}
 }
 
+static void
+scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
+    const char *text, size_t len)
+{
+	struct scan	sc;
+
+	if (len == 0 || !sh_charge(f->ps, len))
+		return;
+	sc.f = f;
+	sc.lang = in->lang;
+	sc.prog = c->program;
+	sc.start = text;
+	sc.end = text + len;
+	sc.depth = 0;
+	scan_program(&sc);
+}
+
 bool
 sh_interp(struct frame *f, const struct sh_cmd *c)
 {
 	const struct interp	*in = find_interp(c->program);
-	struct scan		 sc;
 	struct buf		 text;
+	bool			 from_stdin;
 
 	if (in == NULL)
 		return false;
 	buf_init(&text);
-	if (program_text(in, c, &text) && text.len > 0 &&
-	    sh_charge(f->ps, text.len)) {
-		sc.f = f;
-		sc.lang = in->lang;
-		sc.prog = c->program;
-		sc.start = text.data;
-		sc.end = text.data + text.len;
-		scan_program(&sc);
-	}
+	if (program_text(in, c, &text, &from_stdin))
+		scan_text(f, in, c, text.data, text.len);
+	else if (from_stdin && c->input != NULL)
+		scan_text(f, in, c, c->input, strlen(c->input));
 	buf_release(&text);
 	return true;
+}
+
+bool
+sh_interp_stdin(struct frame *f, const struct sh_cmd *c, const char *text,
+    size_t len)
+{
+	const struct interp	*in = find_interp(c->program);
+	struct buf		 prog;
+	bool			 from_stdin = false;
+
+	if (in == NULL)
+		return false;
+	buf_init(&prog);
+	if (!program_text(in, c, &prog, &from_stdin) && from_stdin)
+		scan_text(f, in, c, text, len);
+	buf_release(&prog);
+	return from_stdin;
 }

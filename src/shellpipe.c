@@ -6,8 +6,11 @@
  * from the words alone (echo and printf of their arguments, cat of a
  * here-document or here-string) it is parsed one level deeper, as the
  * script of sh -c is; whatever else writes it (curl, base64 -d, a file)
- * stays unknown.  This file knows echo, printf and cat; it calls the
- * lexer (sh_parse_from) and the reader only through its hooks.
+ * stays unknown.  An interpreter reading its program on its input
+ * (python3 - <<EOF, echo ... | node) has it read as a one-liner's.  This
+ * file knows echo, printf and cat; it calls the lexer (sh_parse_from),
+ * the one-liners' reader (sh_interp_stdin) and the command reader only
+ * through its hooks.
  */
 #include <string.h>
 
@@ -153,12 +156,21 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 		return;
 	src = &sc->cmds[from];
 	dst = &sc->cmds[to];
-	if (dst->input != NULL || (!f->ps->hooks->runs_input(dst) &&
-	    !xargs_shell(dst)))
+	if (from == to) {
+		/* Its own here-document: a shell's was read already. */
+		if (dst->input != NULL)
+			sh_interp_stdin(f, dst, dst->input, strlen(dst->input));
+		return;
+	}
+	if (dst->input != NULL)
 		return;
 	buf_init(&out);
 	buf_init(&origin);
-	if (sh_literal_output(f->ps, src, &out) && out.len > 0) {
+	if (!f->ps->hooks->runs_input(dst) && !xargs_shell(dst)) {
+		/* echo 'import os; ...' | python3 */
+		if (sh_literal_output(f->ps, src, &out))
+			sh_interp_stdin(f, dst, out.data, out.len);
+	} else if (sh_literal_output(f->ps, src, &out) && out.len > 0) {
 		buf_printf(&origin, "the input of %s, from %s", dst->program,
 		    src->program);
 		/* Our own copies: the parse may move sc->cmds. */

@@ -575,6 +575,8 @@ read_heredocs(struct frame *f, const char *p)
 			    body.len);
 			if (f->ps->hooks->runs_input(c))
 				sh_parse_nested(f, c->input, strlen(c->input));
+			f->ps->hooks->pipe_input(f, (size_t)f->docs[k].cmd,
+			    (size_t)f->docs[k].cmd);
 			if (f->docs[k].pipe_to >= 0)
 				f->ps->hooks->pipe_input(f,
 				    (size_t)f->docs[k].cmd,

@@ -122,7 +122,8 @@ struct sh_hooks {
 	bool		 (*runs_input)(const struct sh_cmd *c);
 	/*
 	 * sc->cmds[from] writes to the standard input of sc->cmds[to]
-	 * (`from | to`), called once from's here-document, if any, is read.
+	 * (`from | to`), called once from's here-document, if any, is read;
+	 * from == to when to's own here-document has just been read.
 	 */
 	void		 (*pipe_input)(struct frame *f, size_t from, size_t to);
 	/* What c writes, into out, when its words tell; else false. */
@@ -171,6 +172,12 @@ bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
  * deeper as shell commands.  Returns whether c is such an interpreter.
  */
 bool	 sh_interp(struct frame *f, const struct sh_cmd *c);
+/*
+ * Likewise for text an interpreter c reads as its program on its input
+ * (python3 - <<EOF, echo ... | node).  Whether c reads it so.
+ */
+bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
+	     const char *text, size_t len);
 
 static inline bool
 is_blank(char c)

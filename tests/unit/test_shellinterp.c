@@ -189,6 +189,23 @@ main(void)
 	is_nested("awk '{print $1}' file", "-");
 	is_nested("awk -f prog.awk 'system(\"rm -rf /\")'", "-");
 
+	/* A program read from the input, and code in exec and eval. */
+	is_nested("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF",
+	    "d1:rm -rf /");
+	is_nested("python3 <<< 'import os; os.system(\"rm -rf ~\")'",
+	    "d1:rm -rf ~");
+	is_nested("cat <<EOF | python3\nimport os\nos.system('git reset --hard')"
+	    "\nEOF", "d1:git reset --hard");
+	is_nested("echo 'require(\"fs\").rmSync(\"/\", {recursive: true})' | "
+	    "node", "d1:rm -rf /");
+	is_nested("python -c \"exec('import os; os.system(\\\"rm -rf /\\\")')\"",
+	    "d1:rm -rf /");
+	is_nested("node -e 'eval(\"require(`child_process`).execSync("
+	    "\\\"rm -rf /\\\")\")'", "d1:rm -rf /");
+	is_nested("python3 script.py <<EOF\nshutil.rmtree('/')\nEOF", "-");
+	is_nested("cat <<EOF > notes.py\nshutil.rmtree('/')\nEOF", "-");
+	is_nested("echo 'shutil.rmtree(\"/\")' | python3 check.py", "-");
+
 	/* Under wrappers and shells, like any command. */
 	is_nested("sudo python3 -c 'import shutil; shutil.rmtree(\"/\")'",
 	    "d1:rm -rf /");
