@@ -160,7 +160,8 @@ enum kind {
 	K_RMRF,		/* deletes a tree */
 	K_RM,		/* deletes a file (a tree when told "recursive") */
 	K_RMDIR,	/* deletes an empty directory (likewise) */
-	K_CODE		/* a string is more code: exec, eval */
+	K_CODE,		/* a string is more code: exec, eval */
+	K_EXECV		/* os.execvp(FILE, [ARGV]): the words after FILE */
 };
 
 struct call {
@@ -205,6 +206,15 @@ static const struct call calls[] = {
 	{ "remove_entry_secure", NULL, LB(L_RUBY), K_RMRF },
 	{ "rmSync", NULL, LB(L_NODE), K_RM },
 	{ "rm", "fs", LB(L_NODE), K_RM },
+	{ "rm", "promises", LB(L_NODE), K_RM },
+	{ "execv", "os", LB(L_PYTHON), K_EXECV },
+	{ "execve", "os", LB(L_PYTHON), K_EXECV },
+	{ "execvp", "os", LB(L_PYTHON), K_EXECV },
+	{ "execvpe", "os", LB(L_PYTHON), K_EXECV },
+	{ "execl", "os", LB(L_PYTHON), K_EXECV },
+	{ "execle", "os", LB(L_PYTHON), K_EXECV },
+	{ "execlp", "os", LB(L_PYTHON), K_EXECV },
+	{ "execlpe", "os", LB(L_PYTHON), K_EXECV },
 	{ "rm", "FileUtils", LB(L_RUBY), K_RM },
 	{ "rm_f", NULL, LB(L_RUBY), K_RM },
 	{ "unlinkSync", NULL, LB(L_NODE), K_RM },
@@ -262,6 +272,15 @@ literal(struct scan *sc, const char **pp, struct buf *out)
 		return false;
 	q = *p++;
 	buf_reset(out);
+	if (sc->lang == L_PYTHON && end - p >= 2 && p[0] == q && p[1] == q) {
+		/* """...""": up to the next three quotes. */
+		for (p += 2; p + 2 < end && !(p[0] == q && p[1] == q &&
+		    p[2] == q); p++)
+			buf_addc(out, *p);
+		if (p + 2 >= end || fstr)
+			return false;
+		p += 2;
+	}
 	for (; p < end && *p != q; p++) {
 		if (*p == '\\' && p + 1 < end) {
 			p++;
@@ -285,6 +304,21 @@ literal(struct scan *sc, const char **pp, struct buf *out)
 		return false;
 	*pp = p;
 	return true;
+}
+
+/* Past a python keyword argument's name (path="/"), if p is at one. */
+static const char *
+keyword(const char *p, const char *end)
+{
+	const char	*q = p;
+
+	if (p >= end || !is_name_start(*p))
+		return p;
+	while (q < end && is_name_char(*q))
+		q++;
+	if (q + 1 < end && *q == '=' && q[1] != '=')
+		return q + 1;
+	return p;
 }
 
 /* Appends s to b quoted for the shell. */
@@ -331,7 +365,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 {
 	const char	*end = sc->end, *q;
 	struct buf	 lit, first, cmd;
-	size_t		 nwords = 0;
+	size_t		 nwords = 0, after_first = 0;
 	bool		 list = false, ok = true, recursive;
 
 	while (p < end && is_blank(*p))
@@ -346,6 +380,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	for (;;) {
 		while (p < end && (is_blank(*p) || *p == '\n'))
 			p++;
+		if (sc->lang == L_PYTHON)
+			p = keyword(p, end);
 		if (p < end && *p == '[' && !list) {
 			list = true;
 			for (p++; nwords < MAX_CALL_ARGS;) {
@@ -361,7 +397,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 				}
 				buf_addc(&cmd, ' ');
 				add_quoted(&cmd, lit.data, lit.len);
-				nwords++;
+				if (nwords++ == 0)
+					after_first = cmd.len;
 				if (p < end && *p == ',')
 					p++;
 			}
@@ -370,7 +407,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 				buf_add(&first, lit.data, lit.len);
 			buf_addc(&cmd, ' ');
 			add_quoted(&cmd, lit.data, lit.len);
-			nwords++;
+			if (nwords++ == 0)
+				after_first = cmd.len;
 		} else {
 			/* Past a comma: keyword arguments, options. */
 			ok = ok && nwords > 0;
@@ -402,12 +440,14 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 			sub.depth++;
 			scan_program(&sub);
 		}
-	}
-	else if (cl->kind == K_SHELL && nwords == 1 && !list) {
+	} else if (cl->kind == K_EXECV) {
+		if (nwords > 1)
+			buf_add(&lit, cmd.data + after_first + 1,
+			    cmd.len - after_first - 1);
+	} else if (cl->kind == K_SHELL && nwords == 1 && !list) {
 		if (first.len > 0)
 			buf_add(&lit, first.data, first.len);
-	}
-	else if (cl->kind == K_SHELL)
+	} else if (cl->kind == K_SHELL)
 		buf_add(&lit, cmd.data + 1, cmd.len - 1);
 	else if (!list) {
 		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir " :
@@ -483,6 +523,40 @@ skip_string(struct scan *sc, const char *p)
 	return p < sc->end ? p + 1 : p;
 }
 
+/*
+ * awk's print "CMD" | "sh": the string printed into a shell is a
+ * command.  p is at the first string.
+ */
+static const char *
+awk_pipe(struct scan *sc, const char *p)
+{
+	const char	*q = p, *r, *from = p;
+	struct buf	 cmd, shell;
+	size_t		 n;
+
+	buf_init(&cmd);
+	buf_init(&shell);
+	if (!literal(sc, &q, &cmd)) {
+		buf_release(&cmd);
+		return skip_string(sc, p);
+	}
+	r = q;
+	if (r < sc->end && *r == '|') {
+		for (r++; r < sc->end && is_blank(*r); r++)
+			;
+		if (literal(sc, &r, &shell)) {
+			n = strcspn(shell.data ? shell.data : "", " ");
+			if ((n >= 2 && memcmp(shell.data + n - 2, "sh", 2) == 0) &&
+			    cmd.len > 0)
+				emit(sc, cmd.data, cmd.len, from, r);
+			q = r;
+		}
+	}
+	buf_release(&cmd);
+	buf_release(&shell);
+	return q;
+}
+
 static const struct call *
 find_call(struct scan *sc, const char *name, size_t len)
 {
@@ -516,6 +590,20 @@ scan_program(struct scan *sc)
 	size_t			 len;
 
 	while (p < end) {
+		if (*p == '"' && sc->lang == L_AWK) {
+			p = awk_pipe(sc, p);
+			continue;
+		}
+		if (*p == '%' && sc->lang == L_RUBY && end - p > 3 &&
+		    p[1] == 'x' && strchr("({[", p[2]) != NULL) {
+			const char *close = memchr(p + 3, p[2] == '(' ? ')' :
+			    p[2] == '{' ? '}' : ']', (size_t)(end - p - 3));
+			if (close == NULL)
+				return;
+			emit(sc, p + 3, (size_t)(close - p - 3), p, close + 1);
+			p = close + 1;
+			continue;
+		}
 		if (*p == '"' || *p == '\'' || (*p == '`' &&
 		    sc->lang == L_NODE)) {
 			p = skip_string(sc, p);

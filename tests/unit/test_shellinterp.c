@@ -189,6 +189,23 @@ main(void)
 	is_nested("awk '{print $1}' file", "-");
 	is_nested("awk -f prog.awk 'system(\"rm -rf /\")'", "-");
 
+	/* More spellings: exec*, triple quotes, keywords, %x, awk's pipe. */
+	is_nested("python -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", "
+	    "\"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'import os; os.execl(\"/bin/rm\", \"rm\", "
+	    "\"-rf\", \"/\")'", "d1:rm -rf /");
+	is_nested("python3 -c 'import os; os.system(\"\"\"rm -rf /\"\"\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; shutil.rmtree(path=\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("node -e 'require(\"fs\").promises.rm(\"/\", "
+	    "{recursive: true})'", "d1:rm -rf /");
+	is_nested("ruby -e '%x(rm -rf /)'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { print \"rm -rf /\" > \"out.txt\" }'", "-");
+	is_nested("awk '{ print $1 | \"sort\" }'", "-");
+	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
+
 	/* A program read from the input, and code in exec and eval. */
 	is_nested("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF",
 	    "d1:rm -rf /");
