@@ -9,6 +9,11 @@
  *                 wrappers, cd) and the scripts it runs (sh -c, eval,
  *                 su -c, env -S, find -exec) are parsed one level deeper.
  *                 It knows which programs are shells.
+ *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
+ *                 reader hands it each command; it calls the lexer.
+ *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
+ *                 and cat <<EOF write: the reader's pipe_input and
+ *                 output hooks; it calls the lexer and shellinterp.c.
  *   shellwords.c  the lexer, lower layer: text becomes the words of each
  *                 simple command (quotes, expansions, lists, redirections,
  *                 here-documents), within the limits and the work budget.
