@@ -163,7 +163,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
     const char *p)
 {
 	const char	*end = sc->end, *q;
-	struct buf	 lit, first, cmd;
+	struct buf	 lit, first, second, cmd;
 	size_t		 nwords = 0, after_first = 0;
 	bool		 list = false, ok = true, recursive;
 
@@ -175,6 +175,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		return p;
 	buf_init(&lit);
 	buf_init(&first);
+	buf_init(&second);
 	buf_init(&cmd);
 	for (;;) {
 		while (p < end && (is_blank(*p) || *p == '\n'))
@@ -204,6 +205,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		} else if (nwords < MAX_CALL_ARGS && literal(sc, &p, &lit)) {
 			if (nwords == 0)
 				buf_add(&first, lit.data, lit.len);
+			else if (nwords == 1)
+				buf_add(&second, lit.data, lit.len);
 			buf_addc(&cmd, ' ');
 			add_quoted(&cmd, lit.data, lit.len);
 			if (nwords++ == 0)
@@ -243,6 +246,16 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		if (nwords > 1)
 			buf_add(&lit, cmd.data + after_first + 1,
 			    cmd.len - after_first - 1);
+	} else if (cl->kind == K_WRITE || cl->kind == K_READ ||
+	    cl->kind == K_OPEN) {
+		/* open(P, "w"): a mode that writes, appends or creates. */
+		bool writes = cl->kind == K_WRITE || (cl->kind == K_OPEN &&
+		    second.len > 0 && strcspn(second.data, "wax+") < second.len);
+
+		if (!list && first.len > 0) {
+			buf_adds(&lit, writes ? "tee " : "cat ");
+			add_quoted(&lit, first.data, first.len);
+		}
 	} else if (cl->kind == K_SHELL && nwords == 1 && !list) {
 		if (first.len > 0)
 			buf_add(&lit, first.data, first.len);
@@ -258,17 +271,29 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		    q + 1 : p);
 	buf_release(&lit);
 	buf_release(&first);
+	buf_release(&second);
 	buf_release(&cmd);
 	return p;
 }
 
-/* Path("P").unlink() and .rmdir(): the literal comes before the call. */
+/*
+ * Path("P").unlink(), .rmdir(), .write_text(), .read_text() ...: the
+ * literal comes before the call.
+ */
 static const char *
 path_call(struct scan *sc, const char *name, const char *p)
 {
+	static const struct {
+		const char	*method;
+		const char	*cmd;
+	} methods[] = {
+		{ ".unlink", "rm " }, { ".rmdir", "rmdir " },
+		{ ".write_text", "tee " }, { ".write_bytes", "tee " },
+		{ ".read_text", "cat " }, { ".read_bytes", "cat " },
+	};
 	const char	*end = sc->end, *q;
 	struct buf	 lit, cmd;
-	bool		 rmdir;
+	size_t		 i, n = 0;
 
 	if (p >= end || *p != '(')
 		return p;
@@ -279,18 +304,20 @@ path_call(struct scan *sc, const char *name, const char *p)
 		return p;
 	}
 	q++;
-	if (end - q >= 7 && memcmp(q, ".unlink", 7) == 0)
-		rmdir = false;
-	else if (end - q >= 6 && memcmp(q, ".rmdir", 6) == 0)
-		rmdir = true;
-	else {
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		n = strlen(methods[i].method);
+		if ((size_t)(end - q) >= n && memcmp(q, methods[i].method, n) ==
+		    0 && (q + n == end || !is_ident(q[n])))
+			break;
+	}
+	if (i == sizeof(methods) / sizeof(methods[0])) {
 		buf_release(&lit);
 		return q;
 	}
 	buf_init(&cmd);
-	buf_adds(&cmd, rmdir ? "rmdir " : "rm ");
+	buf_adds(&cmd, methods[i].cmd);
 	add_quoted(&cmd, lit.data, lit.len);
-	emit(sc, cmd.data, cmd.len, name, q + (rmdir ? 6 : 7));
+	emit(sc, cmd.data, cmd.len, name, q + n);
 	buf_release(&cmd);
 	buf_release(&lit);
 	return q;

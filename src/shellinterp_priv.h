@@ -36,7 +36,10 @@ enum kind {
 	K_RM,		/* deletes a file (a tree when told "recursive") */
 	K_RMDIR,	/* deletes an empty directory (likewise) */
 	K_CODE,		/* a string is more code: exec, eval */
-	K_EXECV		/* os.execvp(FILE, [ARGV]): the words after FILE */
+	K_EXECV,	/* os.execvp(FILE, [ARGV]): the words after FILE */
+	K_WRITE,	/* writes its file: read as tee P */
+	K_READ,		/* reads its file: read as cat P */
+	K_OPEN		/* open(P, MODE): writes when MODE has w, a, x or + */
 };
 
 struct call {

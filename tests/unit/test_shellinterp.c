@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "shelltargets.h"
 #include "shellwords.h"
 #include "tap.h"
 
@@ -80,6 +81,34 @@ top(const char *cmd)
 		buf_adds(&b, "-");
 	return buf_detach(&b, NULL);
 }
+
+/* The files the command writes (w:) and reads (r:), " " between. */
+static char *
+files(const char *cmd)
+{
+	struct sh_script	sc;
+	struct sh_targets	t;
+	struct buf		b;
+	size_t			i;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	sh_targets_collect(&sc, &t);
+	buf_init(&b);
+	for (i = 0; i < t.n; i++)
+		buf_printf(&b, "%s%s:%s", b.len ? " " : "",
+		    t.v[i].access == SH_WRITE ? "w" : "r", t.v[i].file);
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	sh_targets_release(&t);
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+#define is_files(cmd, want) do {					\
+	char *got_ = files(cmd);					\
+	is_str(got_, want, "files: %s", oneline(cmd));			\
+	free(got_);							\
+} while (0)
 
 /* The origin of the first nested command, or "-". */
 static char *
@@ -205,6 +234,21 @@ main(void)
 	is_nested("awk 'BEGIN { print \"rm -rf /\" > \"out.txt\" }'", "-");
 	is_nested("awk '{ print $1 | \"sort\" }'", "-");
 	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
+
+	/* The files the calls write, delete and read. */
+	is_files("python3 -c 'open(\".env\", \"w\").write(\"x\")'", "w:.env");
+	is_files("python3 -c 'with open(\"log\", mode=\"a\") as f: pass'",
+	    "w:log");
+	is_files("python3 -c 'print(open(\".env\").read())'", "r:.env");
+	is_files("python3 -c 'import os; os.remove(\".env\")'", "w:.env");
+	is_files("python3 -c 'from pathlib import Path; "
+	    "Path(\"id_rsa\").read_text()'", "r:id_rsa");
+	is_files("node -e 'fs.writeFileSync(\"/etc/hosts\", \"x\")'",
+	    "w:/etc/hosts");
+	is_files("node -e 'fs.readFileSync(\".env\", \"utf8\")'", "r:.env");
+	is_files("ruby -e 'File.write(\".env\", \"A=1\")'", "w:.env");
+	is_files("php -r 'echo file_get_contents(\".env\");'", "r:.env");
+	is_files("python3 -c 'print(\".env\")'", "-");
 
 	/* A program read from the input, and code in exec and eval. */
 	is_nested("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF",
