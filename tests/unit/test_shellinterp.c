@@ -110,6 +110,28 @@ files(const char *cmd)
 	free(got_);							\
 } while (0)
 
+/* The words of the last command, "|" between them. */
+static char *
+last_words(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (k = 0; sc.n > 0 && k < sc.cmds[sc.n - 1].argc; k++)
+		buf_printf(&b, "%s%s", k ? "|" : "", sc.cmds[sc.n - 1].argv[k]);
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+#define is_words(cmd, want) do {					\
+	char *got_ = last_words(cmd);					\
+	is_str(got_, want, "words: %s", oneline(cmd));			\
+	free(got_);							\
+} while (0)
+
 /* The origin of the first nested command, or "-". */
 static char *
 origin(const char *cmd)
@@ -283,6 +305,18 @@ main(void)
 	is_nested("bash -c 'IFS=,; $*' _ 'rm,-rf,/'", "d1:rm -rf /");
 	is_nested("sh -c 'sh -c \"$1\" x' y 'rm -rf /'",
 	    "d1:sh -c rm -rf / x ; d2:rm -rf /");
+	/* set -- sets them, in sh -c or not. */
+	is_parse_top("set -- rm -rf /; \"$@\"", "set -- rm -rf / ; rm -rf /");
+	is_parse_top("set -o pipefail -- git reset --hard; $@",
+	    "set -o pipefail -- git reset --hard ; git reset --hard");
+	is_nested("sh -c 'IFS=,; set -- $1; \"$@\"' _ 'rm,-rf,/'",
+	    "d1:set -- rm -rf / ; d1:rm -rf /");
+	is_parse_top("set -e; echo $1", "set -e ; echo $1");
+	is_words("sh -c 'IFS=,; set -- $1; \"$@\"' _ 'rm,-rf,/'", "rm|-rf|/");
+	is_words("sh -c '\"$@\"' _ rm -rf /", "rm|-rf|/");
+	is_words("bash -c 'IFS=,; $*' _ 'rm,-rf,/'", "rm|-rf|/");
+	is_words("sh -c 'echo \"$1\"' _ 'a b'", "echo|a b");
+	is_words("sh -c 'echo $1' _ 'a b'", "echo|a|b");
 	/* A parameter not given is empty; outside sh -c, unknown. */
 	is_nested("sh -c 'echo $1 $2' _ a", "d1:echo a");
 	is_nested("sh -c 'echo \"$1\"' _ 'rm -rf /'", "d1:echo rm -rf /");
