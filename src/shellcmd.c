@@ -40,12 +40,7 @@ struct reader {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
-	/*
-	 * The positional parameters of the sh -c script being read (or
-	 * set by set --): $0..$9, then $@ (and $*) the ones after $0 joined
-	 * by the first character of $IFS then; all NULL outside one.
-	 */
-	const char		*pos[11];
+	struct sh_params	 params;	/* $0, $1 ..., $@ */
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -65,11 +60,9 @@ lookup_var(const struct parser *ps, const char *name, size_t len)
 	const struct reader	*r = ps->ctx;
 	size_t			 i;
 
-	if (len == 1 && name[0] >= '0' && name[0] <= '9')
-		return r->pos[name[0] - '0'] != NULL ? r->pos[name[0] - '0'] :
-		    r->pos[10] != NULL ? "" : NULL;
-	if (len == 1 && (name[0] == '@' || name[0] == '*'))
-		return r->pos[10];
+	if (len == 1 && ((name[0] >= '0' && name[0] <= '9') ||
+	    name[0] == '@' || name[0] == '*'))
+		return sh_param(&r->params, name[0]);
 	for (i = r->nvars; i > 0; i--)
 		if (strlen(r->vars[i - 1].name) == len &&
 		    memcmp(r->vars[i - 1].name, name, len) == 0)
@@ -506,71 +499,6 @@ runs_input(const struct sh_cmd *c)
 	return shell_script(c, &reads_stdin, &at) == NULL && reads_stdin;
 }
 
-/* $1 ... from argv[first] on, and $@ they make. */
-static void
-set_params(struct parser *ps, const struct sh_cmd *c, size_t first)
-{
-	struct reader	*r = ps->ctx;
-	struct buf	 all;
-	size_t		 k;
-	/* Joined so that "$@" splits back into its words on $IFS. */
-	char		 sep = *sh_ifs(ps) ? *sh_ifs(ps) : ' ';
-
-	memset(r->pos + 1, 0, 9 * sizeof(r->pos[0]));
-	buf_init(&all);
-	for (k = first; k < c->argc; k++) {
-		if (k - first < 9)
-			r->pos[k - first + 1] = c->argv[k];
-		if (k > first)
-			buf_addc(&all, sep);
-		buf_adds(&all, c->argv[k]);
-	}
-	r->pos[10] = all.len > 0 && sh_charge(ps, all.len) ?
-	    arena_strndup(&ps->sc->arena, all.data, all.len) : "";
-	buf_release(&all);
-}
-
-/*
- * set -- ARGS (or set ARGS that are no options): the positional
- * parameters from then on, so that set -- rm -rf /; "$@" runs them.
- */
-static void
-set_builtin(struct parser *ps, const struct sh_cmd *c)
-{
-	size_t	i = 1;
-	bool	dashdash = false;
-
-	while (i < c->argc && (c->argv[i][0] == '-' || c->argv[i][0] == '+')) {
-		if (strcmp(c->argv[i], "--") == 0 || strcmp(c->argv[i], "-") == 0) {
-			dashdash = true;
-			i++;
-			break;
-		}
-		i += (c->argv[i][1] == 'o' && c->argv[i][2] == '\0') ? 2 : 1;
-	}
-	if (dashdash || i < c->argc)
-		set_params(ps, c, i);
-}
-
-/*
- * sh -c SCRIPT ARGS: the script parsed with $0, $1 ... from ARGS (from
- * argv[first] on), so that `sh -c '"$@"' _ rm -rf /` is rm -rf /.  The
- * parameters of an enclosing sh -c are put back after.
- */
-static void
-parse_with_args(struct frame *f, const char *script, const struct sh_cmd *c,
-    size_t first)
-{
-	struct reader	*r = f->ps->ctx;
-	const char	*saved[11];
-
-	memcpy(saved, r->pos, sizeof(saved));
-	r->pos[0] = first < c->argc ? c->argv[first] : c->argv[0];
-	set_params(f->ps, c, first + 1);
-	sh_parse_nested(f, script, strlen(script));
-	memcpy(r->pos, saved, sizeof(saved));
-}
-
 /* Nested scripts run by the command just emitted. */
 static void
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
@@ -584,7 +512,8 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	if (is_shell(c->program)) {
 		script = shell_script(c, &reads_stdin, &i);
 		if (script != NULL)
-			parse_with_args(f, script, c, i + 1);
+			sh_parse_with_args(f, &((struct reader *)
+			    f->ps->ctx)->params, script, c, i + 1);
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
 	} else if (sh_interp(f, c)) {
@@ -729,7 +658,8 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	if (strcmp(c->program, "alias") == 0)
 		set_aliases(f->ps, c);
 	if (strcmp(c->program, "set") == 0)
-		set_builtin(f->ps, c);
+		sh_set_builtin(f->ps, &((struct reader *)f->ps->ctx)->params,
+		    c);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)

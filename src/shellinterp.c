@@ -25,7 +25,7 @@
 #include "shellinterp_priv.h"
 #include "shellwords_priv.h"
 
-/* ---- the program text ----------------------------------------------------- */
+/* ---- the program text -------------------------------------------------- */
 
 #define MAX_CALL_ARGS	64	/* words of one list form */
 #define ORIGIN_MAX	80	/* bytes of the call shown in explain */
@@ -34,7 +34,7 @@
 struct scan {
 	struct frame	*f;
 	enum lang	 lang;
-	const char	*prog;		/* the interpreter's base name */
+	const char	*prog;		/* the interpreter's name */
 	const char	*start, *end;	/* the program text */
 	int		 depth;		/* of exec and eval strings */
 };
@@ -250,7 +250,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	    cl->kind == K_OPEN) {
 		/* open(P, "w"): a mode that writes, appends or creates. */
 		bool writes = cl->kind == K_WRITE || (cl->kind == K_OPEN &&
-		    second.len > 0 && strcspn(second.data, "wax+") < second.len);
+		    second.len > 0 &&
+		    strcspn(second.data, "wax+") < second.len);
 
 		if (!list && first.len > 0) {
 			buf_adds(&lit, writes ? "tee " : "cat ");
@@ -372,8 +373,8 @@ awk_pipe(struct scan *sc, const char *p)
 			;
 		if (literal(sc, &r, &shell)) {
 			n = strcspn(shell.data ? shell.data : "", " ");
-			if ((n >= 2 && memcmp(shell.data + n - 2, "sh", 2) == 0) &&
-			    cmd.len > 0)
+			if (n >= 2 && cmd.len > 0 &&
+			    memcmp(shell.data + n - 2, "sh", 2) == 0)
 				emit(sc, cmd.data, cmd.len, from, r);
 			q = r;
 		}
@@ -426,14 +427,16 @@ scan_program(struct scan *sc)
 		    p[1] == ':' && is_name_start(p[2]))))
 			p += *p == ':' ? 2 : 1;
 		len = (size_t)(p - name);
-		if (sc->lang == L_PERL && len == 2 && memcmp(name, "qx", 2) == 0 &&
-		    p < end && strchr("({/[", *p) != NULL) {
+		if (sc->lang == L_PERL && len == 2 &&
+		    memcmp(name, "qx", 2) == 0 && p < end &&
+		    strchr("({/[", *p) != NULL) {
 			const char *close = memchr(p + 1, *p == '(' ? ')' :
 			    *p == '{' ? '}' : *p == '[' ? ']' : '/',
 			    (size_t)(end - p - 1));
 			if (close == NULL)
 				return;
-			emit(sc, p + 1, (size_t)(close - p - 1), name, close + 1);
+			emit(sc, p + 1, (size_t)(close - p - 1), name,
+			    close + 1);
 			p = close + 1;
 			continue;
 		}

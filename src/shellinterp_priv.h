@@ -21,13 +21,13 @@ enum lang { L_PYTHON, L_NODE, L_RUBY, L_PERL, L_PHP, L_AWK };
 
 /* How each interpreter is given its program on the command line. */
 struct interp {
-	const char	*name;		/* base name, or a prefix when *-ended */
+	const char	*name;		/* name, or prefix with "*" */
 	enum lang	 lang;
-	const char	*prog_short;	/* option letters followed by code */
+	const char	*prog_short;	/* letters followed by code */
 	const char *const *prog_long;	/* long options followed by code */
-	const char	*val_short;	/* letters that take the next word */
-	const char	*rest_short;	/* letters that take the rest */
-	bool		 first_arg;	/* awk: the first operand is the code */
+	const char	*val_short;	/* letters taking the next word */
+	const char	*rest_short;	/* letters taking the rest */
+	bool		 first_arg;	/* awk: first operand is code */
 };
 
 enum kind {
@@ -39,11 +39,11 @@ enum kind {
 	K_EXECV,	/* os.execvp(FILE, [ARGV]): the words after FILE */
 	K_WRITE,	/* writes its file: read as tee P */
 	K_READ,		/* reads its file: read as cat P */
-	K_OPEN		/* open(P, MODE): writes when MODE has w, a, x or + */
+	K_OPEN		/* open(P, MODE): writes if MODE has w a x + */
 };
 
 struct call {
-	const char	*name;		/* the last part of a dotted name */
+	const char	*name;		/* last part of a dotted name */
 	const char	*prefix;	/* required before it, or NULL */
 	unsigned	 langs;
 	enum kind	 kind;

@@ -50,8 +50,8 @@ sh_find_interp(const char *prog)
  * script file, or "-").
  */
 bool
-sh_program_text(const struct interp *in, const struct sh_cmd *c, struct buf *out,
-    bool *from_stdin)
+sh_program_text(const struct interp *in, const struct sh_cmd *c,
+    struct buf *out, bool *from_stdin)
 {
 	const char	*s;
 	size_t		 i, k, n;

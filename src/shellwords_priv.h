@@ -171,6 +171,27 @@ bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
 	     struct buf *out);
 
 /*
+ * The positional parameters (shellparams.c), in the reader's state:
+ * $0..$9, then $@ (and $*) the ones after $0 joined by the first
+ * character of $IFS when they were set; all NULL outside sh -c.
+ */
+#define SH_NPARAMS	11
+struct sh_params {
+	const char	*pos[SH_NPARAMS];
+};
+/* The value of $name (0..9, @, *), or NULL when no one can tell. */
+const char *sh_param(const struct sh_params *, char name);
+/* set -- ARGS: the parameters from then on. */
+void	 sh_set_builtin(struct parser *, struct sh_params *,
+	     const struct sh_cmd *c);
+/*
+ * sh -c SCRIPT ARGS: the script parsed one level deeper with $0 ... from
+ * c->argv[first] on, the parameters around it put back after.
+ */
+void	 sh_parse_with_args(struct frame *f, struct sh_params *,
+	     const char *script, const struct sh_cmd *c, size_t first);
+
+/*
  * Interpreter one-liners (shellinterp.c), called by the reader: when c
  * is python -c, node -e, ruby -e, perl -e, php -r or awk, the calls in
  * its program that run a shell or delete files are parsed one level
