@@ -9,6 +9,8 @@
  *                 wrappers, cd) and the scripts it runs (sh -c, eval,
  *                 su -c, env -S, find -exec) are parsed one level deeper.
  *                 It knows which programs are shells.
+ *   shellparams.c the reader's positional parameters ($1, "$@") of
+ *                 sh -c and set --; it calls the lexer.
  *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
  *                 reader hands it each command; it calls the lexer.
  *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
