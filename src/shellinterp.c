@@ -28,6 +28,7 @@
 /* ---- the program text -------------------------------------------------- */
 
 #define MAX_CALL_ARGS	64	/* words of one list form */
+#define MAX_VARS	16	/* literal assignments remembered */
 #define ORIGIN_MAX	80	/* bytes of the call shown in explain */
 #define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
 
@@ -37,6 +38,12 @@ struct scan {
 	const char	*prog;		/* the interpreter's name */
 	const char	*start, *end;	/* the program text */
 	int		 depth;		/* of exec and eval strings */
+	/* NAME = "literal" earlier in the program: the call's argument. */
+	struct {
+		const char	*name, *value;	/* the arena */
+		size_t		 nlen, vlen;
+	}		 vars[MAX_VARS];
+	size_t		 nvars;
 };
 
 static void scan_program(struct scan *);
@@ -102,6 +109,67 @@ literal(struct scan *sc, const char **pp, struct buf *out)
 	    sc->lang != L_PERL && sc->lang != L_PHP))
 		return false;
 	*pp = p;
+	return true;
+}
+
+/*
+ * NAME = "literal" at name (len bytes), p after the name: remembered, so
+ * that cmd = "rm -rf /"; os.system(cmd) is read as the literal.  Returns
+ * where the scan goes on.
+ */
+static const char *
+assignment(struct scan *sc, const char *name, size_t len, const char *p)
+{
+	struct arena	*a = &sc->f->ps->sc->arena;
+	const char	*q = p;
+	struct buf	 lit;
+
+	while (q < sc->end && is_blank(*q))
+		q++;
+	if (q + 1 >= sc->end || *q != '=' || q[1] == '=' ||
+	    sc->nvars == MAX_VARS)
+		return p;
+	for (q++; q < sc->end && is_blank(*q); q++)
+		;
+	buf_init(&lit);
+	if (literal(sc, &q, &lit) && (q == sc->end || strchr(";\n", *q)) &&
+	    sh_charge(sc->f->ps, len + lit.len)) {
+		sc->vars[sc->nvars].name = arena_strndup(a, name, len);
+		sc->vars[sc->nvars].nlen = len;
+		sc->vars[sc->nvars].value = arena_strndup(a,
+		    lit.data ? lit.data : "", lit.len);
+		sc->vars[sc->nvars].vlen = lit.len;
+		sc->nvars++;
+		p = q;
+	}
+	buf_release(&lit);
+	return p;
+}
+
+/* A name assigned a literal, as an argument: its value into out. */
+static bool
+var_value(struct scan *sc, const char **pp, struct buf *out)
+{
+	const char	*p = *pp, *q = p;
+	size_t		 i;
+
+	while (q < sc->end && is_name_char(*q))
+		q++;
+	if (q == p || !is_name_start(*p))
+		return false;
+	for (i = sc->nvars; i > 0; i--)
+		if (sc->vars[i - 1].nlen == (size_t)(q - p) &&
+		    memcmp(sc->vars[i - 1].name, p, (size_t)(q - p)) == 0)
+			break;
+	if (i == 0)
+		return false;
+	while (q < sc->end && is_blank(*q))
+		q++;
+	if (q < sc->end && strchr(",)]\n;", *q) == NULL)
+		return false;		/* cmd + x, cmd.strip() */
+	buf_reset(out);
+	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
+	*pp = q;
 	return true;
 }
 
@@ -202,7 +270,8 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 				if (p < end && *p == ',')
 					p++;
 			}
-		} else if (nwords < MAX_CALL_ARGS && literal(sc, &p, &lit)) {
+		} else if (nwords < MAX_CALL_ARGS && (literal(sc, &p, &lit) ||
+		    var_value(sc, &p, &lit))) {
 			if (nwords == 0)
 				buf_add(&first, lit.data, lit.len);
 			else if (nwords == 1)
@@ -447,6 +516,8 @@ scan_program(struct scan *sc)
 		}
 		if ((cl = sh_find_call(sc->lang, name, len)) != NULL)
 			p = call_args(sc, cl, name, p);
+		else if (sc->lang != L_PERL && sc->lang != L_PHP)
+			p = assignment(sc, name, len, p);
 	}
 }
 
@@ -464,6 +535,7 @@ scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
 	sc.start = text;
 	sc.end = text + len;
 	sc.depth = 0;
+	sc.nvars = 0;
 	scan_program(&sc);
 }
 

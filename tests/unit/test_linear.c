@@ -139,7 +139,8 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"subprocess.run([\"git\", \"status\"]); ", "print(\"rm\"); ",
 		"os.system(\"a\" + b); ", "Path(\"p\").unlink(); ",
 		"x = f(g(\"s\")); ", "r\"raw\" ", "os.remove(rrrr ",
-		"subprocess.call(\"rm -r x\", shell=True); "
+		"subprocess.call(\"rm -r x\", shell=True); ",
+		"c = \"ls\"; os.system(c); ", "a = \"b\"\n"
 	};
 	static const char *const nested[] = {
 		"echo 'ls -la' | sh;", "printf '%s %s\\n' a b c d | bash;",

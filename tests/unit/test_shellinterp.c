@@ -257,6 +257,18 @@ main(void)
 	is_nested("awk '{ print $1 | \"sort\" }'", "-");
 	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
 
+	/* A name assigned a literal earlier in the program is the literal. */
+	is_nested("python3 -c 'import os; cmd = \"rm -rf /\"; os.system(cmd)'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; p=\"/\"; shutil.rmtree(p)'",
+	    "d1:rm -rf /");
+	is_nested("node -e 'const d = \"/\"; require(\"fs\").rmSync(d, "
+	    "{recursive: true})'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { c = \"rm -rf /\"; system(c) }'", "d1:rm -rf /");
+	is_nested("python3 -c 'x = \"rm -rf /\"; print(x)'", "-");
+	is_nested("python3 -c 'c = \"rm -rf \"; os.system(c + d)'", "-");
+	is_nested("python3 -c 'if a == \"x\": os.system(a)'", "-");
+
 	/* The files the calls write, delete and read. */
 	is_files("python3 -c 'open(\".env\", \"w\").write(\"x\")'", "w:.env");
 	is_files("python3 -c 'with open(\"log\", mode=\"a\") as f: pass'",
