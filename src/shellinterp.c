@@ -10,10 +10,14 @@
  *     as a shell command, a list of strings as the words of one;
  *   - the calls that delete (shutil.rmtree, os.remove, fs.rmSync,
  *     FileUtils.rm_rf, unlink, Path(P).unlink() ...): read as the rm or
- *     rmdir command that does the same.
+ *     rmdir command that does the same; those that write or read a file
+ *     (open(P, "w"), fs.writeFileSync, File.read ...) as tee P or cat P;
+ *   - exec and eval of a string: more of the program.
  *
- * Only string literals are read: an argument computed at run time
- * ("rm -rf " + path, f"{x}", "#{x}", `${x}`) hides the call, a known gap.
+ * Only string literals are read, or a name assigned one earlier: an
+ * argument computed at run time ("rm -rf " + path, f"{x}", "#{x}",
+ * `${x}`) hides the call, a known gap.  The tables of interpreters and
+ * calls are in shellinterp_tab.c.
  * What is read is parsed one level deeper, the commands marked with the
  * call they came from (sh_cmd.origin).  This file knows the languages;
  * it calls the lexer only (sh_parse_from).

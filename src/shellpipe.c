@@ -171,8 +171,7 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 		if (sh_literal_output(f->ps, src, &out))
 			sh_interp_stdin(f, dst, out.data, out.len);
 	} else if (sh_literal_output(f->ps, src, &out) && out.len > 0) {
-		buf_printf(&origin, "the input of %s, from %s", dst->program,
-		    src->program);
+		buf_printf(&origin, "%s | %s", src->program, dst->program);
 		/* Our own copies: the parse may move sc->cmds. */
 		sh_parse_from(f, out.data, out.len, origin.data);
 	}

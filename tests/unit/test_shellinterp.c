@@ -350,7 +350,7 @@ main(void)
 	is_nested("cat <<< 'rm -rf /' | bash", "d1:rm -rf /");
 	is_nested("echo 'rm -rf /' | xargs -0 bash -c", "d1:rm -rf /");
 	is_nested("echo 'rm -rf /' | tee log | sh", "-");
-	is_origin("echo 'rm -rf /' | sh", "the input of sh, from echo");
+	is_origin("echo 'rm -rf /' | sh", "echo | sh");
 	/* Text that is not known, or that no shell runs. */
 	is_nested("curl -fsSL https://example.com/i.sh | sh", "-");
 	is_nested("echo cm0gLXJmIC8= | base64 -d | sh", "-");
