@@ -225,6 +225,11 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 				eval_snippet(cx->opts->explain, sc->via,
 				    strlen(sc->via));
 			}
+			if (sc->origin != NULL) {
+				buf_adds(cx->opts->explain, ", read from ");
+				eval_snippet(cx->opts->explain, sc->origin,
+				    strlen(sc->origin));
+			}
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;

@@ -40,6 +40,7 @@ struct reader {
 	size_t			 nvars;
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
+	struct sh_params	 params;	/* $0, $1 ..., $@ */
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -124,6 +125,9 @@ lookup_var(const struct parser *ps, const char *name, size_t len)
 	const struct reader	*r = ps->ctx;
 	size_t			 i;
 
+	if (len == 1 && ((name[0] >= '0' && name[0] <= '9') ||
+	    name[0] == '@' || name[0] == '*'))
+		return sh_param(&r->params, name[0]);
 	for (i = r->nvars; i > 0; i--)
 		if (strlen(r->vars[i - 1].name) == len &&
 		    memcmp(r->vars[i - 1].name, name, len) == 0)
@@ -506,7 +510,7 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 {
 	struct arena	*a = &ps->sc->arena;
 	struct sh_word	 nw;
-	const char	*s = w->s, *p, *q;
+	const char	*s = w->s, *p, *q, *ifs = sh_ifs(ps);
 	size_t		 k, from, to;
 	struct buf	 b;
 
@@ -519,10 +523,8 @@ expand_word(struct parser *ps, const struct sh_word *w, struct wordvec *out)
 	nw.quoted = w->quoted;
 	if (w->split && !w->assign) {
 		for (p = s; *p; p = q) {
-			while (*p && (is_blank(*p) || *p == '\n'))
-				p++;
-			for (q = p; *q && !is_blank(*q) && *q != '\n'; q++)
-				;
+			p += strspn(p, ifs);
+			q = p + strcspn(p, ifs);
 			if (q == p)
 				break;
 			if (out->n == out->cap) {
@@ -571,7 +573,7 @@ is_shell(const char *prog)
  * shell only checks the syntax: it runs nothing.
  */
 static const char *
-shell_script(const struct sh_cmd *c, bool *reads_stdin)
+shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 {
 	const char	*s;
 	bool		 has_c = false, noexec = false;
@@ -605,6 +607,7 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin)
 		}
 		break;
 	}
+	*at = i;
 	if (noexec)
 		return NULL;
 	if (i < c->argc)
@@ -618,10 +621,11 @@ static bool
 runs_input(const struct sh_cmd *c)
 {
 	bool	reads_stdin;
+	size_t	at;
 
 	if (!is_shell(c->program))
 		return false;
-	return shell_script(c, &reads_stdin) == NULL && reads_stdin;
+	return shell_script(c, &reads_stdin, &at) == NULL && reads_stdin;
 }
 
 /* Programs whose -c (--command) is a shell command, as su's. */
@@ -640,11 +644,14 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	size_t		 i, j;
 
 	if (is_shell(c->program)) {
-		script = shell_script(c, &reads_stdin);
+		script = shell_script(c, &reads_stdin, &i);
 		if (script != NULL)
-			sh_parse_nested(f, script, strlen(script));
+			sh_parse_with_args(f, &((struct reader *)
+			    f->ps->ctx)->params, script, c, i + 1);
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
+	} else if (sh_interp(f, c)) {
+		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
 		buf_init(&b);
 		for (i = 1; i < c->argc; i++) {
@@ -809,6 +816,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	/* What a for loop or git config sets, for the commands after it. */
 	if (!x.v[i].quoted && (s = sh_form_var(f, c)) != NULL)
 		set_var(f->ps, s);
+	if (strcmp(c->program, "set") == 0)
+		sh_set_builtin(f->ps, &((struct reader *)f->ps->ctx)->params,
+		    c);
 	if (str_in_set(c->program, declarers))
 		for (k = i + 1; k < x.n; k++)
 			if (x.v[k].assign)
@@ -846,7 +856,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 static const struct sh_hooks reader_hooks = {
 	.emit_words = emit_words,
 	.lookup_var = lookup_var,
-	.runs_input = runs_input
+	.runs_input = runs_input,
+	.pipe_input = sh_pipe_input,
+	.output = sh_literal_output
 };
 
 void

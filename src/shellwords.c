@@ -93,6 +93,20 @@ sh_parse_nested(struct frame *f, const char *text, size_t len)
 	    f->dir, f->wd);
 }
 
+void
+sh_parse_from(struct frame *f, const char *text, size_t len,
+    const char *origin)
+{
+	struct sh_script	*sc = f->ps->sc;
+	size_t			 before = sc->n, i;
+	const char		*o = arena_strdup(&sc->arena, origin);
+
+	sh_parse_nested(f, text, len);
+	for (i = before; i < sc->n; i++)
+		if (sc->cmds[i].origin == NULL)
+			sc->cmds[i].origin = o;
+}
+
 /* ---- words -------------------------------------------------------------- */
 
 struct wstate {
@@ -158,7 +172,7 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
     bool quoted)
 {
 	const char	*v = f->ps->hooks->lookup_var(f->ps, name, len);
-	size_t		 i;
+	const char	*ifs = sh_ifs(f->ps);
 
 	if (v == NULL || !sh_charge(f->ps, strlen(v))) {
 		buf_addc(&w->b, '$');
@@ -169,10 +183,27 @@ expand_name(struct frame *f, struct wstate *w, const char *name, size_t len,
 	ws_add(w, v, strlen(v));
 	if (quoted)
 		w->quoted = true;
-	else
-		for (i = 0; v[i]; i++)
-			if (is_blank(v[i]) || v[i] == '\n')
-				w->split = true;
+	else if (v[strcspn(v, ifs)] != '\0' || *v == '\0')
+		w->split = true;	/* an empty one may leave no word */
+}
+
+const char *
+sh_ifs(const struct parser *ps)
+{
+	const char	*ifs = ps->hooks->lookup_var(ps, "IFS", 3);
+
+	return ifs != NULL ? ifs : " \t\r\n";
+}
+
+/*
+ * Whether $p (p at the '$') is a positional parameter the reader knows,
+ * $0..$9, $@, $*: those of sh -c SCRIPT ARGS.  Its name is p[1].
+ */
+static bool
+positional(struct frame *f, const char *p, const char *end)
+{
+	return p + 1 < end && ((p[1] >= '0' && p[1] <= '9') || p[1] == '@' ||
+	    p[1] == '*') && f->ps->hooks->lookup_var(f->ps, p + 1, 1) != NULL;
 }
 
 /* $'...': the escapes bash decodes; p is after the opening quote. */
@@ -256,6 +287,61 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 	return q;
 }
 
+/*
+ * A $( ) just read, into w from w->b.len == mark on, that made the one
+ * command sc->cmds[before]: when the reader knows what it writes (echo,
+ * printf, cat of a here-document), the word takes that text instead, its
+ * trailing newlines cut as the shell does; so `sh -c "$(cat <<EOF ...)"`
+ * runs the here-document and `$(echo rm) -rf /` is rm -rf /.
+ */
+static void
+known_output(struct frame *f, struct wstate *w, size_t before, size_t mark,
+    bool quoted)
+{
+	struct sh_script	*sc = f->ps->sc;
+	struct buf		 out;
+
+	if (sc->n != before + 1 || sc->cmds[before].depth != f->depth + 1)
+		return;
+	buf_init(&out);
+	if (f->ps->hooks->output(f->ps, &sc->cmds[before], &out) &&
+	    sh_charge(f->ps, out.len)) {
+		while (out.len > 0 && out.data[out.len - 1] == '\n')
+			out.len--;
+		buf_truncate(&w->b, mark);
+		buf_add(&w->b, out.data, out.len);
+		if (!quoted && (out.len == 0 ||
+		    strcspn(w->b.data + mark, sh_ifs(f->ps)) < out.len))
+			w->split = true;
+	}
+	buf_release(&out);
+}
+
+/*
+ * The command substitutions inside $(( )) in [p, end): the arithmetic is
+ * kept as written, but $(rm -rf /) or `...` in it runs all the same.
+ * Each byte is looked at once; what a substitution parses, it skips.
+ */
+static void
+arith_substitutions(struct frame *f, const char *p, const char *end)
+{
+	struct wstate	scratch;
+
+	memset(&scratch, 0, sizeof(scratch));
+	buf_init(&scratch.b);
+	while (p < end) {
+		if (*p == '$' && p + 1 < end && p[1] == '(' &&
+		    !(p + 2 < end && p[2] == '('))
+			p = substitution(f, &scratch, p, p + 2, end);
+		else if (*p == '`')
+			p = backquote(f, &scratch, p + 1, end);
+		else
+			p++;
+		buf_reset(&scratch.b);
+	}
+	buf_release(&scratch.b);
+}
+
 /* A '$' at p, unquoted or inside double quotes. */
 static const char *
 dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
@@ -277,11 +363,17 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 		/* $(( arithmetic )): kept as written. */
 		/* From the second '(', the scan ends after both ')'. */
 		q = skip_group(s + 1, end);
+		arith_substitutions(f, s + 2, q);
 		ws_add(w, p, (size_t)(q - p));
 		return q;
 	}
-	if (*s == '(')
-		return substitution(f, w, p, s + 1, end);
+	if (*s == '(') {
+		size_t before = f->ps->sc->n, mark = w->b.len;
+
+		q = substitution(f, w, p, s + 1, end);
+		known_output(f, w, before, mark, in_dq);
+		return q;
+	}
 	if (*s == '{') {
 		for (q = s + 1, level = 1; q < end; q++) {
 			if (*q == '{')
@@ -293,6 +385,9 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 			;
 		if (s == q && q > p + 2 && is_name_start(p[2]))
 			expand_name(f, w, p + 2, (size_t)(q - p - 2), in_dq);
+		else if (q == p + 3 && positional(f, p + 1, end))
+			/* "${@}" is one word per parameter, as "$@" is. */
+			expand_name(f, w, p + 2, 1, in_dq && p[2] != '@');
 		else
 			ws_add(w, p, (size_t)((q < end ? q + 1 : q) - p));
 		return q < end ? q + 1 : q;
@@ -302,6 +397,11 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 			;
 		expand_name(f, w, s, (size_t)(q - s), in_dq);
 		return q;
+	}
+	if (positional(f, p, end)) {
+		/* "$@" is one word per parameter: split it like $@. */
+		expand_name(f, w, s, 1, in_dq && *s != '@');
+		return s + 1;
 	}
 	buf_addc(&w->b, '$');
 	w->assign_ok = false;
@@ -417,7 +517,9 @@ finish_cmd(struct frame *f)
 	struct sh_script	*sc = f->ps->sc;
 	size_t			 before = sc->n, k;
 	struct sh_cmd		*c;
+	long			 from = f->pipe_from;
 
+	f->pipe_from = -1;
 	if (f->words.n > 0)
 		f->ps->hooks->emit_words(f, f->words.v, f->words.n, f->depth);
 	/* Here-documents belong to the first command this produced. */
@@ -427,6 +529,13 @@ finish_cmd(struct frame *f)
 	if (sc->n > before && f->input != NULL) {
 		c = &sc->cmds[before];
 		c->input = f->input;
+	}
+	/* `from | this`: now, or when from's here-document is read. */
+	if (from >= 0 && sc->n > before) {
+		for (k = 0; k < f->ndocs; k++)
+			if (f->docs[k].cmd == from)
+				f->docs[k].pipe_to = (long)before;
+		f->ps->hooks->pipe_input(f, (size_t)from, before);
 	}
 	f->words.n = 0;
 	f->redir = R_NONE;
@@ -466,6 +575,12 @@ read_heredocs(struct frame *f, const char *p)
 			    body.len);
 			if (f->ps->hooks->runs_input(c))
 				sh_parse_nested(f, c->input, strlen(c->input));
+			f->ps->hooks->pipe_input(f, (size_t)f->docs[k].cmd,
+			    (size_t)f->docs[k].cmd);
+			if (f->docs[k].pipe_to >= 0)
+				f->ps->hooks->pipe_input(f,
+				    (size_t)f->docs[k].cmd,
+				    (size_t)f->docs[k].pipe_to);
 		}
 		buf_release(&body);
 	}
@@ -553,6 +668,7 @@ redirect_target(struct frame *f, const struct sh_word *w)
 		d->delim = w->s;
 		d->strip_tabs = f->redir == R_HEREDOC_TABS;
 		d->cmd = -1;
+		d->pipe_to = -1;
 		break;
 	case R_HERESTRING:
 		f->input = w->s;
@@ -685,6 +801,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 	f.nest = nest;
 	f.dir = dir;
 	f.wd = wd;
+	f.pipe_from = -1;
 	while (p < end) {
 		char c = *p;
 		if (is_blank(c)) {
@@ -710,11 +827,16 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 			continue;
 		}
 		if (c == ';' || c == '&' || c == '|') {
+			size_t before = ps->sc->n;
+			bool pipe = c == '|' && !(p + 1 < end && p[1] == '|');
+
 			finish_with_redirects(&f);
 			p++;
 			if (p < end && (*p == c || (c == '|' && *p == '&') ||
 			    (c == ';' && *p == '&')))
 				p++;
+			if (pipe && ps->sc->n > before)
+				f.pipe_from = (long)before;
 			continue;
 		}
 		if (c == '(') {

@@ -6,12 +6,16 @@
  * it, without running or expanding anything it cannot know:
  *
  *   - lists and pipelines are cut on ; & && || | |& newlines, ( ) groups;
- *     $( ), backquotes, <( ) and >( ) are parsed as commands of their own;
+ *     $( ), backquotes, <( ) and >( ) are parsed as commands of their own,
+ *     also inside $(( )); a $( ) of echo, printf or cat <<EOF is the text
+ *     they write;
  *   - quotes and backslashes are removed ('r''m', "rm", \rm all give rm),
  *     $'..' escapes are decoded, brace groups {a,b} are expanded;
  *   - $name and ${name} take the value of an earlier literal assignment
  *     in the same line (x=rm; $x ...); unknown ones stay as written, with
- *     ${HOME} written $HOME;
+ *     ${HOME} written $HOME; in the script of sh -c, $0..$9, $@ and $*
+ *     take the arguments after it; unquoted ones are split on blanks, or
+ *     on a literal $IFS;
  *   - leading NAME=value words, redirections and here-documents are taken
  *     out of argv (kept in their own fields), comments are dropped;
  *   - wrappers are unwrapped: sudo, doas, env, command, builtin, exec,
@@ -19,10 +23,15 @@
  *     pkexec, flock, chroot, taskset, chrt, fakeroot, strace..., with
  *     their options; reserved words (if, then, do, !, { ...) too;
  *   - sh -c, bash -c (any shell, $SHELL too; not with -n), su -c, eval,
- *     env -S, find -exec and a shell fed a here-document or here-string
- *     have their script parsed as commands one level deeper; so do the
- *     commands that parallel, watch, ssh HOST, trap, git aliases and
+ *     env -S, find -exec and a shell fed a here-document or here-string,
+ *     or known text on a pipe (echo, printf, cat <<EOF), have their
+ *     script parsed as commands one level deeper; so do the commands
+ *     that parallel, watch, ssh HOST, trap, git aliases and
  *     command-valued variables (GIT_SSH_COMMAND=...) run (shellforms.c);
+ *   - the calls of an interpreter one-liner (python -c, node -e, ruby -e,
+ *     perl -e, php -r, awk) that run a shell or delete files with literal
+ *     arguments are read as the shell commands they amount to, one level
+ *     deeper, with sh_cmd.origin saying so;
  *   - in `for NAME in WORDS`, a later word starting with $NAME stands for
  *     each of WORDS;
  *   - a literal `cd DIR` is remembered for the commands after it in the
@@ -64,6 +73,10 @@ struct sh_cmd {
 	const char	 *via;		/* the text of the command that runs
 					   this one (sh -c, parallel, a git
 					   alias...), or NULL */
+	const char	 *origin;	/* how the text became this command
+					   when not as a shell reads it
+					   ("python3: os.system(...)"),
+					   or NULL */
 };
 
 /*

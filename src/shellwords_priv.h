@@ -12,6 +12,13 @@
  *   shellforms.c  part of the reader: the commands that other commands
  *                 run written differently (git aliases, parallel, watch,
  *                 ssh, trap, variables that hold a command).
+ *   shellparams.c the reader's positional parameters ($1, "$@") of
+ *                 sh -c and set --; it calls the lexer.
+ *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
+ *                 reader hands it each command; it calls the lexer.
+ *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
+ *                 and cat <<EOF write: the reader's pipe_input and
+ *                 output hooks; it calls the lexer and shellinterp.c.
  *   shellwords.c  the lexer, lower layer: text becomes the words of each
  *                 simple command (quotes, expansions, lists, redirections,
  *                 here-documents), within the limits and the work budget.
@@ -34,6 +41,8 @@
 #include <stddef.h>
 
 #include "shellwords.h"
+
+struct buf;
 
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
@@ -70,6 +79,7 @@ struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
+	long		 pipe_to;	/* the command cmd pipes into, or -1 */
 };
 
 /* State shared by every level of one sh_parse(). */
@@ -92,6 +102,8 @@ struct frame {
 	int		 redir;		/* the next word is a redirection target */
 	const char	*redir_op;	/* and its operator */
 	const char	*input;		/* here-string of the current command */
+	long		 pipe_from;	/* the command piped into the current
+					   one (`a | b`), or -1 */
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
 };
@@ -107,7 +119,10 @@ struct sh_hooks {
 	 */
 	void		 (*emit_words)(struct frame *f, struct sh_word *,
 			     size_t n, int depth);
-	/* The value of $name, or NULL when it is not known. */
+	/*
+	 * The value of $name, or NULL when it is not known; also of the
+	 * positional parameters "0".."9", "@" and "*" (len 1).
+	 */
 	const char	*(*lookup_var)(const struct parser *ps,
 			     const char *name, size_t len);
 	/*
@@ -115,6 +130,15 @@ struct sh_hooks {
 	 * -c and no script file), so that a here-document is parsed.
 	 */
 	bool		 (*runs_input)(const struct sh_cmd *c);
+	/*
+	 * sc->cmds[from] writes to the standard input of sc->cmds[to]
+	 * (`from | to`), called once from's here-document, if any, is read;
+	 * from == to when to's own here-document has just been read.
+	 */
+	void		 (*pipe_input)(struct frame *f, size_t from, size_t to);
+	/* What c writes, into out, when its words tell; else false. */
+	bool		 (*output)(struct parser *ps, const struct sh_cmd *c,
+			     struct buf *out);
 };
 
 /*
@@ -130,8 +154,61 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
  * there is not that much left (the caller then does not do that work).
  */
 bool	 sh_charge(struct parser *, size_t n);
+/* The characters that split an unquoted expansion: $IFS when known. */
+const char *sh_ifs(const struct parser *);
 /* Parses text as a script one level deeper than f, within the limits. */
 void	 sh_parse_nested(struct frame *f, const char *text, size_t len);
+/*
+ * Likewise, the commands it makes marked with origin (copied to the
+ * arena), for text that a shell would not read as written.
+ */
+void	 sh_parse_from(struct frame *f, const char *text, size_t len,
+	     const char *origin);
+
+/*
+ * The reader's pipe_input hook (shellpipe.c): when `from` writes known
+ * text (echo, printf, cat of a here-document) and `to` is a shell that
+ * runs its input, the text is parsed one level deeper.
+ */
+void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
+/* The reader's output hook (shellpipe.c): echo, printf, cat <<EOF. */
+bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
+	     struct buf *out);
+
+/*
+ * The positional parameters (shellparams.c), in the reader's state:
+ * $0..$9, then $@ (and $*) the ones after $0 joined by the first
+ * character of $IFS when they were set; all NULL outside sh -c.
+ */
+#define SH_NPARAMS	11
+struct sh_params {
+	const char	*pos[SH_NPARAMS];
+};
+/* The value of $name (0..9, @, *), or NULL when no one can tell. */
+const char *sh_param(const struct sh_params *, char name);
+/* set -- ARGS: the parameters from then on. */
+void	 sh_set_builtin(struct parser *, struct sh_params *,
+	     const struct sh_cmd *c);
+/*
+ * sh -c SCRIPT ARGS: the script parsed one level deeper with $0 ... from
+ * c->argv[first] on, the parameters around it put back after.
+ */
+void	 sh_parse_with_args(struct frame *f, struct sh_params *,
+	     const char *script, const struct sh_cmd *c, size_t first);
+
+/*
+ * Interpreter one-liners (shellinterp.c), called by the reader: when c
+ * is python -c, node -e, ruby -e, perl -e, php -r or awk, the calls in
+ * its program that run a shell or delete files are parsed one level
+ * deeper as shell commands.  Returns whether c is such an interpreter.
+ */
+bool	 sh_interp(struct frame *f, const struct sh_cmd *c);
+/*
+ * Likewise for text an interpreter c reads as its program on its input
+ * (python3 - <<EOF, echo ... | node).  Whether c reads it so.
+ */
+bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
+	     const char *text, size_t len);
 
 /*
  * The forms of the reader (shellforms.c), called by shellcmd.c.

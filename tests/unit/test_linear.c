@@ -70,6 +70,8 @@ enum shape {
 	SHELL_FILES,	/* commands that write and read files, cds */
 	SHELL_COPY,	/* "cp -t dir a b c ...": one destination */
 	SHELL_FORMS,	/* loops, parallel, git aliases, watch, ssh, trap */
+	SHELL_INTERP,	/* python -c with many calls that run or delete */
+	SHELL_NESTED,	/* text piped to sh, "$@", $(( $() )), $(echo) */
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
@@ -84,6 +86,7 @@ static const char *const shape_names[] = {
 	"a long command", "many commands", "quotes and substitutions",
 	"commands that write and read files", "one copy of many files",
 	"commands that run commands written differently",
+	"a long python one-liner", "commands inside commands",
 	"braces in prose", "unclosed arrays", "a big JSON array",
 	"tagged Markdown"
 };
@@ -139,6 +142,21 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		"git -c alias.x='reset --hard' x;", "watch -n 1 ls;",
 		"ssh -p 2 h ls;", "trap 'ls' EXIT;", "GIT_SSH_COMMAND=ls git x;",
 		"rm --rec --for x;", "$d ", "{}{}{} ", "env - -P /b ls;"
+	};
+	static const char *const interp[] = {
+		"os.system(\"ls -la\"); ", "shutil.rmtree(\"build\"); ",
+		"subprocess.run([\"git\", \"status\"]); ", "print(\"rm\"); ",
+		"os.system(\"a\" + b); ", "Path(\"p\").unlink(); ",
+		"x = f(g(\"s\")); ", "r\"raw\" ", "os.remove(rrrr ",
+		"subprocess.call(\"rm -r x\", shell=True); ",
+		"c = \"ls\"; os.system(c); ", "a = \"b\"\n"
+	};
+	static const char *const nested[] = {
+		"echo 'ls -la' | sh;", "printf '%s %s\\n' a b c d | bash;",
+		"cat <<EOF | sh\nls\nEOF\n", "sh -c '\"$@\"' _ ls -l;",
+		"echo $(( $(ls) + `id` ));", "x=$(echo ls); $x;",
+		"bash -c '$1 $2 $*' _ a b;", "sh -c \"$(cat <<'E'\nls\nE\n)\";",
+		"IFS=,; y=a,b; $y;", "echo $[ $(ls) ] | sh -s;"
 	};
 	static const char *const braces[] = {
 		"{x ", "[y ", "{\"a\": ", "[1, ", "prose ", "} ", "] ", "{{ ",
@@ -207,6 +225,12 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		case SHELL_FORMS:
 			buf_adds(b, PICK(forms));
 			break;
+		case SHELL_NESTED:
+			buf_adds(b, PICK(nested));
+			break;
+		case SHELL_INTERP:
+			buf_adds(b, b->len == 0 ? "python3 -c '" : PICK(interp));
+			break;
 		case BRACES:
 			buf_adds(b, PICK(braces));
 			break;
@@ -228,6 +252,8 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		buf_adds(b, ".txt");
 	else if (sh == SPACES)
 		buf_addc(b, 'x');
+	else if (sh == SHELL_INTERP)
+		buf_addc(b, '\'');
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -378,6 +404,10 @@ static const struct probe probes[] = {
 	{ "shell", SHELL_FORMS, COMMAND,
 	    "{shell: {program: rm, flags: [--recursive], args: '^/$'}}",
 	    false },
+	{ "shell", SHELL_INTERP, COMMAND,
+	    "{shell: {program: rm, args: '^/$'}}", false },
+	{ "shell", SHELL_NESTED, COMMAND,
+	    "{shell: {program: rm, args: '^/$'}}", false },
 	{ "path of a shell command", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", false },
 	{ "path of a shell command", SHELL_COPY, COMMAND,

@@ -1,0 +1,579 @@
+/*
+ * Interpreter one-liners, for the command reader (shellwords_priv.h):
+ * python -c, node -e, ruby -e, perl -e, php -r and awk programs do what
+ * a shell command would do through a few well-known calls, so that
+ * `python3 -c 'import shutil; shutil.rmtree("/")'` is rm -rf / to a
+ * rule.  The program text is scanned once, left to right, for
+ *
+ *   - the calls that run a shell (os.system, subprocess.*, exec*,
+ *     system, popen, backquotes, qx): a single string argument is read
+ *     as a shell command, a list of strings as the words of one;
+ *   - the calls that delete (shutil.rmtree, os.remove, fs.rmSync,
+ *     FileUtils.rm_rf, unlink, Path(P).unlink() ...): read as the rm or
+ *     rmdir command that does the same; those that write or read a file
+ *     (open(P, "w"), fs.writeFileSync, File.read ...) as tee P or cat P;
+ *   - exec and eval of a string: more of the program.
+ *
+ * Only string literals are read, or a name assigned one earlier: an
+ * argument computed at run time ("rm -rf " + path, f"{x}", "#{x}",
+ * `${x}`) hides the call, a known gap.  The tables of interpreters and
+ * calls are in shellinterp_tab.c.
+ * What is read is parsed one level deeper, the commands marked with the
+ * call they came from (sh_cmd.origin).  This file knows the languages;
+ * it calls the lexer only (sh_parse_from).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shellinterp_priv.h"
+#include "shellwords_priv.h"
+
+/* ---- the program text -------------------------------------------------- */
+
+#define MAX_CALL_ARGS	64	/* words of one list form */
+#define MAX_VARS	16	/* literal assignments remembered */
+#define ORIGIN_MAX	80	/* bytes of the call shown in explain */
+#define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
+
+struct scan {
+	struct frame	*f;
+	enum lang	 lang;
+	const char	*prog;		/* the interpreter's name */
+	const char	*start, *end;	/* the program text */
+	int		 depth;		/* of exec and eval strings */
+	/* NAME = "literal" earlier in the program: the call's argument. */
+	struct {
+		const char	*name, *value;	/* the arena */
+		size_t		 nlen, vlen;
+	}		 vars[MAX_VARS];
+	size_t		 nvars;
+};
+
+static void scan_program(struct scan *);
+
+static bool
+is_ident(char c)
+{
+	return is_name_char(c);
+}
+
+/*
+ * A string literal at *pp into out, unescaped; *pp moves past it.  False
+ * (and *pp unmoved) when there is none, or when it is computed: an
+ * interpolation (f"{x}", "#{x}", `${x}`), or an operator after it.
+ */
+static bool
+literal(struct scan *sc, const char **pp, struct buf *out)
+{
+	const char	*p = *pp, *end = sc->end;
+	char		 q;
+	bool		 fstr = false;
+
+	while (p < end && strchr("rRbBuUfF", *p) != NULL && p + 1 < end &&
+	    sc->lang == L_PYTHON && (p[1] == '"' || p[1] == '\'' ||
+	    strchr("rRbBuUfF", p[1]) != NULL)) {
+		if (*p == 'f' || *p == 'F')
+			fstr = true;
+		p++;
+	}
+	if (p >= end || (*p != '"' && *p != '\'' &&
+	    !(*p == '`' && sc->lang == L_NODE)))
+		return false;
+	q = *p++;
+	buf_reset(out);
+	if (sc->lang == L_PYTHON && end - p >= 2 && p[0] == q && p[1] == q) {
+		/* """...""": up to the next three quotes. */
+		for (p += 2; p + 2 < end && !(p[0] == q && p[1] == q &&
+		    p[2] == q); p++)
+			buf_addc(out, *p);
+		if (p + 2 >= end || fstr)
+			return false;
+		p += 2;
+	}
+	for (; p < end && *p != q; p++) {
+		if (*p == '\\' && p + 1 < end) {
+			p++;
+			buf_addc(out, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+			continue;
+		}
+		if ((fstr && *p == '{') || (q == '`' && *p == '$') ||
+		    (q == '"' && sc->lang == L_RUBY && *p == '#' &&
+		    p + 1 < end && p[1] == '{'))
+			return false;
+		buf_addc(out, *p);
+	}
+	if (p >= end)
+		return false;
+	p++;
+	while (p < end && is_blank(*p))
+		p++;
+	/* "rm -rf " + x, "a" . $b, "a" x: built at run time. */
+	if (p < end && strchr("+.%*", *p) != NULL && !(*p == '.' &&
+	    sc->lang != L_PERL && sc->lang != L_PHP))
+		return false;
+	*pp = p;
+	return true;
+}
+
+/*
+ * NAME = "literal" at name (len bytes), p after the name: remembered, so
+ * that cmd = "rm -rf /"; os.system(cmd) is read as the literal.  Returns
+ * where the scan goes on.
+ */
+static const char *
+assignment(struct scan *sc, const char *name, size_t len, const char *p)
+{
+	struct arena	*a = &sc->f->ps->sc->arena;
+	const char	*q = p;
+	struct buf	 lit;
+
+	while (q < sc->end && is_blank(*q))
+		q++;
+	if (q + 1 >= sc->end || *q != '=' || q[1] == '=' ||
+	    sc->nvars == MAX_VARS)
+		return p;
+	for (q++; q < sc->end && is_blank(*q); q++)
+		;
+	buf_init(&lit);
+	if (literal(sc, &q, &lit) && (q == sc->end || strchr(";\n", *q)) &&
+	    sh_charge(sc->f->ps, len + lit.len)) {
+		sc->vars[sc->nvars].name = arena_strndup(a, name, len);
+		sc->vars[sc->nvars].nlen = len;
+		sc->vars[sc->nvars].value = arena_strndup(a,
+		    lit.data ? lit.data : "", lit.len);
+		sc->vars[sc->nvars].vlen = lit.len;
+		sc->nvars++;
+		p = q;
+	}
+	buf_release(&lit);
+	return p;
+}
+
+/* A name assigned a literal, as an argument: its value into out. */
+static bool
+var_value(struct scan *sc, const char **pp, struct buf *out)
+{
+	const char	*p = *pp, *q = p;
+	size_t		 i;
+
+	while (q < sc->end && is_name_char(*q))
+		q++;
+	if (q == p || !is_name_start(*p))
+		return false;
+	for (i = sc->nvars; i > 0; i--)
+		if (sc->vars[i - 1].nlen == (size_t)(q - p) &&
+		    memcmp(sc->vars[i - 1].name, p, (size_t)(q - p)) == 0)
+			break;
+	if (i == 0)
+		return false;
+	while (q < sc->end && is_blank(*q))
+		q++;
+	if (q < sc->end && strchr(",)]\n;", *q) == NULL)
+		return false;		/* cmd + x, cmd.strip() */
+	buf_reset(out);
+	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
+	*pp = q;
+	return true;
+}
+
+/* Past a python keyword argument's name (path="/"), if p is at one. */
+static const char *
+keyword(const char *p, const char *end)
+{
+	const char	*q = p;
+
+	if (p >= end || !is_name_start(*p))
+		return p;
+	while (q < end && is_name_char(*q))
+		q++;
+	if (q + 1 < end && *q == '=' && q[1] != '=')
+		return q + 1;
+	return p;
+}
+
+/* Appends s to b quoted for the shell. */
+static void
+add_quoted(struct buf *b, const char *s, size_t len)
+{
+	size_t	i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < len; i++)
+		if (s[i] == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, s[i]);
+	buf_addc(b, '\'');
+}
+
+/* Parses cmd as what the call at [from, to) of the program does. */
+static void
+emit(struct scan *sc, const char *cmd, size_t len, const char *from,
+    const char *to)
+{
+	struct buf	 o;
+	size_t		 n = (size_t)(to - from);
+
+	buf_init(&o);
+	buf_printf(&o, "%s: %.*s%s", sc->prog,
+	    (int)(n > ORIGIN_MAX ? ORIGIN_MAX : n), from,
+	    n > ORIGIN_MAX ? "..." : "");
+	sh_parse_from(sc->f, cmd, len, o.data);
+	buf_release(&o);
+}
+
+/*
+ * The arguments of a call, p after its name: string literals and one
+ * list of them, up to the first argument that is neither (shell=True,
+ * {recursive: true}); a literal that is only a part of an argument
+ * ("rm " $1 in awk) hides the call.  The command it amounts to goes to
+ * emit().  Returns where the scan goes on.
+ */
+static const char *
+call_args(struct scan *sc, const struct call *cl, const char *name,
+    const char *p)
+{
+	const char	*end = sc->end, *q;
+	struct buf	 lit, first, second, cmd;
+	size_t		 nwords = 0, after_first = 0;
+	bool		 list = false, ok = true, recursive;
+
+	while (p < end && is_blank(*p))
+		p++;
+	if (p < end && *p == '(')
+		p++;
+	else if (sc->lang != L_RUBY && sc->lang != L_PERL)
+		return p;
+	buf_init(&lit);
+	buf_init(&first);
+	buf_init(&second);
+	buf_init(&cmd);
+	for (;;) {
+		while (p < end && (is_blank(*p) || *p == '\n'))
+			p++;
+		if (sc->lang == L_PYTHON)
+			p = keyword(p, end);
+		if (p < end && *p == '[' && !list) {
+			list = true;
+			for (p++; nwords < MAX_CALL_ARGS;) {
+				while (p < end && (is_blank(*p) || *p == '\n'))
+					p++;
+				if (p < end && *p == ']') {
+					p++;
+					break;
+				}
+				if (!literal(sc, &p, &lit)) {
+					ok = false;
+					break;
+				}
+				buf_addc(&cmd, ' ');
+				add_quoted(&cmd, lit.data, lit.len);
+				if (nwords++ == 0)
+					after_first = cmd.len;
+				if (p < end && *p == ',')
+					p++;
+			}
+		} else if (nwords < MAX_CALL_ARGS && (literal(sc, &p, &lit) ||
+		    var_value(sc, &p, &lit))) {
+			if (nwords == 0)
+				buf_add(&first, lit.data, lit.len);
+			else if (nwords == 1)
+				buf_add(&second, lit.data, lit.len);
+			buf_addc(&cmd, ' ');
+			add_quoted(&cmd, lit.data, lit.len);
+			if (nwords++ == 0)
+				after_first = cmd.len;
+		} else {
+			/* Past a comma: keyword arguments, options. */
+			ok = ok && nwords > 0;
+			break;
+		}
+		while (p < end && is_blank(*p))
+			p++;
+		if (!ok || p >= end || *p != ',') {
+			if (p < end && strchr(");\n}", *p) == NULL)
+				ok = false;
+			break;
+		}
+		p++;
+	}
+	/* {recursive: true}, recursive=True: within the call. */
+	for (q = p; q < end && q - p < 256 && *q != ')'; q++)
+		;
+	recursive = memmem(p, (size_t)(q - p), "recursive", 9) != NULL;
+	buf_reset(&lit);
+	if (!ok || nwords == 0)
+		;
+	else if (cl->kind == K_CODE) {
+		if (nwords == 1 && !list && sc->depth < MAX_CODE_DEPTH &&
+		    sh_charge(sc->f->ps, first.len)) {
+			struct scan sub = *sc;
+
+			sub.start = first.data;
+			sub.end = first.data + first.len;
+			sub.depth++;
+			scan_program(&sub);
+		}
+	} else if (cl->kind == K_EXECV) {
+		if (nwords > 1)
+			buf_add(&lit, cmd.data + after_first + 1,
+			    cmd.len - after_first - 1);
+	} else if (cl->kind == K_WRITE || cl->kind == K_READ ||
+	    cl->kind == K_OPEN) {
+		/* open(P, "w"): a mode that writes, appends or creates. */
+		bool writes = cl->kind == K_WRITE || (cl->kind == K_OPEN &&
+		    second.len > 0 &&
+		    strcspn(second.data, "wax+") < second.len);
+
+		if (!list && first.len > 0) {
+			buf_adds(&lit, writes ? "tee " : "cat ");
+			add_quoted(&lit, first.data, first.len);
+		}
+	} else if (cl->kind == K_SHELL && nwords == 1 && !list) {
+		if (first.len > 0)
+			buf_add(&lit, first.data, first.len);
+	} else if (cl->kind == K_SHELL)
+		buf_add(&lit, cmd.data + 1, cmd.len - 1);
+	else if (!list) {
+		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir " :
+		    cl->kind == K_RM && !recursive ? "rm " : "rm -rf ");
+		add_quoted(&lit, first.data, first.len);
+	}
+	if (lit.len > 0)
+		emit(sc, lit.data, lit.len, name, q < end && *q == ')' ?
+		    q + 1 : p);
+	buf_release(&lit);
+	buf_release(&first);
+	buf_release(&second);
+	buf_release(&cmd);
+	return p;
+}
+
+/*
+ * Path("P").unlink(), .rmdir(), .write_text(), .read_text() ...: the
+ * literal comes before the call.
+ */
+static const char *
+path_call(struct scan *sc, const char *name, const char *p)
+{
+	static const struct {
+		const char	*method;
+		const char	*cmd;
+	} methods[] = {
+		{ ".unlink", "rm " }, { ".rmdir", "rmdir " },
+		{ ".write_text", "tee " }, { ".write_bytes", "tee " },
+		{ ".read_text", "cat " }, { ".read_bytes", "cat " },
+	};
+	const char	*end = sc->end, *q;
+	struct buf	 lit, cmd;
+	size_t		 i, n = 0;
+
+	if (p >= end || *p != '(')
+		return p;
+	q = p + 1;
+	buf_init(&lit);
+	if (!literal(sc, &q, &lit) || q >= end || *q != ')') {
+		buf_release(&lit);
+		return p;
+	}
+	q++;
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		n = strlen(methods[i].method);
+		if ((size_t)(end - q) >= n && memcmp(q, methods[i].method, n) ==
+		    0 && (q + n == end || !is_ident(q[n])))
+			break;
+	}
+	if (i == sizeof(methods) / sizeof(methods[0])) {
+		buf_release(&lit);
+		return q;
+	}
+	buf_init(&cmd);
+	buf_adds(&cmd, methods[i].cmd);
+	add_quoted(&cmd, lit.data, lit.len);
+	emit(sc, cmd.data, cmd.len, name, q + n);
+	buf_release(&cmd);
+	buf_release(&lit);
+	return q;
+}
+
+/* `...` in ruby, perl and php: the text is a shell command. */
+static const char *
+backquoted(struct scan *sc, const char *p)
+{
+	const char	*q;
+
+	q = memchr(p + 1, '`', (size_t)(sc->end - p - 1));
+	if (q == NULL)
+		return sc->end;
+	if (memmem(p + 1, (size_t)(q - p - 1), "#{", 2) == NULL)
+		emit(sc, p + 1, (size_t)(q - p - 1), p, q + 1);
+	return q + 1;
+}
+
+/* Skips a string literal that is not an argument of a known call. */
+static const char *
+skip_string(struct scan *sc, const char *p)
+{
+	char	q = *p;
+
+	for (p++; p < sc->end && *p != q; p++)
+		if (*p == '\\' && p + 1 < sc->end)
+			p++;
+	return p < sc->end ? p + 1 : p;
+}
+
+/*
+ * awk's print "CMD" | "sh": the string printed into a shell is a
+ * command.  p is at the first string.
+ */
+static const char *
+awk_pipe(struct scan *sc, const char *p)
+{
+	const char	*q = p, *r, *from = p;
+	struct buf	 cmd, shell;
+	size_t		 n;
+
+	buf_init(&cmd);
+	buf_init(&shell);
+	if (!literal(sc, &q, &cmd)) {
+		buf_release(&cmd);
+		return skip_string(sc, p);
+	}
+	r = q;
+	if (r < sc->end && *r == '|') {
+		for (r++; r < sc->end && is_blank(*r); r++)
+			;
+		if (literal(sc, &r, &shell)) {
+			n = strcspn(shell.data ? shell.data : "", " ");
+			if (n >= 2 && cmd.len > 0 &&
+			    memcmp(shell.data + n - 2, "sh", 2) == 0)
+				emit(sc, cmd.data, cmd.len, from, r);
+			q = r;
+		}
+	}
+	buf_release(&cmd);
+	buf_release(&shell);
+	return q;
+}
+
+static void
+scan_program(struct scan *sc)
+{
+	const char		*p = sc->start, *end = sc->end, *name;
+	const struct call	*cl;
+	size_t			 len;
+
+	while (p < end) {
+		if (*p == '"' && sc->lang == L_AWK) {
+			p = awk_pipe(sc, p);
+			continue;
+		}
+		if (*p == '%' && sc->lang == L_RUBY && end - p > 3 &&
+		    p[1] == 'x' && strchr("({[", p[2]) != NULL) {
+			const char *close = memchr(p + 3, p[2] == '(' ? ')' :
+			    p[2] == '{' ? '}' : ']', (size_t)(end - p - 3));
+			if (close == NULL)
+				return;
+			emit(sc, p + 3, (size_t)(close - p - 3), p, close + 1);
+			p = close + 1;
+			continue;
+		}
+		if (*p == '"' || *p == '\'' || (*p == '`' &&
+		    sc->lang == L_NODE)) {
+			p = skip_string(sc, p);
+			continue;
+		}
+		if (*p == '`') {
+			p = sc->lang == L_PYTHON || sc->lang == L_AWK ? p + 1 :
+			    backquoted(sc, p);
+			continue;
+		}
+		if (!is_name_start(*p) || (p > sc->start && (is_ident(p[-1]) ||
+		    p[-1] == '$'))) {
+			p++;
+			continue;
+		}
+		name = p;
+		while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
+		    is_name_start(p[1])) || (*p == ':' && p + 2 < end &&
+		    p[1] == ':' && is_name_start(p[2]))))
+			p += *p == ':' ? 2 : 1;
+		len = (size_t)(p - name);
+		if (sc->lang == L_PERL && len == 2 &&
+		    memcmp(name, "qx", 2) == 0 && p < end &&
+		    strchr("({/[", *p) != NULL) {
+			const char *close = memchr(p + 1, *p == '(' ? ')' :
+			    *p == '{' ? '}' : *p == '[' ? ']' : '/',
+			    (size_t)(end - p - 1));
+			if (close == NULL)
+				return;
+			emit(sc, p + 1, (size_t)(close - p - 1), name,
+			    close + 1);
+			p = close + 1;
+			continue;
+		}
+		if (sc->lang == L_PYTHON && len >= 4 &&
+		    memcmp(name + len - 4, "Path", 4) == 0) {
+			p = path_call(sc, name, p);
+			continue;
+		}
+		if ((cl = sh_find_call(sc->lang, name, len)) != NULL)
+			p = call_args(sc, cl, name, p);
+		else if (sc->lang != L_PERL && sc->lang != L_PHP)
+			p = assignment(sc, name, len, p);
+	}
+}
+
+static void
+scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
+    const char *text, size_t len)
+{
+	struct scan	sc;
+
+	if (len == 0 || !sh_charge(f->ps, len))
+		return;
+	sc.f = f;
+	sc.lang = in->lang;
+	sc.prog = c->program;
+	sc.start = text;
+	sc.end = text + len;
+	sc.depth = 0;
+	sc.nvars = 0;
+	scan_program(&sc);
+}
+
+bool
+sh_interp(struct frame *f, const struct sh_cmd *c)
+{
+	const struct interp	*in = sh_find_interp(c->program);
+	struct buf		 text;
+	bool			 from_stdin;
+
+	if (in == NULL)
+		return false;
+	buf_init(&text);
+	if (sh_program_text(in, c, &text, &from_stdin))
+		scan_text(f, in, c, text.data, text.len);
+	else if (from_stdin && c->input != NULL)
+		scan_text(f, in, c, c->input, strlen(c->input));
+	buf_release(&text);
+	return true;
+}
+
+bool
+sh_interp_stdin(struct frame *f, const struct sh_cmd *c, const char *text,
+    size_t len)
+{
+	const struct interp	*in = sh_find_interp(c->program);
+	struct buf		 prog;
+	bool			 from_stdin = false;
+
+	if (in == NULL)
+		return false;
+	buf_init(&prog);
+	if (!sh_program_text(in, c, &prog, &from_stdin) && from_stdin)
+		scan_text(f, in, c, text, len);
+	buf_release(&prog);
+	return from_stdin;
+}

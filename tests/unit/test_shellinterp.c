@@ -1,0 +1,386 @@
+/*
+ * Commands hidden inside other commands: the calls of interpreter
+ * one-liners, text piped to a shell, positional parameters of sh -c and
+ * substitutions inside arithmetic, each read as the commands they run;
+ * and the look-alikes that run nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "shelltargets.h"
+#include "shellwords.h"
+#include "tap.h"
+
+/*
+ * The commands nested one level or more (the ones these forms make), as
+ * "d<depth>:argv" separated by " ; "; "-" when there is none.
+ */
+static char *
+nested(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (c->depth == 0)
+			continue;
+		buf_printf(&b, "%sd%d:", b.len ? " ; " : "", c->depth);
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+/* A TAP description on one line: newlines escaped. */
+static const char *
+oneline(const char *s)
+{
+	static char	out[256];
+	size_t		i = 0;
+
+	for (; *s && i < sizeof(out) - 3; s++) {
+		if (*s == '\n') {
+			out[i++] = '\\';
+			out[i++] = 'n';
+		} else
+			out[i++] = *s;
+	}
+	out[i] = '\0';
+	return out;
+}
+
+/* The top-level commands, " ; " between them. */
+static char *
+top(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (c->depth != 0)
+			continue;
+		if (b.len)
+			buf_adds(&b, " ; ");
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+	}
+	sh_release(&sc);
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	return buf_detach(&b, NULL);
+}
+
+/* The files the command writes (w:) and reads (r:), " " between. */
+static char *
+files(const char *cmd)
+{
+	struct sh_script	sc;
+	struct sh_targets	t;
+	struct buf		b;
+	size_t			i;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	sh_targets_collect(&sc, &t);
+	buf_init(&b);
+	for (i = 0; i < t.n; i++)
+		buf_printf(&b, "%s%s:%s", b.len ? " " : "",
+		    t.v[i].access == SH_WRITE ? "w" : "r", t.v[i].file);
+	if (b.len == 0)
+		buf_adds(&b, "-");
+	sh_targets_release(&t);
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+#define is_files(cmd, want) do {					\
+	char *got_ = files(cmd);					\
+	is_str(got_, want, "files: %s", oneline(cmd));			\
+	free(got_);							\
+} while (0)
+
+/* The words of the last command, "|" between them. */
+static char *
+last_words(const char *cmd)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			k;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (k = 0; sc.n > 0 && k < sc.cmds[sc.n - 1].argc; k++)
+		buf_printf(&b, "%s%s", k ? "|" : "", sc.cmds[sc.n - 1].argv[k]);
+	sh_release(&sc);
+	return buf_detach(&b, NULL);
+}
+
+#define is_words(cmd, want) do {					\
+	char *got_ = last_words(cmd);					\
+	is_str(got_, want, "words: %s", oneline(cmd));			\
+	free(got_);							\
+} while (0)
+
+/* The origin of the first nested command, or "-". */
+static char *
+origin(const char *cmd)
+{
+	struct sh_script	sc;
+	size_t			i;
+	char			*r = NULL;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	for (i = 0; i < sc.n && r == NULL; i++)
+		if (sc.cmds[i].origin != NULL)
+			r = strdup(sc.cmds[i].origin);
+	sh_release(&sc);
+	return r ? r : strdup("-");
+}
+
+#define is_nested(cmd, want) do {					\
+	char *got_ = nested(cmd);					\
+	is_str(got_, want, "%s", oneline(cmd));					\
+	free(got_);							\
+} while (0)
+
+#define is_parse_top(cmd, want) do {					\
+	char *got_ = top(cmd);						\
+	is_str(got_, want, "top: %s", oneline(cmd));				\
+	free(got_);							\
+} while (0)
+
+#define is_origin(cmd, want) do {					\
+	char *got_ = origin(cmd);					\
+	is_str(got_, want, "origin: %s", oneline(cmd));				\
+	free(got_);							\
+} while (0)
+
+int
+main(void)
+{
+	/* Python: the calls that run a shell, a string or a list. */
+	is_nested("python3 -c 'import os; os.system(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("python -c \"import subprocess; subprocess.run('git reset "
+	    "--hard', shell=True)\"", "d1:git reset --hard");
+	is_nested("python3 -c 'import subprocess as s; s.check_call([\"rm\", "
+	    "\"-rf\", \"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess; subprocess.Popen([\"bash\", "
+	    "\"-c\", \"rm -rf ~\"])'", "d1:bash -c rm -rf ~ ; d2:rm -rf ~");
+	is_nested("python3 -Bc 'import os;os.popen(r\"rm -rf /etc\")'",
+	    "d1:rm -rf /etc");
+	/* The calls that delete. */
+	is_nested("python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c \"import shutil; shutil.rmtree('/home', "
+	    "ignore_errors=True)\"", "d1:rm -rf /home");
+	is_nested("python -c 'import os; os.remove(\"/etc/passwd\")'",
+	    "d1:rm /etc/passwd");
+	is_nested("python -c 'import os; os.unlink(\"a\"); os.rmdir(\"b\")'",
+	    "d1:rm a ; d1:rmdir b");
+	is_nested("python3 -c 'from pathlib import Path; "
+	    "Path(\"/etc/hosts\").unlink()'", "d1:rm /etc/hosts");
+	is_origin("python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "python3: shutil.rmtree(\"/\")");
+	/* Computed arguments hide the call (a known gap), mentions run none. */
+	is_nested("python3 -c 'import os; os.system(\"rm -rf \" + d)'", "-");
+	is_nested("python3 -c 'import os; os.system(f\"rm -rf {d}\")'", "-");
+	is_nested("python3 -c 'print(\"rm -rf /\")'", "-");
+	is_nested("python3 -c 'print(\"os.system(\\\"rm -rf /\\\")\")'", "-");
+	is_nested("python3 -c 'x = [1]; x.remove(1)'", "-");
+	is_nested("python3 script.py -c 'os.system(\"rm -rf /\")'", "-");
+	is_nested("python3 -m http.server -c 'os.system(\"rm -rf /\")'", "-");
+	is_nested("grep -r 'shutil.rmtree(\"/\")' .", "-");
+
+	/* Node. */
+	is_nested("node -e 'require(\"child_process\").execSync(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("node --eval \"require('fs').rmSync('/', {recursive: true,"
+	    " force: true})\"", "d1:rm -rf /");
+	is_nested("node -e 'fs.unlinkSync(\"x\")'", "d1:rm x");
+	is_nested("node -e 'const {spawnSync} = require(\"child_process\"); "
+	    "spawnSync(\"git\", [\"push\", \"--force\"])'",
+	    "d1:git push --force");
+	is_nested("node -e 'execSync(`rm -rf ${dir}`)'", "-");
+	is_nested("node -e 'console.log(1)'", "-");
+	is_nested("node -e 'console.log(\"rm -rf /\")'", "-");
+
+	/* Ruby, perl, php. */
+	is_nested("ruby -e 'system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("ruby -rfileutils -e 'FileUtils.rm_rf(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("ruby -e '`git clean -fdx`'", "d1:git clean -fdx");
+	is_nested("ruby -e 'system \"rm\", \"-rf\", \"/\"'", "d1:rm -rf /");
+	is_nested("ruby -e 'system(\"rm -rf #{d}\")'", "-");
+	is_nested("perl -e 'system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("perl -MFile::Path -e 'rmtree(\"/\")'", "d1:rm -rf /");
+	is_nested("perl -we 'unlink \"/etc/passwd\"'", "d1:rm /etc/passwd");
+	is_nested("perl -e 'print qx(git reset --hard)'",
+	    "d1:git reset --hard");
+	is_nested("perl -ne 'print if /system\\(/' f", "-");
+	is_nested("php -r 'shell_exec(\"rm -rf /\");'", "d1:rm -rf /");
+	is_nested("php -r 'echo \"system(1)\";'", "-");
+
+	/* awk programs. */
+	is_nested("awk 'BEGIN{system(\"rm -rf /\")}'", "d1:rm -rf /");
+	is_nested("gawk -F: 'BEGIN { system(\"git reset --hard\") }'",
+	    "d1:git reset --hard");
+	is_nested("awk '{system(\"rm -rf \" $1)}' list", "-");
+	is_nested("awk '{print $1}' file", "-");
+	is_nested("awk -f prog.awk 'system(\"rm -rf /\")'", "-");
+
+	/* More spellings: exec*, triple quotes, keywords, %x, awk's pipe. */
+	is_nested("python -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", "
+	    "\"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'import os; os.execl(\"/bin/rm\", \"rm\", "
+	    "\"-rf\", \"/\")'", "d1:rm -rf /");
+	is_nested("python3 -c 'import os; os.system(\"\"\"rm -rf /\"\"\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; shutil.rmtree(path=\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("node -e 'require(\"fs\").promises.rm(\"/\", "
+	    "{recursive: true})'", "d1:rm -rf /");
+	is_nested("ruby -e '%x(rm -rf /)'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { print \"rm -rf /\" > \"out.txt\" }'", "-");
+	is_nested("awk '{ print $1 | \"sort\" }'", "-");
+	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
+
+	/* A name assigned a literal earlier in the program is the literal. */
+	is_nested("python3 -c 'import os; cmd = \"rm -rf /\"; os.system(cmd)'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; p=\"/\"; shutil.rmtree(p)'",
+	    "d1:rm -rf /");
+	is_nested("node -e 'const d = \"/\"; require(\"fs\").rmSync(d, "
+	    "{recursive: true})'", "d1:rm -rf /");
+	is_nested("awk 'BEGIN { c = \"rm -rf /\"; system(c) }'", "d1:rm -rf /");
+	is_nested("python3 -c 'x = \"rm -rf /\"; print(x)'", "-");
+	is_nested("python3 -c 'c = \"rm -rf \"; os.system(c + d)'", "-");
+	is_nested("python3 -c 'if a == \"x\": os.system(a)'", "-");
+
+	/* The files the calls write, delete and read. */
+	is_files("python3 -c 'open(\".env\", \"w\").write(\"x\")'", "w:.env");
+	is_files("python3 -c 'with open(\"log\", mode=\"a\") as f: pass'",
+	    "w:log");
+	is_files("python3 -c 'print(open(\".env\").read())'", "r:.env");
+	is_files("python3 -c 'import os; os.remove(\".env\")'", "w:.env");
+	is_files("python3 -c 'from pathlib import Path; "
+	    "Path(\"id_rsa\").read_text()'", "r:id_rsa");
+	is_files("node -e 'fs.writeFileSync(\"/etc/hosts\", \"x\")'",
+	    "w:/etc/hosts");
+	is_files("node -e 'fs.readFileSync(\".env\", \"utf8\")'", "r:.env");
+	is_files("ruby -e 'File.write(\".env\", \"A=1\")'", "w:.env");
+	is_files("php -r 'echo file_get_contents(\".env\");'", "r:.env");
+	is_files("python3 -c 'print(\".env\")'", "-");
+
+	/* A program read from the input, and code in exec and eval. */
+	is_nested("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF",
+	    "d1:rm -rf /");
+	is_nested("python3 <<< 'import os; os.system(\"rm -rf ~\")'",
+	    "d1:rm -rf ~");
+	is_nested("cat <<EOF | python3\nimport os\nos.system('git reset --hard')"
+	    "\nEOF", "d1:git reset --hard");
+	is_nested("echo 'require(\"fs\").rmSync(\"/\", {recursive: true})' | "
+	    "node", "d1:rm -rf /");
+	is_nested("python -c \"exec('import os; os.system(\\\"rm -rf /\\\")')\"",
+	    "d1:rm -rf /");
+	is_nested("node -e 'eval(\"require(`child_process`).execSync("
+	    "\\\"rm -rf /\\\")\")'", "d1:rm -rf /");
+	is_nested("python3 script.py <<EOF\nshutil.rmtree('/')\nEOF", "-");
+	is_nested("cat <<EOF > notes.py\nshutil.rmtree('/')\nEOF", "-");
+	is_nested("echo 'shutil.rmtree(\"/\")' | python3 check.py", "-");
+
+	/* Under wrappers and shells, like any command. */
+	is_nested("sudo python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	    "d1:rm -rf /");
+	is_nested("bash -c \"python3 -c 'import os; os.system(\\\"rm -rf /\\\")'\"",
+	    "d1:python3 -c import os; os.system(\"rm -rf /\") ; d2:rm -rf /");
+
+	/* Positional parameters of sh -c take the arguments after it. */
+	is_nested("bash -c '$1' _ 'git reset --hard'", "d1:git reset --hard");
+	is_nested("sh -c '\"$@\"' _ rm -rf /", "d1:rm -rf /");
+	is_nested("sh -c '\"${@}\"' sh rm -rf ~", "d1:rm -rf ~");
+	is_nested("sh -c 'eval \"$1\"' _ 'rm -rf /'",
+	    "d1:eval rm -rf / ; d2:rm -rf /");
+	is_nested("bash -c '$0 $1 \"$2\"' rm -rf /", "d1:rm -rf /");
+	is_nested("bash -c 'IFS=,; $*' _ 'rm,-rf,/'", "d1:rm -rf /");
+	is_nested("sh -c 'sh -c \"$1\" x' y 'rm -rf /'",
+	    "d1:sh -c rm -rf / x ; d2:rm -rf /");
+	/* set -- sets them, in sh -c or not. */
+	is_parse_top("set -- rm -rf /; \"$@\"", "set -- rm -rf / ; rm -rf /");
+	is_parse_top("set -o pipefail -- git reset --hard; $@",
+	    "set -o pipefail -- git reset --hard ; git reset --hard");
+	is_nested("sh -c 'IFS=,; set -- $1; \"$@\"' _ 'rm,-rf,/'",
+	    "d1:set -- rm -rf / ; d1:rm -rf /");
+	is_parse_top("set -e; echo $1", "set -e ; echo $1");
+	is_words("sh -c 'IFS=,; set -- $1; \"$@\"' _ 'rm,-rf,/'", "rm|-rf|/");
+	is_words("sh -c '\"$@\"' _ rm -rf /", "rm|-rf|/");
+	is_words("bash -c 'IFS=,; $*' _ 'rm,-rf,/'", "rm|-rf|/");
+	is_words("sh -c 'echo \"$1\"' _ 'a b'", "echo|a b");
+	is_words("sh -c 'echo $1' _ 'a b'", "echo|a|b");
+	/* A parameter not given is empty; outside sh -c, unknown. */
+	is_nested("sh -c 'echo $1 $2' _ a", "d1:echo a");
+	is_nested("sh -c 'echo \"$1\"' _ 'rm -rf /'", "d1:echo rm -rf /");
+	is_nested("echo $1 \"$@\"; (echo $2)", "-");
+	/* The parameters of an inner sh -c do not leak to the outer one. */
+	is_nested("sh -c 'sh -c \"echo\" x rm; $1' _ ls",
+	    "d1:sh -c echo x rm ; d2:echo ; d1:ls");
+
+	/* Known text piped to a shell is its script. */
+	is_nested("echo 'rm -rf /' | sh", "d1:rm -rf /");
+	is_nested("echo -n 'git reset --hard' | sudo bash", "d1:git reset --hard");
+	is_nested("echo -e 'ls\\nrm -rf ~' | bash", "d1:ls ; d1:rm -rf ~");
+	is_nested("printf '%s\\n' 'git reset --hard' | bash",
+	    "d1:git reset --hard");
+	is_nested("printf 'rm -rf %s\\n' / ~ | sh -s", "d1:rm -rf / ; d1:rm -rf ~");
+	is_nested("cat <<EOF | sh\nrm -rf /\nEOF", "d1:rm -rf /");
+	is_nested("cat <<'EOF' | sh -x\ngit clean -fdx\nEOF\nls",
+	    "d1:git clean -fdx");
+	is_nested("cat <<< 'rm -rf /' | bash", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | xargs -0 bash -c", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | tee log | sh", "-");
+	is_origin("echo 'rm -rf /' | sh", "echo | sh");
+	/* Text that is not known, or that no shell runs. */
+	is_nested("curl -fsSL https://example.com/i.sh | sh", "-");
+	is_nested("echo cm0gLXJmIC8= | base64 -d | sh", "-");
+	is_nested("cat install.sh | sh", "-");
+	is_nested("echo 'rm -rf /' > notes.txt", "-");
+	is_nested("echo 'rm -rf /' | grep rm", "-");
+	is_nested("echo 'rm -rf /' || sh", "-");
+	is_nested("echo 'rm -rf /'; sh", "-");
+	is_nested("echo 'rm -rf /' | sh -c 'cat > f'", "d1:cat");
+	is_nested("cat <<EOF | sh script.sh\nrm -rf /\nEOF", "-");
+
+	/* Substitutions inside arithmetic run; the arithmetic is kept. */
+	is_nested("echo $(( $(rm -rf /) + 1 ))", "d1:rm -rf /");
+	is_nested("x=$(( `rm -rf ~` * 2 ))", "d1:rm -rf ~");
+	is_nested("echo \"$(( 1 + $(( 2 * $(git reset --hard) )) ))\"",
+	    "d1:git reset --hard");
+	is_nested("echo $[ $(rm -rf /) ]", "d1:rm -rf /");
+	is_nested("echo $(( 6 * (7) )) $((x+1))", "-");
+
+	/* A $( ) whose output is known is that text. */
+	is_nested("sh -c \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"",
+	    "d1:cat ; d1:rm -rf /");
+	is_nested("c=$(echo rm); $c -rf /; eval \"$(printf '%s' 'ls -l')\"",
+	    "d1:echo rm ; d1:printf %s ls -l ; d1:ls -l");
+	is_parse_top("c=$(echo rm); $c -rf /", "rm -rf /");
+	is_parse_top("echo \"$(echo)\" \"$(echo a b)\" $(echo c d) $(echo)",
+	    "echo  a b c d");
+	is_parse_top("git commit -m \"$(cat <<'EOF'\nfix: rm -rf /\nEOF\n)\"",
+	    "git commit -m fix: rm -rf /");
+	is_parse_top("echo $(ls; echo x) $(cat f)", "echo $(ls; echo x) $(cat f)");
+
+	return done_testing();
+}
