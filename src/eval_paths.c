@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "casefold.h"
 #include "eval_priv.h"
 #include "event.h"
 #include "toolinfo.h"
@@ -86,9 +85,8 @@ make_paths(struct ectx *cx)
 	const struct known_tool	*t;
 	struct sh_script	*sh;
 	struct eval_path	*p;
-	struct buf		 b, folded;
+	struct buf		 b;
 	size_t			 i, a, k;
-	bool			 fold;
 
 	ps->made = true;
 	t = ev->tool != NULL ? toolinfo_find(ev->tool) : NULL;
@@ -117,27 +115,12 @@ make_paths(struct ectx *cx)
 	 * file tool's path (event_path_text).
 	 */
 	buf_init(&b);
-	buf_init(&folded);
-	fold = event_paths_fold_case(ev);
 	for (a = 0; a < 2; a++) {
 		buf_reset(&b);
-		for (k = 0; k < ps->n[a]; k++) {
-			const struct path_forms *f = &ps->v[a][k].forms;
-
-			buf_printf(&b, "%s%s", k ? "\n" : "", f->abs);
-			if (f->real != NULL)
-				buf_printf(&b, "\n%s", f->real);
-		}
-		if (fold && b.len > 0) {
-			buf_reset(&folded);
-			rr_fold(b.data, b.len, &folded);
-			buf_addc(&b, '\n');
-			buf_add(&b, folded.data, folded.len);
-		}
-		ps->joined[a].s = arena_strndup(&ev->arena, b.data, b.len);
-		ps->joined[a].len = b.len;
+		for (k = 0; k < ps->n[a]; k++)
+			event_names_add(&b, &ps->v[a][k].forms);
+		ps->joined[a] = event_names_text(ev, &b);
 	}
-	buf_release(&folded);
 	buf_release(&b);
 }
 

@@ -138,6 +138,14 @@ void	 event_path_identity(struct rr_event *, const char *raw, size_t len,
  * event names no file.
  */
 struct rr_text event_path_text(struct rr_event *);
+/*
+ * The same text for other paths of the event (a shell command's files):
+ * event_names_add() appends every name of one file to b, and
+ * event_names_text() adds their folding where case folds and returns
+ * b's text copied into the event's arena (b stays the caller's).
+ */
+void	 event_names_add(struct buf *b, const struct path_forms *);
+struct rr_text event_names_text(struct rr_event *, struct buf *b);
 
 /* The value of input.<dotted.key> as text, or {NULL, 0}. */
 struct rr_text event_input(struct rr_event *, const char *dotted_key);

@@ -262,7 +262,7 @@ struct rr_text
 event_path_text(struct rr_event *ev)
 {
 	const struct path_forms	*f;
-	struct buf		 b, folded;
+	struct buf		 b;
 	size_t			 n, i;
 	bool			 fold;
 
@@ -282,21 +282,36 @@ event_path_text(struct rr_event *ev)
 		return ev->path_text;
 	}
 	buf_init(&b);
-	for (i = 0; i < n; i++) {
-		buf_printf(&b, "%s%s", i ? "\n" : "", f[i].abs);
-		if (f[i].real != NULL)
-			buf_printf(&b, "\n%s", f[i].real);
-	}
-	if (fold) {
-		/* Into another buffer: b's data may move as b grows. */
-		buf_init(&folded);
-		rr_fold(b.data, b.len, &folded);
-		buf_addc(&b, '\n');
-		buf_add(&b, folded.data, folded.len);
-		buf_release(&folded);
-	}
-	ev->path_text.len = b.len;
-	ev->path_text.s = arena_strndup(&ev->arena, b.data, b.len);
+	for (i = 0; i < n; i++)
+		event_names_add(&b, &f[i]);
+	ev->path_text = event_names_text(ev, &b);
 	buf_release(&b);
 	return ev->path_text;
+}
+
+void
+event_names_add(struct buf *b, const struct path_forms *f)
+{
+	buf_printf(b, "%s%s", b->len ? "\n" : "", f->abs);
+	if (f->real != NULL)
+		buf_printf(b, "\n%s", f->real);
+}
+
+struct rr_text
+event_names_text(struct rr_event *ev, struct buf *b)
+{
+	struct buf	folded;
+	struct rr_text	t;
+
+	if (b->len > 0 && event_paths_fold_case(ev)) {
+		/* Into another buffer: b's data may move as b grows. */
+		buf_init(&folded);
+		rr_fold(b->data, b->len, &folded);
+		buf_addc(b, '\n');
+		buf_add(b, folded.data, folded.len);
+		buf_release(&folded);
+	}
+	t.len = b->len;
+	t.s = arena_strndup(&ev->arena, b->data, b->len);
+	return t;
 }
