@@ -109,7 +109,7 @@ find_event(const struct agent_table *t, const char *name)
 }
 
 /*
- * The marks, tried in this order (reflexion-rules(1), AGENTS):
+ * The marks, tried in this order (reflexion-rules(1), AGENT PROTOCOLS):
  * cursor_version or workspace_roots: Cursor; no hook_event_name but
  * camelCase fields: Copilot; one of Gemini's own event names: Gemini; a
  * camelCase event name: Cursor; turn_id, or an apply_patch: Codex; an

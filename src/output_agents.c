@@ -1,5 +1,5 @@
 /*
- * The reply in each client's own protocol (reflexion-rules(1), AGENTS),
+ * The reply in each client's own protocol (reflexion-rules(1), AGENT PROTOCOLS),
  * from the texts output.c gathers.  Each writer sends only the keys its
  * client documents: Codex fails a hook that sends any other key and then
  * runs the tool, and Cursor denies a permission step whose output is not
