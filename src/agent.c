@@ -433,6 +433,9 @@ split_patch(cJSON *root, struct agent_mapped *out)
 	char			*err;
 	size_t			 i;
 
+	/* A patch sent as the whole input is no JSON text: no note of it. */
+	free(out->note);
+	out->note = NULL;
 	in = cJSON_GetObjectItemCaseSensitive(root, "tool_input");
 	if (cJSON_IsString(in))
 		text = in->valuestring;
