@@ -17,7 +17,7 @@
 #include "applypatch.h"
 #include "xmalloc.h"
 
-const char *const agent_names[AGENT__COUNT] = {
+const char agent_names[AGENT__COUNT][8] = {
 	[AGENT_AUTO] = "auto",
 	[AGENT_CLAUDE] = "claude",
 	[AGENT_GEMINI] = "gemini",
@@ -26,7 +26,7 @@ const char *const agent_names[AGENT__COUNT] = {
 	[AGENT_CURSOR] = "cursor",
 };
 
-const char *const agent_titles[AGENT__COUNT] = {
+const char agent_titles[AGENT__COUNT][24] = {
 	[AGENT_AUTO] = "the client of the event",
 	[AGENT_CLAUDE] = "Claude Code",
 	[AGENT_GEMINI] = "Gemini CLI",
@@ -53,8 +53,8 @@ agent_canonical_tool(const char *name, enum rr_agent *agent)
 	int			 a;
 
 	for (a = AGENT_CLAUDE; a < AGENT__COUNT; a++)
-		for (tt = agent_tables[a].tools; tt->client != NULL; tt++)
-			if (tt->canon != NULL &&
+		for (tt = agent_tables[a].tools; tt->client[0] != '\0'; tt++)
+			if (tt->canon[0] != '\0' &&
 			    strcmp(tt->canon, tt->client) != 0 &&
 			    strcmp(tt->client, name) == 0) {
 				*agent = (enum rr_agent)a;
@@ -102,7 +102,7 @@ find_event(const struct agent_table *t, const char *name)
 {
 	const struct agent_event	*e;
 
-	for (e = t->events; e->client != NULL; e++)
+	for (e = t->events; e->client[0] != '\0'; e++)
 		if (strcmp(e->client, name) == 0)
 			return e;
 	return NULL;
@@ -238,7 +238,7 @@ static void
 alias_all(struct agent_mapped *out, cJSON *obj, const struct agent_key *k,
     const char *prefix)
 {
-	for (; k != NULL && k->from != NULL; k++)
+	for (; k != NULL && k->from[0] != '\0'; k++)
 		if (alias_into(obj, obj, k->from, k->to))
 			buf_printf(&out->renamed, "%s%s -> %s%s\n", prefix,
 			    k->from, prefix, k->to);
@@ -255,7 +255,7 @@ implied_input(cJSON *root, const struct agent_key *k,
 	if (cJSON_GetObjectItemCaseSensitive(root, "tool_input") != NULL)
 		return;
 	in = must(cJSON_AddObjectToObject(root, "tool_input"));
-	for (; k->from != NULL; k++) {
+	for (; k->from[0] != '\0'; k++) {
 		if (!alias_into(in, root, k->from, k->to))
 			continue;
 		to = xasprintf("tool_input.%s", k->to);
@@ -288,7 +288,7 @@ client_event(const cJSON *root, const struct agent_table *t,
 		return s;
 	if (given != NULL)
 		return given;
-	for (k = t->marks; k != NULL && k->from != NULL; k++)
+	for (k = t->marks; k != NULL && k->from[0] != '\0'; k++)
 		if (cJSON_GetObjectItemCaseSensitive(root, k->from) != NULL)
 			return k->to;
 	return NULL;
@@ -408,13 +408,24 @@ file_event(const cJSON *root, const char *tool, const char *path,
 	return ev;
 }
 
+/* The first event in out's own slot: the usual call allocates nothing. */
 static void
 push(struct agent_mapped *out, cJSON *ev, const struct patch_file *f)
 {
-	out->events = xreallocarray(out->events, out->n + 1,
-	    sizeof(*out->events));
-	out->files = xreallocarray(out->files, out->n + 1,
-	    sizeof(*out->files));
+	if (out->n == 0) {
+		out->events = &out->one;
+		out->files = &out->one_file;
+	} else if (out->n == 1) {
+		out->events = xreallocarray(NULL, 2, sizeof(*out->events));
+		out->files = xreallocarray(NULL, 2, sizeof(*out->files));
+		out->events[0] = out->one;
+		out->files[0] = out->one_file;
+	} else {
+		out->events = xreallocarray(out->events, out->n + 1,
+		    sizeof(*out->events));
+		out->files = xreallocarray(out->files, out->n + 1,
+		    sizeof(*out->files));
+	}
 	out->events[out->n] = ev;
 	out->files[out->n++] = f;
 }
@@ -504,12 +515,12 @@ map_tool(cJSON *root, const struct agent_table *t,
 		free(mcp);
 		return false;
 	}
-	for (tt = t->tools; tt->client != NULL; tt++)
+	for (tt = t->tools; tt->client[0] != '\0'; tt++)
 		if (strcmp(tt->client, out->client_tool) == 0)
 			break;
-	if (tt->client == NULL)
+	if (tt->client[0] == '\0')
 		return false;
-	if (tt->canon == NULL)
+	if (tt->canon[0] == '\0')
 		return split_patch(root, out);
 	if (strcmp(tt->canon, out->client_tool) != 0) {
 		set_string(root, "tool_name", tt->canon);
@@ -557,7 +568,7 @@ agent_map(cJSON *root, enum rr_agent agent, const char *event_name,
 				    e->canon);
 		}
 		alias_all(out, root, e->fields, "");
-		if (e->tool != NULL &&
+		if (e->tool[0] != '\0' &&
 		    cJSON_GetObjectItemCaseSensitive(root, "tool_name") ==
 		    NULL) {
 			set_string(root, "tool_name", e->tool);
@@ -585,8 +596,10 @@ agent_mapped_release(struct agent_mapped *m)
 
 	for (i = 0; i < m->n; i++)
 		cJSON_Delete(m->events[i]);
-	free(m->events);
-	free(m->files);
+	if (m->events != &m->one) {
+		free(m->events);
+		free(m->files);
+	}
 	if (m->patch != NULL) {
 		patch_release(m->patch);
 		free(m->patch);

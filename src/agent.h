@@ -33,10 +33,13 @@ enum rr_agent {
 	AGENT__COUNT
 };
 
-/* "auto", "claude", "gemini", "codex", "copilot", "cursor". */
-extern const char *const agent_names[AGENT__COUNT];
-/* Their product names, for messages: "Claude Code", "Gemini CLI", ... */
-extern const char *const agent_titles[AGENT__COUNT];
+/*
+ * "auto", "claude", "gemini", "codex", "copilot", "cursor"; and their
+ * product names, for messages: "Claude Code", "Gemini CLI", ...  (Arrays
+ * of arrays: no relocation for the loader to do on each hook call.)
+ */
+extern const char agent_names[AGENT__COUNT][8];
+extern const char agent_titles[AGENT__COUNT][24];
 
 /* The agent of that name, or -1. */
 int	 agent_from_name(const char *);
@@ -55,7 +58,11 @@ enum rr_agent agent_detect(const struct cJSON *root, const char **why);
  */
 const char *agent_canonical_tool(const char *name, enum rr_agent *agent);
 
-/* One hook call, mapped.  Everything is owned; agent_mapped_release(). */
+/*
+ * One hook call, mapped.  Everything is owned; agent_mapped_release().
+ * It points into itself (one event needs no allocation): not to be
+ * copied.
+ */
 struct agent_mapped {
 	enum rr_agent	  agent;
 	const char	 *why;		/* "--agent", or the mark (static) */
@@ -72,6 +79,9 @@ struct agent_mapped {
 	struct patch	 *patch;	/* the parsed patch, or NULL */
 	/* With a patch, the file of each event (applypatch.h), else NULL. */
 	const struct patch_file **files;
+	/* events and files when there is one event. */
+	struct cJSON	 *one;
+	const struct patch_file *one_file;
 	/* Why part of the call could not be mapped (for stderr), or NULL. */
 	char		 *note;
 	/* What was renamed, one "client -> canonical" per line (explain). */

@@ -1,6 +1,10 @@
 /*
  * Private to the agent mapping (agent.c reads the tables that
  * agent_tab.c holds, one per client), not for other modules.
+ *
+ * Names are arrays, not pointers: a pointer in a table is one more
+ * relocation for the dynamic loader on every hook call.  A list ends
+ * with an entry whose first name is "".
  */
 #ifndef RR_AGENT_PRIV_H
 #define RR_AGENT_PRIV_H
@@ -9,8 +13,8 @@
 
 /* A field renamed: the client's key and the canonical one. */
 struct agent_key {
-	const char	*from;
-	const char	*to;
+	char		 from[28];
+	char		 to[28];
 };
 
 /* How a client names MCP tools. */
@@ -22,16 +26,16 @@ enum agent_mcp {
 
 /* An event of one client, and the canonical event it is. */
 struct agent_event {
-	const char		*client;
-	const char		*canon;
+	char			 client[24];
+	char			 canon[24];
 	/*
 	 * For events that are about one tool without naming it (Cursor's
-	 * beforeShellExecution): the canonical tool, and the top-level
-	 * fields that make its tool_input.
+	 * beforeShellExecution): the canonical tool ("" if none), and the
+	 * top-level fields that make its tool_input.
 	 */
-	const char		*tool;
+	char			 tool[12];
 	const struct agent_key	*input;
-	/* Top-level fields renamed for this event only (NULL-ended). */
+	/* Top-level fields renamed for this event only. */
 	const struct agent_key	*fields;
 	unsigned		 flags;
 };
@@ -41,15 +45,15 @@ struct agent_event {
 
 /* A tool of one client: its canonical name and its input's fields. */
 struct agent_tool {
-	const char		*client;
-	const char		*canon;
-	const struct agent_key	*keys;	/* NULL-ended, or NULL */
+	char			 client[24];
+	char			 canon[12];	/* "": a patch, split */
+	const struct agent_key	*keys;	/* or NULL */
 };
 
 struct agent_table {
-	const struct agent_event *events;	/* NULL-ended */
+	const struct agent_event *events;
 	const struct agent_key	*fields;	/* top-level renames */
-	const struct agent_tool	*tools;		/* NULL-ended */
+	const struct agent_tool	*tools;
 	/*
 	 * For payloads that do not name their event (Copilot's camelCase
 	 * ones, when the registration gave no --event): the first of these
@@ -58,7 +62,7 @@ struct agent_table {
 	const struct agent_key	*marks;
 	enum agent_mcp		 mcp;
 	/* The MCP server name Cursor does not give. */
-	const char		*mcp_server;
+	char			 mcp_server[8];
 	unsigned		 flags;
 };
 

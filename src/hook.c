@@ -209,6 +209,9 @@ struct hook_events {
 	struct rr_event		*v;
 	size_t			 n;
 	const struct rule	**record;	/* each one's record rule */
+	/* v and record when there is one event: nothing to allocate. */
+	struct rr_event		 one;
+	const struct rule	*one_record;
 };
 
 static void
@@ -217,8 +220,14 @@ events_make(struct agent_mapped *m, struct hook_events *evs)
 	size_t	i;
 
 	evs->n = m->n;
-	evs->v = xcalloc(m->n, sizeof(*evs->v));
-	evs->record = xcalloc(m->n, sizeof(*evs->record));
+	if (m->n == 1) {
+		evs->v = &evs->one;
+		evs->record = &evs->one_record;
+		evs->one_record = NULL;
+	} else {
+		evs->v = xcalloc(m->n, sizeof(*evs->v));
+		evs->record = xcalloc(m->n, sizeof(*evs->record));
+	}
 	for (i = 0; i < m->n; i++) {
 		event_from_root(&evs->v[i], m->events[i], NULL, m->agent);
 		m->events[i] = NULL;	/* the event owns it now */
@@ -242,8 +251,10 @@ events_release(struct hook_events *evs)
 
 	for (i = 0; i < evs->n; i++)
 		event_release(&evs->v[i]);
-	free(evs->v);
-	free(evs->record);
+	if (evs->v != &evs->one) {
+		free(evs->v);
+		free(evs->record);
+	}
 }
 
 /*

@@ -20,44 +20,44 @@ static const struct reg_event claude_events[] = {
 	{ "PreToolUse", "*" },
 	{ "PostToolUse", "*" },
 	{ "PostToolUseFailure", "*" },
-	{ "UserPromptSubmit", NULL },
-	{ "Stop", NULL },
-	{ "SubagentStop", NULL },
-	{ "SessionStart", NULL },
-	{ NULL, NULL }
+	{ "UserPromptSubmit", "" },
+	{ "Stop", "" },
+	{ "SubagentStop", "" },
+	{ "SessionStart", "" },
+	{ "", "" }
 };
 
 /* "*" is every tool for Gemini CLI; its other events take none. */
 static const struct reg_event gemini_events[] = {
 	{ "BeforeTool", "*" },
 	{ "AfterTool", "*" },
-	{ "BeforeAgent", NULL },
-	{ "AfterAgent", NULL },
-	{ "SessionStart", NULL },
-	{ NULL, NULL }
+	{ "BeforeAgent", "" },
+	{ "AfterAgent", "" },
+	{ "SessionStart", "" },
+	{ "", "" }
 };
 
 /* Codex matches apply_patch under "*" too (and Edit, Write). */
 static const struct reg_event codex_events[] = {
 	{ "PreToolUse", "*" },
 	{ "PostToolUse", "*" },
-	{ "UserPromptSubmit", NULL },
-	{ "Stop", NULL },
-	{ "SubagentStop", NULL },
-	{ "SessionStart", NULL },
-	{ NULL, NULL }
+	{ "UserPromptSubmit", "" },
+	{ "Stop", "" },
+	{ "SubagentStop", "" },
+	{ "SessionStart", "" },
+	{ "", "" }
 };
 
 /* camelCase: Copilot's own tool names, and --event on each. */
 static const struct reg_event copilot_events[] = {
-	{ "preToolUse", NULL },
-	{ "postToolUse", NULL },
-	{ "postToolUseFailure", NULL },
-	{ "userPromptSubmitted", NULL },
-	{ "agentStop", NULL },
-	{ "subagentStop", NULL },
-	{ "sessionStart", NULL },
-	{ NULL, NULL }
+	{ "preToolUse", "" },
+	{ "postToolUse", "" },
+	{ "postToolUseFailure", "" },
+	{ "userPromptSubmitted", "" },
+	{ "agentStop", "" },
+	{ "subagentStop", "" },
+	{ "sessionStart", "" },
+	{ "", "" }
 };
 
 /*
@@ -67,15 +67,15 @@ static const struct reg_event copilot_events[] = {
  */
 static const struct reg_event cursor_events[] = {
 	{ "preToolUse", "^(?!Shell$|MCP:)" },
-	{ "beforeShellExecution", NULL },
-	{ "beforeMCPExecution", NULL },
-	{ "postToolUse", NULL },
-	{ "postToolUseFailure", NULL },
-	{ "beforeSubmitPrompt", NULL },
-	{ "stop", NULL },
-	{ "subagentStop", NULL },
-	{ "sessionStart", NULL },
-	{ NULL, NULL }
+	{ "beforeShellExecution", "" },
+	{ "beforeMCPExecution", "" },
+	{ "postToolUse", "" },
+	{ "postToolUseFailure", "" },
+	{ "beforeSubmitPrompt", "" },
+	{ "stop", "" },
+	{ "subagentStop", "" },
+	{ "sessionStart", "" },
+	{ "", "" }
 };
 
 static const struct reg_client clients[] = {

@@ -28,10 +28,14 @@ enum reg_shape {
 	REG_FLAT
 };
 
-/* One event we register: the client's name, and its matcher if any. */
+/*
+ * One event we register: the client's name, and its matcher ("": no
+ * matcher key).  Arrays, not pointers: every pointer of a table is a
+ * relocation the loader does on each hook call.  The list ends with "".
+ */
 struct reg_event {
-	const char	*name;
-	const char	*matcher;	/* NULL: no matcher key */
+	char		 name[24];
+	char		 matcher[20];
 };
 
 /* A client's file for one scope. */
@@ -53,7 +57,7 @@ struct reg_client {
 	enum rr_agent		 agent;
 	enum reg_shape		 shape;
 	struct reg_file		 files[SCOPE__COUNT];
-	const struct reg_event	*events;	/* NULL-ended */
+	const struct reg_event	*events;
 	/* What the handler says: its command key, type, name, timeout. */
 	const char		*command_key;
 	const char		*type;		/* "command", or NULL: no key */

@@ -428,7 +428,7 @@ new_handler(const struct reg_client *c, const struct reg_event *e,
 	if (c->name != NULL)
 		add_member(h, "name", must(cJSON_CreateString(c->name)));
 	add_member(h, c->command_key, must(cJSON_CreateString(command)));
-	if (c->shape == REG_FLAT && e->matcher != NULL)
+	if (c->shape == REG_FLAT && e->matcher[0] != '\0')
 		add_member(h, "matcher", must(cJSON_CreateString(e->matcher)));
 	add_member(h, c->timeout_key, must(cJSON_CreateNumber(
 	    (double)c->timeout)));
@@ -444,7 +444,7 @@ new_entry(const struct reg_client *c, const struct reg_event *e,
 	if (c->shape == REG_FLAT)
 		return new_handler(c, e, command);
 	g = must(cJSON_CreateObject());
-	if (e->matcher != NULL)
+	if (e->matcher[0] != '\0')
 		add_member(g, "matcher", must(cJSON_CreateString(e->matcher)));
 	hs = must(cJSON_CreateArray());
 	cJSON_AddItemToArray(hs, new_handler(c, e, command));
@@ -471,7 +471,7 @@ add_entries(const char *name, cJSON *hooks, const struct settings_edit *ed,
 	char			*cmd;
 	int			 added = 0;
 
-	for (e = ed->client->events; e->name != NULL; e++) {
+	for (e = ed->client->events; e->name[0] != '\0'; e++) {
 		if ((groups = member(hooks, e->name)) == NULL) {
 			groups = must(cJSON_CreateArray());
 			add_member(hooks, e->name, groups);
