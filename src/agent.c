@@ -112,7 +112,8 @@ find_event(const struct agent_table *t, const char *name)
  * The marks, tried in this order (reflexion-rules(1), AGENT PROTOCOLS):
  * cursor_version or workspace_roots: Cursor; no hook_event_name but
  * camelCase fields: Copilot; one of Gemini's own event names: Gemini; a
- * camelCase event name: Cursor; turn_id, or an apply_patch: Codex; an
+ * camelCase event name: Cursor; turn_id with one of Codex's events, or
+ * an apply_patch: Codex; an
  * ISO timestamp: Copilot's PascalCase payloads (Gemini's on the session
  * events it shares with them, which carry a transcript_path); anything
  * else: Claude Code.  One pass over the top-level keys.
@@ -180,6 +181,9 @@ agent_detect(const cJSON *root, const char **why)
 		*why = "a Cursor event name";
 		return AGENT_CURSOR;
 	}
+	/* Claude Code's MessageDisplay has a turn_id too. */
+	if (turn && find_event(&agent_tables[AGENT_CODEX], ev) == NULL)
+		turn = false;
 	if (turn || (tool != NULL && strcmp(tool, "apply_patch") == 0)) {
 		*why = turn ? "turn_id" : "the apply_patch tool";
 		return AGENT_CODEX;

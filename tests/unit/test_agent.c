@@ -130,6 +130,9 @@ test_detect(void)
 	    "copilot", "... without a transcript_path: Copilot PascalCase");
 	is_str(detect("{\"sessionId\":\"s\",\"timestamp\":1,\"prompt\":\"hi\"}",
 	    &why), "copilot", "Copilot camelCase prompt: sessionId");
+	is_str(detect("{\"hook_event_name\":\"MessageDisplay\",\"turn_id\":"
+	    "\"t\",\"message_id\":\"m\"}", &why), "claude",
+	    "Claude Code's MessageDisplay has a turn_id, and no Codex event");
 	is_str(detect("{}", &why), "claude", "nothing at all: Claude Code");
 	is_str(detect("{\"hook_event_name\":7,\"toolName\":\"bash\"}", &why),
 	    "copilot", "a hook_event_name that is not a string is not one");
