@@ -113,10 +113,10 @@ find_event(const struct agent_table *t, const char *name)
  * cursor_version or workspace_roots: Cursor; no hook_event_name but
  * camelCase fields: Copilot; one of Gemini's own event names: Gemini; a
  * camelCase event name: Cursor; turn_id with one of Codex's events, or
- * an apply_patch: Codex; an
- * ISO timestamp: Copilot's PascalCase payloads (Gemini's on the session
- * events it shares with them, which carry a transcript_path); anything
- * else: Claude Code.  One pass over the top-level keys.
+ * an apply_patch: Codex; an ISO timestamp: Copilot's PascalCase payloads
+ * (Gemini's on the session events it shares with them, which carry a
+ * transcript_path); anything else: Claude Code.  One pass over the
+ * top-level keys.
  */
 enum rr_agent
 agent_detect(const cJSON *root, const char **why)
