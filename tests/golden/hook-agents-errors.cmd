@@ -49,6 +49,7 @@ while ! [ -s holder ] || flock -n home/state/s1.json.lock true; do
 done
 for ev in \
     '{"session_id":"s1","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","cwd":"/w","tool_name":"run_shell_command","tool_input":{"command":"./deploy"}}' \
+    '{"session_id":"s1","turn_id":"t","hook_event_name":"PreToolUse","cwd":"/w","tool_name":"Bash","tool_input":{"command":"./deploy"}}' \
     '{"sessionId":"s1","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"./deploy"}}' \
     '{"session_id":"s1","hook_event_name":"beforeShellExecution","workspace_roots":["/w"],"command":"./deploy"}'; do
 	echo "$ev" | $RR hook --rules open.yaml --deadline 200; echo "status $?"
