@@ -26,11 +26,6 @@ struct line {
 	size_t		 len;
 };
 
-struct lines {
-	struct line	*v;
-	size_t		 n;
-};
-
 static bool
 space(char c)
 {
@@ -70,30 +65,67 @@ starts(struct line l, const char *prefix, struct line *rest)
 	return true;
 }
 
-/* The text trimmed, split as Rust's str::lines() splits it. */
-static void
-split_lines(const char *text, size_t len, struct lines *out)
-{
-	struct line	 all = { text, len };
-	const char	*p, *end, *nl;
-	size_t		 cap = 0;
+/*
+ * The lines between the patch's first and last, read one at a time:
+ * nothing is kept per line, so a text of empty lines costs no more
+ * memory than any other.  Lines are split as Rust's str::lines() splits
+ * them (LF, and a CR before it dropped).
+ */
+struct cursor {
+	const char	*p;	/* the next line */
+	const char	*next;	/* the one after it, once peeked */
+	const char	*end;	/* where the last line starts */
+	size_t		 line;	/* the next line's number */
+};
 
-	all = trimmed(all);
-	out->v = NULL;
-	out->n = 0;
-	for (p = all.s, end = all.s + all.len; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			out->v = xreallocarray(out->v, cap, sizeof(*out->v));
-		}
-		out->v[out->n].s = p;
-		out->v[out->n].len = (size_t)(nl - p);
-		if (out->v[out->n].len > 0 && nl[-1] == '\r')
-			out->v[out->n].len--;
-		out->n++;
-	}
+/* The next line, not consumed; false when there is none. */
+static bool
+peek(struct cursor *c, struct line *l)
+{
+	const char	*nl;
+
+	if (c->p >= c->end)
+		return false;
+	if ((nl = memchr(c->p, '\n', (size_t)(c->end - c->p))) == NULL)
+		nl = c->end;
+	l->s = c->p;
+	l->len = (size_t)(nl - c->p);
+	if (l->len > 0 && nl[-1] == '\r')
+		l->len--;
+	c->next = nl < c->end ? nl + 1 : c->end;
+	return true;
+}
+
+/* Consumes the line peek() gave. */
+static void
+advance(struct cursor *c)
+{
+	c->p = c->next;
+	c->line++;
+}
+
+/* The line that starts at p, within [p, end). */
+static struct line
+line_at(const char *p, const char *end)
+{
+	struct line	 l = { p, 0 };
+	const char	*nl = memchr(p, '\n', (size_t)(end - p));
+
+	l.len = (size_t)((nl != NULL ? nl : end) - p);
+	if (l.len > 0 && p[l.len - 1] == '\r')
+		l.len--;
+	return l;
+}
+
+/* Where the line before the one at p starts (p > start, after a '\n'). */
+static const char *
+line_before(const char *start, const char *p)
+{
+	const char	*q = p - 1;	/* its '\n' */
+
+	while (q > start && q[-1] != '\n')
+		q--;
+	return q;
 }
 
 static struct patch_text
@@ -123,12 +155,14 @@ add_line(struct buf *b, const char *s, size_t len)
 	buf_addc(b, '\n');
 }
 
-/* The growing lists of a parse. */
+/* The growing lists of a parse, and its scratch buffers. */
 struct parse {
 	struct patch	*p;
 	size_t		 fcap;
 	struct patch_chunk *chunks;	/* of the file being read */
 	size_t		 nchunks, ccap;
+	struct buf	 old, new;	/* a chunk's lines, reused */
+	struct buf	 added, removed;	/* a file's, reused */
 	char		*err;
 };
 
@@ -151,110 +185,103 @@ new_file(struct parse *ps, enum patch_op op, struct line path)
 }
 
 /*
- * One chunk of an Update File from l[*i]; first says whether it may do
- * without its "@@" line.  Returns 0, or -1 with ps->err.
+ * One chunk of an Update File at c; first says whether it may do without
+ * its "@@" line.  Returns 0, or -1 with ps->err.
  */
 static int
-read_chunk(struct parse *ps, const struct lines *l, size_t *i, bool first,
+read_chunk(struct parse *ps, struct cursor *c, bool first,
     struct buf *added, struct buf *removed)
 {
-	struct patch_chunk	 c;
-	struct buf		 o, n;
+	struct patch_chunk	 ch;
+	struct buf		*o = &ps->old, *n = &ps->new;
 	struct line		 x, rest;
-	size_t			 k = *i, parsed = 0, at = *i + 1;
+	size_t			 parsed = 0, at = c->line;
 
-	memset(&c, 0, sizeof(c));
-	x = l->v[k];
+	memset(&ch, 0, sizeof(ch));
+	peek(c, &x);
 	if (is(x, "@@"))
-		k++;
+		advance(c);
 	else if (starts(x, "@@ ", &rest)) {
-		c.context = arena_line(&ps->p->arena, rest);
-		k++;
+		ch.context = arena_line(&ps->p->arena, rest);
+		advance(c);
 	} else if (!first) {
 		ps->err = xasprintf("line %zu: an update chunk must start "
 		    "with '@@'", at);
 		return -1;
 	}
-	if (k >= l->n - 1) {
+	if (!peek(c, &x)) {
 		ps->err = xasprintf("line %zu: an update chunk has no lines",
 		    at);
 		return -1;
 	}
-	buf_init(&o);
-	buf_init(&n);
-	for (; k < l->n - 1; k++, parsed++) {
-		x = l->v[k];
+	buf_reset(o);
+	buf_reset(n);
+	for (; peek(c, &x); advance(c), parsed++) {
 		if (is(x, EOF_MARKER)) {
 			if (parsed == 0)
 				break;
-			c.eof = true;
-			k++;
+			ch.eof = true;
+			advance(c);
 			break;
 		}
 		if (x.len == 0) {
-			add_line(&o, "", 0);
-			add_line(&n, "", 0);
+			add_line(o, "", 0);
+			add_line(n, "", 0);
 		} else if (x.s[0] == ' ') {
-			add_line(&o, x.s + 1, x.len - 1);
-			add_line(&n, x.s + 1, x.len - 1);
+			add_line(o, x.s + 1, x.len - 1);
+			add_line(n, x.s + 1, x.len - 1);
 		} else if (x.s[0] == '+') {
-			add_line(&n, x.s + 1, x.len - 1);
+			add_line(n, x.s + 1, x.len - 1);
 			add_line(added, x.s + 1, x.len - 1);
 		} else if (x.s[0] == '-') {
-			add_line(&o, x.s + 1, x.len - 1);
+			add_line(o, x.s + 1, x.len - 1);
 			add_line(removed, x.s + 1, x.len - 1);
 		} else
 			break;	/* the next chunk or hunk */
 	}
 	if (parsed == 0) {
-		buf_release(&o);
-		buf_release(&n);
 		ps->err = xasprintf("line %zu: an update chunk has no lines "
-		    "starting with ' ', '+' or '-'", k + 1);
+		    "starting with ' ', '+' or '-'", c->line);
 		return -1;
 	}
-	c.old_lines = arena_text(&ps->p->arena, &o);
-	c.new_lines = arena_text(&ps->p->arena, &n);
-	buf_release(&o);
-	buf_release(&n);
+	ch.old_lines = arena_text(&ps->p->arena, o);
+	ch.new_lines = arena_text(&ps->p->arena, n);
 	if (ps->nchunks == ps->ccap) {
 		ps->ccap = ps->ccap ? ps->ccap * 2 : 8;
 		ps->chunks = xreallocarray(ps->chunks, ps->ccap,
 		    sizeof(*ps->chunks));
 	}
-	ps->chunks[ps->nchunks++] = c;
-	*i = k;
+	ps->chunks[ps->nchunks++] = ch;
 	return 0;
 }
 
-/* An Update File hunk from l[*i] (its header line). */
+/* An Update File hunk, its header consumed (on line header). */
 static int
-read_update(struct parse *ps, const struct lines *l, size_t *i,
-    struct line path)
+read_update(struct parse *ps, struct cursor *c, struct line path,
+    size_t header)
 {
 	struct patch_file	*f;
-	struct buf		 added, removed;
-	struct line		 rest;
-	size_t			 k = *i + 1, header = *i + 1;
+	struct buf		*added = &ps->added, *removed = &ps->removed;
+	struct line		 x, rest;
 	int			 rc = 0;
 
 	f = new_file(ps, PATCH_UPDATE, path);
-	if (k < l->n - 1 && starts(l->v[k], MOVE_MARKER, &rest)) {
+	if (peek(c, &x) && starts(x, MOVE_MARKER, &rest)) {
 		f->move_to = arena_line(&ps->p->arena, rest);
-		k++;
+		advance(c);
 	}
-	buf_init(&added);
-	buf_init(&removed);
+	buf_reset(added);
+	buf_reset(removed);
 	ps->nchunks = 0;
-	while (k < l->n - 1) {
-		if (trimmed(l->v[k]).len == 0) {
-			k++;
+	while (peek(c, &x)) {
+		if (trimmed(x).len == 0) {
+			advance(c);
 			continue;
 		}
-		if (l->v[k].s[0] == '*')
+		if (x.s[0] == '*')
 			break;
-		if ((rc = read_chunk(ps, l, &k, ps->nchunks == 0, &added,
-		    &removed)) < 0)
+		if ((rc = read_chunk(ps, c, ps->nchunks == 0, added,
+		    removed)) < 0)
 			break;
 	}
 	if (rc == 0 && ps->nchunks == 0) {
@@ -263,49 +290,46 @@ read_update(struct parse *ps, const struct lines *l, size_t *i,
 		rc = -1;
 	}
 	if (rc == 0) {
-		f->added = arena_text(&ps->p->arena, &added);
-		f->removed = arena_text(&ps->p->arena, &removed);
-		f->chunks = arena_alloc(&ps->p->arena,
-		    ps->nchunks * sizeof(*f->chunks));
-		memcpy(f->chunks, ps->chunks, ps->nchunks * sizeof(*f->chunks));
+		f->added = arena_text(&ps->p->arena, added);
+		f->removed = arena_text(&ps->p->arena, removed);
+		/* The file takes the list over (patch_release() frees it). */
+		f->chunks = ps->chunks;
 		f->nchunks = ps->nchunks;
+		ps->chunks = NULL;
+		ps->ccap = 0;
 	}
-	buf_release(&added);
-	buf_release(&removed);
-	*i = k;
 	return rc;
 }
 
-/* The hunks of l[1..n-1). */
+/* The hunks, up to the last line. */
 static int
-read_hunks(struct parse *ps, const struct lines *l)
+read_hunks(struct parse *ps, struct cursor *c)
 {
 	struct patch_file	*f;
-	struct buf		 content;
-	struct line		 head, path;
-	size_t			 i = 1;
+	struct buf		*content = &ps->added;
+	struct line		 x, head, path;
+	size_t			 at;
 
-	while (i < l->n - 1) {
-		head = trimmed(l->v[i]);
+	while (peek(c, &x)) {
+		head = trimmed(x);
+		at = c->line;
+		advance(c);
 		if (starts(head, ADD_MARKER, &path)) {
 			f = new_file(ps, PATCH_ADD, path);
-			buf_init(&content);
-			for (i++; i < l->n - 1 && l->v[i].len > 0 &&
-			    l->v[i].s[0] == '+'; i++)
-				add_line(&content, l->v[i].s + 1,
-				    l->v[i].len - 1);
-			f->added = arena_text(&ps->p->arena, &content);
-			buf_release(&content);
-		} else if (starts(head, DELETE_MARKER, &path)) {
+			buf_reset(content);
+			for (; peek(c, &x) && x.len > 0 && x.s[0] == '+';
+			    advance(c))
+				add_line(content, x.s + 1, x.len - 1);
+			f->added = arena_text(&ps->p->arena, content);
+		} else if (starts(head, DELETE_MARKER, &path))
 			new_file(ps, PATCH_DELETE, path);
-			i++;
-		} else if (starts(head, UPDATE_MARKER, &path)) {
-			if (read_update(ps, l, &i, path) < 0)
+		else if (starts(head, UPDATE_MARKER, &path)) {
+			if (read_update(ps, c, path, at) < 0)
 				return -1;
 		} else {
 			ps->err = xasprintf("line %zu: '%.*s' is not '*** Add "
 			    "File: ', '*** Delete File: ' or '*** Update "
-			    "File: '", i + 1, (int)(head.len > 80 ? 80 :
+			    "File: '", at, (int)(head.len > 80 ? 80 :
 			    head.len), head.s);
 			return -1;
 		}
@@ -313,21 +337,34 @@ read_hunks(struct parse *ps, const struct lines *l)
 	return 0;
 }
 
-/* Whether l is a patch between its markers, as a whole. */
+/*
+ * Whether the lines from the one at first to the one at last (its
+ * start; last > first) are a patch between its markers; *c then reads
+ * the lines between them, the first of which is line number lineno.
+ */
 static bool
-bounded(const struct lines *l, size_t from, size_t to)
+bounded(const char *first, const char *last, const char *end,
+    size_t lineno, struct cursor *c)
 {
-	return to - from >= 2 && is(trimmed(l->v[from]), BEGIN_MARKER) &&
-	    is(trimmed(l->v[to - 1]), END_MARKER);
+	if (last <= first ||
+	    !is(trimmed(line_at(first, end)), BEGIN_MARKER) ||
+	    !is(trimmed(line_at(last, end)), END_MARKER))
+		return false;
+	c->p = (const char *)memchr(first, '\n', (size_t)(end - first)) + 1;
+	c->end = last;
+	c->next = c->p;
+	c->line = lineno;
+	return true;
 }
 
 int
 patch_parse(struct patch *p, const char *text, size_t len, char **err)
 {
-	struct parse	ps;
-	struct lines	l, inner;
-	size_t		last;
-	int		rc = -1;
+	struct parse	 ps;
+	struct cursor	 c;
+	struct line	 all = { text, len }, first;
+	const char	*end, *last, *last2;
+	int		 rc = -1;
 
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
@@ -339,40 +376,56 @@ patch_parse(struct patch *p, const char *text, size_t len, char **err)
 	}
 	memset(&ps, 0, sizeof(ps));
 	ps.p = p;
-	split_lines(text, len, &l);
-	inner = l;
-	if (!bounded(&l, 0, l.n)) {
+	buf_init(&ps.old);
+	buf_init(&ps.new);
+	buf_init(&ps.added);
+	buf_init(&ps.removed);
+	all = trimmed(all);
+	end = all.s + all.len;
+	/* The last line starts after the last '\n'. */
+	if ((last = memrchr(all.s, '\n', all.len)) != NULL)
+		last++;
+	else
+		last = all.s;
+	if (!bounded(all.s, last, end, 2, &c)) {
 		/* gpt-4.1 wraps the patch in a heredoc: Codex allows it. */
-		last = l.n - 1;
-		if (l.n >= 4 && (is(l.v[0], "<<EOF") ||
-		    is(l.v[0], "<<'EOF'") || is(l.v[0], "<<\"EOF\"")) &&
-		    l.v[last].len >= 3 &&
-		    memcmp(l.v[last].s + l.v[last].len - 3, "EOF", 3) == 0 &&
-		    bounded(&l, 1, last)) {
-			inner.v = l.v + 1;
-			inner.n = l.n - 2;
-		} else {
-			*err = xstrdup(l.n == 0 || !is(trimmed(l.v[0]),
+		first = line_at(all.s, end);
+		last2 = last > all.s ? line_before(all.s, last) : all.s;
+		if (!((is(first, "<<EOF") || is(first, "<<'EOF'") ||
+		    is(first, "<<\"EOF\"")) && last2 > all.s &&
+		    line_at(last, end).len >= 3 &&
+		    memcmp(line_at(last, end).s + line_at(last, end).len - 3,
+		    "EOF", 3) == 0 &&
+		    bounded(all.s + first.len + 1 + (first.s[first.len] ==
+		    '\r'), last2, end, 3, &c))) {
+			*err = xstrdup(!is(trimmed(line_at(all.s, end)),
 			    BEGIN_MARKER) ? "the first line of the patch is "
 			    "not '*** Begin Patch'" : "the last line of the "
 			    "patch is not '*** End Patch'");
 			goto out;
 		}
 	}
-	if (read_hunks(&ps, &inner) < 0) {
+	if (read_hunks(&ps, &c) < 0) {
 		*err = ps.err;
 		goto out;
 	}
 	rc = 0;
 out:
+	buf_release(&ps.old);
+	buf_release(&ps.new);
+	buf_release(&ps.added);
+	buf_release(&ps.removed);
 	free(ps.chunks);
-	free(l.v);
 	return rc;
 }
 
 void
 patch_release(struct patch *p)
 {
+	size_t	i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->files[i].chunks);
 	free(p->files);
 	arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));

@@ -11,7 +11,8 @@
  * File: P" (then "+" lines), "*** Delete File: P", "*** Update File: P"
  * (then "*** Move to: Q" and chunks of "@@ [context]", " ", "+", "-"
  * lines and "*** End of File").  Parsing takes one pass over the text;
- * everything a struct patch holds lives in its arena.
+ * a struct patch owns its files and their chunks, and their texts live
+ * in its arena.
  */
 #ifndef RR_APPLYPATCH_H
 #define RR_APPLYPATCH_H
