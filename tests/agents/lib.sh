@@ -162,7 +162,7 @@ EOF
 	check "$AGENT: the model was told why the write was denied" \
 	    seen 3 'E2E-DENY-WRITE'
 	check "$AGENT: a harmless file write is written" \
-	    grep -qx allowed "$PROJ/e2e-allowed-write.txt"
+	    grep -qsx allowed "$PROJ/e2e-allowed-write.txt"
 	check "$AGENT: the prompt's hook context reached the model" \
 	    seen 0 'E2E-PROMPT-CONTEXT'
 	check "$AGENT: the Stop block's reason reached the model" \
