@@ -40,11 +40,13 @@ agent_run() {
 	    "$PROMPT"
 }
 
-# Codex reports each hook as "hook: EVENT" then "hook: EVENT Completed";
-# anything else about hooks ("Failed", an invalid output, a config
-# warning) is noise, except the bypass flag's own warning.
+# Codex reports each hook as "hook: EVENT" then "hook: EVENT Completed"
+# (or "Blocked", with an error line naming the blocked call: expected for
+# the two denies); anything else about hooks ("Failed", an invalid output,
+# a config warning) is noise, except the bypass flag's own warning.
 agent_hook_noise() {
-	grep -i 'hook' | grep -v -E '^hook: [A-Za-z]+( Completed)?$' |
+	grep -i 'hook' | grep -v -E '^hook: [A-Za-z]+( Completed| Blocked)?$' |
+	    grep -v -E 'blocked by PreToolUse hook: E2E-DENY-(SHELL|WRITE) ' |
 	    grep -v -- '--dangerously-bypass-hook-trust. is enabled' || true
 }
 
