@@ -5,7 +5,10 @@
 # registered by `reflexion-rules init --agent NAME` where the engine can.
 #
 # The test script defines, then calls e2e_main:
-#   AGENT              claude | gemini | codex | copilot
+#   AGENT              claude | gemini | codex | copilot: the client
+#   INIT_AGENT         the client whose registration init writes (default
+#                      AGENT; Copilot also runs a project's Claude hooks)
+#   LABEL              names the test points (default AGENT)
 #   agent_prepare      the client's own settings (model server, auth)
 #   agent_register     the registration, written by hand, for an engine
 #                      whose init does not know AGENT yet
@@ -24,11 +27,13 @@
 
 # A hung client fails its test after this many seconds; it never holds CI.
 AGENT_TIMEOUT=${AGENT_TIMEOUT:-120}
+INIT_AGENT=${INIT_AGENT:-$AGENT}
+LABEL=${LABEL:-$AGENT}
 PROMPT='Run the e2e-session steps.'
 E2E=$SRCDIR/tests/agents
 
 e2e_skip_all() {
-	echo "1..0 # SKIP $AGENT: $1"
+	echo "1..0 # SKIP $LABEL: $1"
 	exit 0
 }
 
@@ -75,7 +80,7 @@ e2e_main() {
 	0) ;;
 	77) e2e_skip_all "$exe" ;;
 	*)
-		not_ok "$AGENT: install the pinned client (see install.sh's message)"
+		not_ok "$LABEL: install the pinned client (see install.sh's message)"
 		done_testing
 		exit 0
 		;;
@@ -111,7 +116,7 @@ EOF
 		i=$((i + 1))
 	done
 	if [ ! -s "$S/port" ]; then
-		not_ok "$AGENT: the mock model server starts"
+		not_ok "$LABEL: the mock model server starts"
 		diag <"$S/mock.err"
 		done_testing
 		exit 0
@@ -120,18 +125,18 @@ EOF
 	agent_prepare
 
 	# The registration: init where the engine knows the client.
-	if (cd "$PROJ" && HOME=$AHOME "$RR" init --agent "$AGENT" \
+	if (cd "$PROJ" && HOME=$AHOME "$RR" init --agent "$INIT_AGENT" \
 	    --dry-run) >/dev/null 2>&1; then
 		if (cd "$PROJ" && HOME=$AHOME && export HOME && agent_init) \
 		    >"$S/init.out" 2>&1
 		then
-			ok "$AGENT: init --agent $AGENT registers the hook"
+			ok "$LABEL: init --agent $INIT_AGENT registers the hook"
 		else
-			not_ok "$AGENT: init --agent $AGENT registers the hook"
+			not_ok "$LABEL: init --agent $INIT_AGENT registers the hook"
 			diag <"$S/init.out"
 		fi
 	else
-		echo "# init --agent $AGENT: not supported by this engine;" \
+		echo "# init --agent $INIT_AGENT: not supported by this engine;" \
 		    "the test writes the registration"
 		agent_register
 	fi
@@ -140,44 +145,44 @@ EOF
 	rc=$?
 	e2e_stop_mock
 	case $rc in
-	0) ok "$AGENT: the session ends normally" ;;
-	124 | 137) not_ok "$AGENT: the session ends normally (killed after ${AGENT_TIMEOUT}s)" ;;
-	*) not_ok "$AGENT: the session ends normally (exit $rc)" ;;
+	0) ok "$LABEL: the session ends normally" ;;
+	124 | 137) not_ok "$LABEL: the session ends normally (killed after ${AGENT_TIMEOUT}s)" ;;
+	*) not_ok "$LABEL: the session ends normally (exit $rc)" ;;
 	esac
 
 	if [ ! -e "$PROJ/e2e-forbidden.marker" ]; then
-		ok "$AGENT: the denied shell command did not run"
+		ok "$LABEL: the denied shell command did not run"
 	else
-		not_ok "$AGENT: the denied shell command did not run"
+		not_ok "$LABEL: the denied shell command did not run"
 	fi
-	check "$AGENT: the model was told why the command was denied" \
+	check "$LABEL: the model was told why the command was denied" \
 	    seen 1 'E2E-DENY-SHELL'
-	check "$AGENT: a harmless command runs" \
+	check "$LABEL: a harmless command runs" \
 	    test -e "$PROJ/e2e-allowed.marker"
 	if [ ! -e "$PROJ/e2e-forbidden-write.txt" ]; then
-		ok "$AGENT: the denied file write was not written"
+		ok "$LABEL: the denied file write was not written"
 	else
-		not_ok "$AGENT: the denied file write was not written"
+		not_ok "$LABEL: the denied file write was not written"
 	fi
-	check "$AGENT: the model was told why the write was denied" \
+	check "$LABEL: the model was told why the write was denied" \
 	    seen 3 'E2E-DENY-WRITE'
-	check "$AGENT: a harmless file write is written" \
+	check "$LABEL: a harmless file write is written" \
 	    grep -qsx allowed "$PROJ/e2e-allowed-write.txt"
-	check "$AGENT: the prompt's hook context reached the model" \
+	check "$LABEL: the prompt's hook context reached the model" \
 	    seen 0 'E2E-PROMPT-CONTEXT'
-	check "$AGENT: the Stop block's reason reached the model" \
+	check "$LABEL: the Stop block's reason reached the model" \
 	    seen 5 'E2E-STOP-CONTINUE'
 	after=$(python3 "$E2E/requests.py" "$LOG" count 6)
 	if [ "$after" = 0 ] && seen 5 'E2E-STOP-CONTINUE'; then
-		ok "$AGENT: the Stop rule continued the turn once, then let it end"
+		ok "$LABEL: the Stop rule continued the turn once, then let it end"
 	else
-		not_ok "$AGENT: the Stop rule continued the turn once, then let it end ($after requests after the second stop)"
+		not_ok "$LABEL: the Stop rule continued the turn once, then let it end ($after requests after the second stop)"
 	fi
 	noise=$(cat "$OUT" "$ERR" | agent_hook_noise)
 	if [ -z "$noise" ]; then
-		ok "$AGENT: the client reports no hook warning or error"
+		ok "$LABEL: the client reports no hook warning or error"
 	else
-		not_ok "$AGENT: the client reports no hook warning or error"
+		not_ok "$LABEL: the client reports no hook warning or error"
 		echo "$noise" | diag
 	fi
 	if [ "$tap_failed" -gt 0 ]; then
@@ -193,5 +198,5 @@ EOF
 
 # The default: init in the project, the engine at its absolute path.
 agent_init() {
-	"$RR" init --agent "$AGENT" --command "$RR hook"
+	"$RR" init --agent "$INIT_AGENT" --command "$RR hook"
 }
