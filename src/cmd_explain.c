@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
+#include "applypatch.h"
 #include "cmdargs.h"
 #include "db.h"
 #include "eval.h"
@@ -20,9 +22,19 @@
 
 static int cmd_explain_exec(int, char **);
 
-enum { EXPLAIN_RULES };
+static int
+explain_patch_after(const void *arg, const char *disk, size_t len,
+    struct buf *out)
+{
+	return patch_file_after(arg, disk, len, out);
+}
+
+enum { EXPLAIN_AGENT, EXPLAIN_EVENT, EXPLAIN_RULES };
 
 static const struct cmd_option explain_options[] = {
+	{ "agent", 0, "auto|claude|gemini|codex|copilot|cursor", 0,
+	    EXPLAIN_AGENT },
+	{ "event", 0, "EVENT", 0, EXPLAIN_EVENT },
 	{ "rules", 0, "PATH", CMD_OPT_REPEAT, EXPLAIN_RULES },
 	{ NULL, 0, NULL, 0, 0 }
 };
@@ -35,24 +47,93 @@ const struct cmd_entry cmd_explain_entry = {
 	.exec = cmd_explain_exec,
 };
 
+/* The client, and what its names are canonically. */
+static void
+print_agent(const struct agent_mapped *m)
+{
+	const char	*p, *nl;
+
+	printf("agent: %s (%s)\n", agent_names[m->agent], m->why);
+	for (p = m->renamed.data; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		printf("  mapped: %.*s\n", (int)(nl - p), p);
+	}
+}
+
+/* One event of the call, its rules traced; what fired goes to all. */
+static void
+explain_one(const struct ruleset *rs, struct rr_event *ev,
+    const struct rr_home *home, struct eval_outcome *all, size_t i,
+    size_t n)
+{
+	struct eval_outcome	 out;
+	struct eval_opts	 eo;
+	struct buf		 trace;
+	char			*state_dir = NULL, *db_path;
+
+	printf("event: %s", ev->event_name[0] ? ev->event_name : "(none)");
+	if (ev->tool)
+		printf(", tool: %s", ev->tool);
+	if (ev->rel_path)
+		printf(", path: %s", ev->rel_path);
+	if (n > 1)
+		printf(" (file %zu of %zu of the patch)", i + 1, n);
+	printf("\n");
+	if (ev->note != NULL)
+		printf("%s\n", ev->note);
+	if (ev->kind == EV_OTHER) {
+		printf("this event is not evaluated by rules\n");
+		if (n > 1)
+			return;
+	}
+	if (i == 0)
+		printf("rules: %zu loaded from %zu file%s\n", rs->n,
+		    rs->nfiles, rs->nfiles == 1 ? "" : "s");
+	buf_init(&trace);
+	memset(&eo, 0, sizeof(eo));
+	eo.state_dry_run = true;
+	eo.explain = &trace;
+	if (home->dir != NULL) {
+		state_dir = xasprintf("%s/state", home->dir);
+		eo.state_dir = state_dir;
+		db_path = db_default_path(home->dir);
+		eo.db = db_new(db_path);
+		free(db_path);
+	}
+	eval_outcome_init(&out);
+	eval_event(rs, ev, &eo, &out);
+	if (eo.db != NULL)
+		fwrite(eo.db->notes.data, 1, eo.db->notes.len, stdout);
+	db_close(eo.db);
+	fwrite(trace.data, 1, trace.len, stdout);
+	fwrite(out.notes.data, 1, out.notes.len, stdout);
+	buf_reset(&out.notes);
+	eval_outcome_append(all, &out);
+	free(state_dir);
+	buf_release(&trace);
+}
+
 static int
 cmd_explain_exec(int argc, char **argv)
 {
 	struct cmd_args		 a;
 	struct rule_sources	 src;
-	struct rr_event		 ev;
+	struct agent_mapped	 m;
+	struct rr_event		*evs = NULL;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
-	struct eval_opts	 eo;
 	struct hook_reply	 reply;
 	struct rules_request	 rq;
 	struct rules_loaded	 how;
-	struct buf		 in, trace;
+	struct buf		 in;
 	struct rr_home		 home;
-	char			*input = NULL, *err = NULL, *state_dir = NULL;
-	char			*sysmsg, *db_path, *project;
-	size_t			 len, i;
+	struct cJSON		*root = NULL;
+	const char		*agent;
+	char			*input = NULL, *err = NULL;
+	char			*sysmsg, *project;
+	size_t			 len, i, n;
+	int			 ag = AGENT_AUTO;
 
 	if (cmd_args_parse(&cmd_explain_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_explain_entry, err);
@@ -61,7 +142,13 @@ cmd_explain_exec(int argc, char **argv)
 		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	memset(&ev, 0, sizeof(ev));
+	agent = cmd_args_get(&a, EXPLAIN_AGENT);
+	if (agent != NULL && (ag = agent_from_name(agent)) < 0) {
+		err = xasprintf("unknown agent '%s' (auto, claude, gemini, "
+		    "codex, copilot or cursor)", agent);
+		cmd_args_release(&a);
+		return cmd_usage(&cmd_explain_entry, err);
+	}
 	buf_init(&in);
 	switch (fd_read_all(0, EXPLAIN_STDIN_MAX, true, &in)) {
 	case FD_READ_ERROR:
@@ -75,18 +162,34 @@ cmd_explain_exec(int argc, char **argv)
 		break;
 	}
 	input = buf_detach(&in, &len);
-	if (err != NULL || event_parse(&ev, input, len, NULL, &err) < 0) {
+	if (err != NULL || (root = event_json_parse(input, len, &err)) ==
+	    NULL) {
 		fprintf(stderr, "reflexion-rules explain: %s\n", err);
 		free(err);
 		free(input);
-		event_release(&ev);
 		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
 	free(input);
+	agent_map(root, (enum rr_agent)ag, cmd_args_get(&a, EXPLAIN_EVENT),
+	    &m);
+	n = m.n;
+	evs = xcalloc(n, sizeof(*evs));
+	for (i = 0; i < n; i++) {
+		event_from_root(&evs[i], m.events[i], NULL, m.agent);
+		m.events[i] = NULL;
+		event_set_client(&evs[i], m.client_event, m.client_tool);
+		if (m.files[i] != NULL) {
+			evs[i].file_after = explain_patch_after;
+			evs[i].file_after_arg = m.files[i];
+		}
+	}
+	if (m.note != NULL && evs[0].note == NULL)
+		evs[0].note = arena_strdup(&evs[0].arena, m.note);
 	/* The project of the event's cwd, as the hook finds it. */
-	project = project_root(ev.cwd);
-	event_set_project(&ev, project);
+	project = project_root(evs[0].cwd);
+	for (i = 0; i < n; i++)
+		event_set_project(&evs[i], project);
 	free(project);
 	home_find(&home);
 	src.paths = cmd_args_values(&a, EXPLAIN_RULES, &src.npaths);
@@ -95,7 +198,7 @@ cmd_explain_exec(int argc, char **argv)
 	rq.sources = &src;
 	rq.home = home.dir;
 	rq.home_info = &home;
-	rq.project = ev.project_dir;
+	rq.project = evs[0].project_dir;
 	rq.say = SAY_TRACE;
 	rq.all = true;
 	rules_load(&rs, &diags, &rq, &how);
@@ -105,41 +208,14 @@ cmd_explain_exec(int argc, char **argv)
 	for (i = 0; i < diags.n; i++)
 		diag_print_text(stdout, &diags.items[i]);
 
-	printf("event: %s", ev.event_name[0] ? ev.event_name : "(none)");
-	if (ev.tool)
-		printf(", tool: %s", ev.tool);
-	if (ev.rel_path)
-		printf(", path: %s", ev.rel_path);
-	printf("\n");
-	if (ev.note != NULL)
-		printf("%s\n", ev.note);
-	if (ev.kind == EV_OTHER)
-		printf("this event is not evaluated by rules\n");
-	printf("rules: %zu loaded from %zu file%s\n", rs.n, rs.nfiles,
-	    rs.nfiles == 1 ? "" : "s");
-
-	buf_init(&trace);
-	memset(&eo, 0, sizeof(eo));
-	eo.state_dry_run = true;
-	eo.explain = &trace;
-	if (home.dir != NULL) {
-		state_dir = xasprintf("%s/state", home.dir);
-		eo.state_dir = state_dir;
-		db_path = db_default_path(home.dir);
-		eo.db = db_new(db_path);
-		free(db_path);
-	}
+	print_agent(&m);
 	eval_outcome_init(&out);
-	eval_event(&rs, &ev, &eo, &out);
-	if (eo.db != NULL)
-		fwrite(eo.db->notes.data, 1, eo.db->notes.len, stdout);
-	db_close(eo.db);
-	fwrite(trace.data, 1, trace.len, stdout);
-	fwrite(out.notes.data, 1, out.notes.len, stdout);
+	for (i = 0; i < n; i++)
+		explain_one(&rs, &evs[i], &home, &out, i, n);
 
 	sysmsg = hook_load_errors_message(&diags);
 	hook_reply_init(&reply);
-	output_claude(&out, &ev, sysmsg, false, &reply);
+	output_reply(&out, &evs[0], sysmsg, false, &reply);
 	if (reply.out.len)
 		printf("reply: %s", reply.out.data);
 	else
@@ -147,12 +223,13 @@ cmd_explain_exec(int argc, char **argv)
 
 	hook_reply_release(&reply);
 	free(sysmsg);
-	free(state_dir);
-	buf_release(&trace);
 	eval_outcome_release(&out);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
-	event_release(&ev);
+	for (i = 0; i < n; i++)
+		event_release(&evs[i]);
+	free(evs);
+	agent_mapped_release(&m);
 	home_release(&home);
 	cmd_args_release(&a);
 	return RR_EXIT_OK;

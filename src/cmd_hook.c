@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "cmd.h"
 #include "cmdargs.h"
 #include "event.h"
@@ -27,10 +28,12 @@
 
 static int cmd_hook_exec(int, char **);
 
-enum { HOOK_AGENT, HOOK_RULES, HOOK_EXIT2, HOOK_DEADLINE };
+enum { HOOK_AGENT, HOOK_EVENT, HOOK_RULES, HOOK_EXIT2, HOOK_DEADLINE };
 
 static const struct cmd_option hook_options[] = {
-	{ "agent", 0, "claude", 0, HOOK_AGENT },
+	{ "agent", 0, "auto|claude|gemini|codex|copilot|cursor", 0,
+	    HOOK_AGENT },
+	{ "event", 0, "EVENT", 0, HOOK_EVENT },
 	{ "rules", 0, "PATH", CMD_OPT_REPEAT, HOOK_RULES },
 	{ "exit2", 0, NULL, 0, HOOK_EXIT2 },
 	{ "deadline", 0, "MS", 0, HOOK_DEADLINE },
@@ -97,12 +100,13 @@ cmd_hook_exec(int argc, char **argv)
 	struct hook_reply	 reply;
 	struct buf		 in;
 	const char		*agent;
-	char			*input, *err = NULL;
+	char			*input, *err = NULL, *what;
 	struct rr_home		 home;
 	size_t			 len;
 	int			 status, args_rc;
 	unsigned long		 ms;
 	char			*warn;
+	int			 ag = AGENT_AUTO;
 
 	hook_reply_init(&reply);
 	/* A closed stdout or a file size limit must not kill the hook. */
@@ -143,10 +147,12 @@ cmd_hook_exec(int argc, char **argv)
 		    "--help')");
 	else if (a.help) {
 		cmd_print_help(&cmd_hook_entry, stdout);
-	} else if (agent != NULL && strcmp(agent, "claude") != 0)
-		usage_reply(&reply, "only '--agent claude' is supported by "
-		    "this version");
-	else if (err != NULL) {
+	} else if (agent != NULL && (ag = agent_from_name(agent)) < 0) {
+		what = xasprintf("unknown agent '%s' (auto, claude, gemini, "
+		    "codex, copilot or cursor)", agent);
+		usage_reply(&reply, what);
+		free(what);
+	} else if (err != NULL) {
 		buf_printf(&reply.err, "reflexion-rules: %s; allowing\n", err);
 	} else {
 		memset(&opts, 0, sizeof(opts));
@@ -154,6 +160,8 @@ cmd_hook_exec(int argc, char **argv)
 		    &opts.sources.npaths);
 		opts.exit2 = cmd_args_has(&a, HOOK_EXIT2);
 		opts.deadline_ms = ms;
+		opts.agent = (enum rr_agent)ag;
+		opts.event = cmd_args_get(&a, HOOK_EVENT);
 		home_find(&home);
 		opts.home = home.dir;
 		opts.home_info = &home;

@@ -17,6 +17,7 @@
 
 #include "compile_priv.h"
 #include "glob.h"
+#include "agent.h"
 #include "toolinfo.h"
 #include "xmalloc.h"
 
@@ -27,9 +28,20 @@ reach_check_tool(struct cctx *cx, const struct rule *r,
     const struct ynode *n, const char *name)
 {
 	struct diag	*d;
-	const char	*near = NULL;
+	const char	*near = NULL, *canon;
+	enum rr_agent	 agent;
 	size_t		 i;
 
+	if ((canon = agent_canonical_tool(name, &agent)) != NULL) {
+		d = cx_warning(cx, n, DIAG_unknown_tool, "%s%s%stool '%s' is "
+		    "what %s calls %s: every client's tools reach rules by "
+		    "their canonical names, so the rule never fires for it",
+		    r->id ? "rule '" : "", r->id ? r->id : "", r->id ? "': " :
+		    "", name, agent_titles[agent], canon);
+		diag_set_hint(d, "write '%s' (reflexion-rules(5), TOOLS)",
+		    canon);
+		return;
+	}
 	if (toolinfo_find(name) != NULL || strncmp(name, "mcp__", 5) == 0)
 		return;
 	d = cx_warning(cx, n, DIAG_unknown_tool, "%s%s%sunknown tool '%s': "
@@ -45,11 +57,10 @@ reach_check_tool(struct cctx *cx, const struct rule *r,
 	else if ((near = closest_word(name, known_tool_names)) != NULL)
 		diag_set_hint(d, "did you mean '%s'?", near);
 	else
-		diag_set_hint(d, "tools are named as the agent sends them: "
-		    "Bash, Write, Edit, Read, ... (Claude Code), "
-		    "run_shell_command, write_file, ... (Gemini CLI), "
-		    "mcp__SERVER__TOOL (MCP); a new tool is fine, and then "
-		    "this is only a reminder");
+		diag_set_hint(d, "tools have the same names for every agent: "
+		    "Bash, Write, Edit, Read, Delete, ..., "
+		    "mcp__SERVER__TOOL for MCP tools; a new tool is fine, "
+		    "and then this is only a reminder");
 }
 
 /*

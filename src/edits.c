@@ -179,13 +179,13 @@ edit_result(const char *tool, const cJSON *input, const char *disk,
 	buf_reset(out);
 	if (tool == NULL || !cJSON_IsObject(input))
 		return EDIT_UNKNOWN;
-	if (strcmp(tool, "Write") == 0 || strcmp(tool, "write_file") == 0) {
+	if (strcmp(tool, "Write") == 0) {
 		if ((content = get_string(input, "content")) == NULL)
 			return EDIT_UNKNOWN;
 		buf_adds(out, content);
 		return EDIT_OK;
 	}
-	if (strcmp(tool, "Edit") == 0 || strcmp(tool, "replace") == 0)
+	if (strcmp(tool, "Edit") == 0)
 		edits = NULL;
 	else if (strcmp(tool, "MultiEdit") == 0) {
 		edits = cJSON_GetObjectItemCaseSensitive(input, "edits");

@@ -35,6 +35,26 @@ eval_outcome_release(struct eval_outcome *o)
 	memset(o, 0, sizeof(*o));
 }
 
+void
+eval_outcome_append(struct eval_outcome *dst, struct eval_outcome *src)
+{
+	if (src->nfired > 0) {
+		dst->fired = xreallocarray(dst->fired, dst->nfired +
+		    src->nfired, sizeof(*dst->fired));
+		memcpy(dst->fired + dst->nfired, src->fired, src->nfired *
+		    sizeof(*src->fired));
+		dst->nfired += src->nfired;
+		dst->cap = dst->nfired;
+		src->nfired = 0;
+	}
+	buf_add(&dst->notes, src->notes.data, src->notes.len);
+	if (dst->undecided == NULL) {
+		dst->undecided = src->undecided;
+		dst->undecided_why = src->undecided_why;
+	}
+	eval_outcome_release(src);
+}
+
 /* ---- rules ---------------------------------------------------------------- */
 
 static bool

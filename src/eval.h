@@ -64,6 +64,13 @@ struct eval_outcome {
 
 void	 eval_outcome_init(struct eval_outcome *);
 void	 eval_outcome_release(struct eval_outcome *);
+/*
+ * Moves what src fired (after dst's), its notes and its undecided rule
+ * (unless dst has one) into dst, and releases src: the outcome of an
+ * event made of several (the files of a patch).
+ */
+void	 eval_outcome_append(struct eval_outcome *dst,
+	     struct eval_outcome *src);
 
 /*
  * Returns 0; problems that do not stop evaluation go to out->notes.

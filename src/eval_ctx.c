@@ -207,7 +207,10 @@ eval_file_field(struct ectx *cx, enum rr_field f)
 	}
 	input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
 	buf_init(&b);
-	switch (edit_result(ev->tool, input, cx->file_state == 1 ?
+	switch (ev->file_after != NULL ?
+	    ev->file_after(ev->file_after_arg, cx->file_state == 1 ?
+	    cx->file_text : NULL, cx->file_len, &b) :
+	    edit_result(ev->tool, input, cx->file_state == 1 ?
 	    cx->file_text : NULL, cx->file_len, &b)) {
 	case EDIT_OK:
 		ev->f[F_FILE_AFTER].s = arena_strndup(&ev->arena, b.data,

@@ -218,12 +218,11 @@ map_tool_fields(struct rr_event *ev, const cJSON *input)
 	if (!cJSON_IsObject(input))
 		return;
 	event_collect_paths(ev, input);
-	if (strcmp(t, "Bash") == 0 || strcmp(t, "PowerShell") == 0 ||
-	    strcmp(t, "run_shell_command") == 0)
+	if (strcmp(t, "Bash") == 0 || strcmp(t, "PowerShell") == 0)
 		set_text(&ev->f[F_COMMAND], get_string(input, "command"));
-	if (strcmp(t, "Write") == 0 || strcmp(t, "write_file") == 0)
+	if (strcmp(t, "Write") == 0)
 		set_text(&ev->f[F_CONTENT], get_string(input, "content"));
-	else if (strcmp(t, "Edit") == 0 || strcmp(t, "replace") == 0) {
+	else if (strcmp(t, "Edit") == 0) {
 		set_text(&ev->f[F_CONTENT], get_string(input, "new_string"));
 		set_text(&ev->f[F_OLD_CONTENT], get_string(input, "old_string"));
 	} else if (strcmp(t, "MultiEdit") == 0) {
@@ -263,11 +262,34 @@ message_from_transcript(struct rr_event *ev)
 	}
 }
 
-int
-event_parse(struct rr_event *ev, const char *json, size_t len,
-    const char *project_dir, char **err)
+struct cJSON *
+event_json_parse(const char *json, size_t len, char **err)
 {
-	char		*copy;
+	cJSON	*root;
+	char	*copy;
+
+	*err = NULL;
+	copy = xmemdup0(json, len);
+	json_fix_escapes(copy, len);
+	root = cJSON_ParseWithLength(copy, len);
+	free(copy);
+	if (root == NULL) {
+		*err = xstrdup(len == 0 ? "the event on stdin is empty" :
+		    "the event on stdin is not valid JSON");
+		return NULL;
+	}
+	if (!cJSON_IsObject(root)) {
+		*err = xstrdup("the event on stdin is not a JSON object");
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+void
+event_from_root(struct rr_event *ev, cJSON *root, const char *project_dir,
+    enum rr_agent agent)
+{
 	const cJSON	*input, *resp, *sha;
 	const char	*s;
 	struct buf	 b;
@@ -276,27 +298,13 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 	arena_init(&ev->arena);
 	ev->kind = EV_OTHER;
 	ev->event_name = ev->session_id = ev->cwd = "";
-	*err = NULL;
-
-	copy = xmemdup0(json, len);
-	json_fix_escapes(copy, len);
-	ev->root = cJSON_ParseWithLength(copy, len);
-	free(copy);
-	if (ev->root == NULL) {
-		*err = xstrdup(len == 0 ? "the event on stdin is empty" :
-		    "the event on stdin is not valid JSON");
-		return -1;
-	}
-	if (!cJSON_IsObject(ev->root)) {
-		*err = xstrdup("the event on stdin is not a JSON object");
-		cJSON_Delete(ev->root);
-		ev->root = NULL;
-		return -1;
-	}
+	ev->agent = agent == AGENT_AUTO ? AGENT_CLAUDE : agent;
+	ev->root = root;
 	if ((s = get_string(ev->root, "hook_event_name")) != NULL) {
 		ev->event_name = s;
 		ev->kind = event_kind_from_name(s);
 	}
+	ev->client_event = ev->event_name;
 	if ((s = get_string(ev->root, "session_id")) != NULL)
 		ev->session_id = s;
 	if ((s = get_string(ev->root, "cwd")) != NULL)
@@ -305,7 +313,7 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 	ev->project_dir = project_dir && *project_dir ? project_dir : ev->cwd;
 	sha = cJSON_GetObjectItemCaseSensitive(ev->root, "stop_hook_active");
 	ev->stop_hook_active = cJSON_IsTrue(sha);
-	ev->tool = get_string(ev->root, "tool_name");
+	ev->tool = ev->client_tool = get_string(ev->root, "tool_name");
 
 	set_text(&ev->f[F_EVENT], ev->event_name);
 	set_text(&ev->f[F_CWD], ev->cwd);
@@ -327,12 +335,42 @@ event_parse(struct rr_event *ev, const char *json, size_t len,
 	if (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP) {
 		set_text(&ev->f[F_MESSAGE],
 		    get_string(ev->root, "last_assistant_message"));
-		/* Clients before 2.1.47 send no last_assistant_message. */
-		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL)
+		/*
+		 * Claude Code before 2.1.47 sends no last_assistant_message;
+		 * other clients' transcripts are in other formats.
+		 */
+		if (ev->f[F_MESSAGE].s == NULL && ev->transcript_path != NULL &&
+		    ev->agent == AGENT_CLAUDE)
 			message_from_transcript(ev);
 	}
 	event_derive_paths(ev);
+}
+
+int
+event_parse(struct rr_event *ev, const char *json, size_t len,
+    const char *project_dir, char **err)
+{
+	cJSON	*root;
+
+	if ((root = event_json_parse(json, len, err)) == NULL) {
+		memset(ev, 0, sizeof(*ev));
+		arena_init(&ev->arena);
+		ev->kind = EV_OTHER;
+		ev->event_name = ev->session_id = ev->cwd = "";
+		return -1;
+	}
+	event_from_root(ev, root, project_dir, AGENT_CLAUDE);
 	return 0;
+}
+
+void
+event_set_client(struct rr_event *ev, const char *client_event,
+    const char *client_tool)
+{
+	if (client_event != NULL && *client_event != '\0')
+		ev->client_event = arena_strdup(&ev->arena, client_event);
+	ev->client_tool = client_tool != NULL ?
+	    arena_strdup(&ev->arena, client_tool) : NULL;
 }
 
 void

@@ -12,9 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "agent.h"
 #include "arena.h"
 #include "pathid.h"
 
+struct buf;
 struct cJSON;
 
 enum rr_event_kind {
@@ -88,6 +90,22 @@ struct rr_event {
 	struct rr_text	 f[F__COUNT];
 	/* Why a file the event names was not read, for stderr; or NULL. */
 	const char	*note;
+	/*
+	 * The client and its own names of the event and the tool, which
+	 * its reply uses (output_agents.c); set by event_set_client(),
+	 * else Claude Code and the canonical names.
+	 */
+	enum rr_agent	 agent;
+	const char	*client_event;
+	const char	*client_tool;	/* or NULL */
+	/*
+	 * The file as the tool leaves it, for a tool edits.c does not know
+	 * (a file of a Codex patch): returns an EDIT_* of edits.h, given
+	 * the file on disk (NULL: none).  NULL: edits.c's edit_result().
+	 */
+	int		(*file_after)(const void *arg, const char *disk,
+			    size_t disk_len, struct buf *out);
+	const void	*file_after_arg;
 };
 
 /* Event names, indexed by enum rr_event_kind. */
@@ -98,7 +116,25 @@ extern const char *const rr_field_names[F_INPUT + 1];
 enum rr_event_kind event_kind_from_name(const char *);
 
 /*
- * Parses one hook event from json[0..len) (need not be NUL-terminated).
+ * The JSON of an event, json[0..len) (need not be NUL-terminated), with
+ * the escapes cJSON mishandles fixed first (json_fix_escapes()).
+ * Returns the tree (owned), or NULL with *err (owned) when the input is
+ * not a JSON object.
+ */
+struct cJSON *event_json_parse(const char *json, size_t len, char **err);
+/*
+ * Reads an event from root, a canonical event (agent.h) that ev takes
+ * over, sent by agent; project_dir as for event_parse().
+ */
+void	 event_from_root(struct rr_event *, struct cJSON *root,
+	     const char *project_dir, enum rr_agent agent);
+/* The client's own names of the event and tool (copied; tool: NULL). */
+void	 event_set_client(struct rr_event *, const char *client_event,
+	     const char *client_tool);
+
+/*
+ * Parses one hook event in canonical form (Claude Code's) from
+ * json[0..len) (need not be NUL-terminated).
  * project_dir may be NULL (then the event's cwd is used).  Returns 0, or
  * -1 with *err (owned) when the input is not a JSON object.  Missing or
  * wrong-typed fields are not errors: they are simply absent.

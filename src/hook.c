@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "applypatch.h"
 #include "checksum.h"
 #include "db.h"
 #include "event.h"
@@ -132,6 +133,8 @@ first_showing(const struct diag_list *diags, const char *state_dir,
  * An event that cannot be read has no known kind, so the only answer that
  * blocks every event is the legacy one: the reason on stderr, exit 2.
  * That is given only when some rule file declares on_error: deny.
+ * Copilot CLI blocks on exit 2 without passing the reason, so there the
+ * deny is its JSON one (output_error_deny()).
  */
 static void
 bad_event(const char *err, const struct hook_opts *opts,
@@ -140,7 +143,7 @@ bad_event(const char *err, const struct hook_opts *opts,
 	struct ruleset		rs;
 	struct diag_list	diags;
 	size_t			i;
-	char			*project;
+	char			*project, *why;
 
 	/* No event, no cwd: the project of the hook's own directory. */
 	project = project_root(NULL);
@@ -151,9 +154,10 @@ bad_event(const char *err, const struct hook_opts *opts,
 		if (rs.fc_files[i].events != 0)
 			break;
 	if (i < rs.nfc_files) {
-		buf_printf(&reply->err, "reflexion-rules: %s; denying because "
-		    "%s declares on_error: deny\n", err, rs.fc_files[i].file);
-		reply->status = 2;
+		why = xasprintf("reflexion-rules: %s; denying because %s "
+		    "declares on_error: deny", err, rs.fc_files[i].file);
+		output_error_deny(opts->agent, why, opts->exit2, reply);
+		free(why);
 	} else
 		buf_printf(&reply->err, "reflexion-rules: %s; allowing\n", err);
 	diag_list_release(&diags);
@@ -166,67 +170,161 @@ bad_event(const char *err, const struct hook_opts *opts,
  * made: a failure here only adds a line to stderr.
  */
 static void
-hook_record(struct rr_db *db, const struct eval_outcome *out,
-    struct rr_event *ev, struct hook_reply *reply)
+hook_record(struct rr_db *db, const struct rule *rule, struct rr_event *ev,
+    struct hook_reply *reply)
 {
 	char	*err = NULL;
-	size_t	 i;
 
-	for (i = 0; i < out->nfired; i++) {
-		if (out->fired[i].rule->action != ACT_RECORD)
-			continue;
-		if (record_event(db, ev, out->fired[i].rule->record, &err) < 0) {
-			buf_printf(&reply->err, "reflexion-rules: %s; this "
-			    "tool call was not recorded\n", err);
-			free(err);
-		}
-		return;
+	if (record_event(db, ev, rule->record, &err) < 0) {
+		buf_printf(&reply->err, "reflexion-rules: %s; this tool call "
+		    "was not recorded\n", err);
+		free(err);
 	}
+}
+
+/* The first record rule of an outcome, or NULL. */
+static const struct rule *
+record_rule(const struct eval_outcome *out)
+{
+	size_t	i;
+
+	for (i = 0; i < out->nfired; i++)
+		if (out->fired[i].rule->action == ACT_RECORD)
+			return out->fired[i].rule;
+	return NULL;
+}
+
+/* A patch_file_after() for event.h's file_after. */
+static int
+patch_after(const void *arg, const char *disk, size_t len, struct buf *out)
+{
+	return patch_file_after(arg, disk, len, out);
+}
+
+/*
+ * The events of one hook call: usually one; one per file of a Codex
+ * patch, which are evaluated each and answered together.
+ */
+struct hook_events {
+	struct rr_event		*v;
+	size_t			 n;
+	const struct rule	**record;	/* each one's record rule */
+};
+
+static void
+events_make(struct agent_mapped *m, struct hook_events *evs)
+{
+	size_t	i;
+
+	evs->n = m->n;
+	evs->v = xcalloc(m->n, sizeof(*evs->v));
+	evs->record = xcalloc(m->n, sizeof(*evs->record));
+	for (i = 0; i < m->n; i++) {
+		event_from_root(&evs->v[i], m->events[i], NULL, m->agent);
+		m->events[i] = NULL;	/* the event owns it now */
+		event_set_client(&evs->v[i], m->client_event, m->client_tool);
+		if (m->files[i] != NULL) {
+			evs->v[i].file_after = patch_after;
+			evs->v[i].file_after_arg = m->files[i];
+		}
+	}
+	/* Why the call was not all read, as a note of its first event. */
+	if (m->note != NULL && evs->v[0].note == NULL)
+		evs->v[0].note = arena_strdup(&evs->v[0].arena, m->note);
+}
+
+static void
+events_release(struct hook_events *evs)
+{
+	size_t	i;
+
+	for (i = 0; i < evs->n; i++)
+		event_release(&evs->v[i]);
+	free(evs->v);
+	free(evs->record);
+}
+
+/*
+ * Evaluates every event into out, each one's decision held at the
+ * deadline together with those before it.  Returns -1 when a cached
+ * rule would not decode (out is then to be discarded).
+ */
+static int
+eval_all(const struct ruleset *rs, struct hook_events *evs,
+    const struct eval_opts *eo, struct hook_held *held,
+    struct eval_outcome *out)
+{
+	struct eval_outcome	part;
+	size_t			i;
+
+	for (i = 0; i < evs->n; i++) {
+		eval_outcome_init(&part);
+		held->before = out;
+		if (eval_event(rs, &evs->v[i], eo, &part) < 0) {
+			eval_outcome_release(&part);
+			held->before = NULL;
+			return -1;
+		}
+		evs->record[i] = record_rule(&part);
+		eval_outcome_append(out, &part);
+	}
+	held->before = NULL;
+	return 0;
 }
 
 void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
 {
-	struct rr_event		 ev;
+	struct agent_mapped	 m;
+	struct hook_events	 evs;
+	struct rr_event		*ev;
 	struct ruleset		 rs;
 	struct diag_list	 diags;
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	struct hook_held	 held;
 	struct rr_db		*db;
+	struct cJSON		*root;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path;
 	char			*project;
+	size_t			 i;
 
-	if (event_parse(&ev, input, len, NULL, &err) < 0) {
-		event_release(&ev);
+	if ((root = event_json_parse(input, len, &err)) == NULL) {
 		bad_event(err, opts, reply);
 		free(err);
 		return;
 	}
-	project = project_root(ev.cwd);
-	event_set_project(&ev, project);
+	agent_map(root, opts->agent, opts->event, &m);
+	events_make(&m, &evs);
+	ev = &evs.v[0];
+	project = project_root(ev->cwd);
+	for (i = 0; i < evs.n; i++)
+		event_set_project(&evs.v[i], project);
 	free(project);
-	if (ev.kind == EV_OTHER) {
+	if (ev->kind == EV_OTHER) {
 		/* Events we do not evaluate are read and answered with nothing. */
-		event_release(&ev);
+		events_release(&evs);
+		agent_mapped_release(&m);
 		return;
 	}
-	if ((ev.kind == EV_PRE_TOOL_USE || ev.kind == EV_POST_TOOL_USE ||
-	    ev.kind == EV_POST_TOOL_USE_FAILURE) && ev.tool == NULL)
+	if ((ev->kind == EV_PRE_TOOL_USE || ev->kind == EV_POST_TOOL_USE ||
+	    ev->kind == EV_POST_TOOL_USE_FAILURE) && ev->tool == NULL)
 		buf_printf(&reply->err, "reflexion-rules: the %s event has no "
 		    "tool_name; rules that name tools are skipped\n",
-		    ev.event_name);
-	if (ev.note != NULL)
-		buf_printf(&reply->err, "reflexion-rules: %s\n", ev.note);
+		    ev->client_event);
+	for (i = 0; i < evs.n; i++)
+		if (evs.v[i].note != NULL)
+			buf_printf(&reply->err, "reflexion-rules: %s\n",
+			    evs.v[i].note);
 	memset(&held, 0, sizeof(held));
 	held.opts = opts;
-	held.ev = &ev;
+	held.ev = ev;
 	held.diags = &diags;
 	held.reply = reply;
-	load_rules(opts, ev.project_dir, false, &rs, &diags, reply);
+	load_rules(opts, ev->project_dir, false, &rs, &diags, reply);
 	held.sysmsg = sysmsg = hook_load_errors_message(&diags);
-	held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+	held.guarded = hook_guarding_file(&rs, ev, false) != NULL;
 	hook_hold_undecided(&held, &rs);
 	/* No home, no memory: no state, no database (places.h). */
 	state_dir = NULL;
@@ -249,36 +347,39 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		eo.decided_arg = &held;
 	}
 	eval_outcome_init(&out);
-	if (eval_event(&rs, &ev, &eo, &out) < 0) {
+	if (eval_all(&rs, &evs, &eo, &held, &out) < 0) {
 		/* A rule in the cache would not decode: compile, and redo. */
 		eval_outcome_release(&out);
 		diag_list_release(&diags);
 		ruleset_release(&rs);
 		free(sysmsg);
-		load_rules(opts, ev.project_dir, true, &rs, &diags, reply);
+		load_rules(opts, ev->project_dir, true, &rs, &diags, reply);
 		held.sysmsg = sysmsg = hook_load_errors_message(&diags);
-		held.guarded = hook_guarding_file(&rs, &ev, false) != NULL;
+		held.guarded = hook_guarding_file(&rs, ev, false) != NULL;
 		hook_hold_undecided(&held, &rs);
 		eval_outcome_init(&out);
-		eval_event(&rs, &ev, &eo, &out);
+		eval_all(&rs, &evs, &eo, &held, &out);
 	}
-	if (sysmsg != NULL && !first_showing(&diags, state_dir, &ev, reply)) {
+	if (sysmsg != NULL && !first_showing(&diags, state_dir, ev, reply)) {
 		free(sysmsg);
 		sysmsg = NULL;
 	}
 	report_diags(&diags, reply);
 	buf_add(&reply->err, out.notes.data, out.notes.len);
-	hook_error_denies(&rs, &ev, &out);
-	output_claude(&out, &ev, sysmsg, opts->exit2, reply);
+	hook_error_denies(&rs, ev, &out);
+	output_reply(&out, ev, sysmsg, opts->exit2, reply);
 	hook_hold_reply(reply, opts);
 	if (db != NULL) {
-		hook_record(db, &out, &ev, reply);
+		for (i = 0; i < evs.n; i++)
+			if (evs.record[i] != NULL)
+				hook_record(db, evs.record[i], &evs.v[i],
+				    reply);
 		buf_add(&reply->err, db->notes.data, db->notes.len);
 		db_close(db);
 	}
 
 	/* Old sessions' state goes away once per session, not per call. */
-	if (state_dir != NULL && ev.kind == EV_SESSION_START &&
+	if (state_dir != NULL && ev->kind == EV_SESSION_START &&
 	    state_prune(state_dir, STATE_MAX_AGE_DAYS, &err) < 0) {
 		buf_printf(&reply->err, "reflexion-rules: %s\n", err);
 		free(err);
@@ -288,5 +389,6 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	eval_outcome_release(&out);
 	diag_list_release(&diags);
 	ruleset_release(&rs);
-	event_release(&ev);
+	events_release(&evs);
+	agent_mapped_release(&m);
 }

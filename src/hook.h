@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "agent.h"
 #include "output.h"
 #include "places.h"
 #include "sources.h"
@@ -18,6 +19,9 @@ struct hook_opts {
 	const struct rr_home	*home_info;	/* why NULL (places.h) */
 	bool			 exit2;
 	unsigned long		 deadline_ms;	/* 0: none (see watchdog.h) */
+	enum rr_agent		 agent;		/* AGENT_AUTO: from the event */
+	/* The client's event, for payloads that do not name it; or NULL. */
+	const char		*event;
 };
 
 /*

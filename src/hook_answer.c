@@ -136,7 +136,7 @@ hook_hold_undecided(const struct hook_held *h, const struct ruleset *rs)
 		    "on_error: deny", h->opts->deadline_ms, fc->file);
 		hook_error_deny(&out, why);
 	}
-	output_claude(&out, h->ev, h->sysmsg, h->opts->exit2, &r);
+	output_reply(&out, h->ev, h->sysmsg, h->opts->exit2, &r);
 	if (why == NULL)
 		buf_printf(&r.err, "reflexion-rules: no answer within the "
 		    "deadline of %lu ms; allowing\n", h->opts->deadline_ms);
@@ -149,16 +149,10 @@ hook_hold_undecided(const struct hook_held *h, const struct ruleset *rs)
 	eval_outcome_release(&out);
 }
 
-/*
- * eval_event() found a deny or an ask before it was done: that decision
- * is the answer if the deadline passes during the rest of the rules.  An
- * ask does not replace the deny that a fail-closed file gives at the
- * deadline: a rule still to run might have denied.
- */
-void
-hook_hold_decision(void *arg, const struct eval_outcome *so_far)
+/* The decision so far as the answer at the deadline. */
+static void
+hold_decision(const struct hook_held *h, const struct eval_outcome *so_far)
 {
-	const struct hook_held	*h = arg;
 	struct hook_reply	 r;
 	size_t			 i;
 
@@ -173,7 +167,7 @@ hook_hold_decision(void *arg, const struct eval_outcome *so_far)
 	buf_add(&r.err, h->reply->err.data, h->reply->err.len);
 	hook_diag_lines(h->diags, &r.err);
 	buf_add(&r.err, so_far->notes.data, so_far->notes.len);
-	output_claude(so_far, h->ev, h->sysmsg, h->opts->exit2, &r);
+	output_reply(so_far, h->ev, h->sysmsg, h->opts->exit2, &r);
 	/* With --exit2, stderr of a block is the reason the model reads. */
 	if (r.status != 2)
 		buf_printf(&r.err, "reflexion-rules: the deadline of %lu ms "
@@ -182,6 +176,35 @@ hook_hold_decision(void *arg, const struct eval_outcome *so_far)
 	watchdog_answer(r.out.data, r.out.len, r.err.data, r.err.len,
 	    r.status);
 	hook_reply_release(&r);
+}
+
+/*
+ * eval_event() found a deny or an ask before it was done: that decision
+ * is the answer if the deadline passes during the rest of the rules.  An
+ * ask does not replace the deny that a fail-closed file gives at the
+ * deadline: a rule still to run might have denied.
+ */
+void
+hook_hold_decision(void *arg, const struct eval_outcome *so_far)
+{
+	const struct hook_held	*h = arg;
+	struct eval_outcome	 both;
+
+	/* The files of a patch before this one count as much as it. */
+	if (h->before != NULL && h->before->nfired > 0) {
+		both = *so_far;
+		both.nfired = h->before->nfired + so_far->nfired;
+		both.fired = xreallocarray(NULL, both.nfired,
+		    sizeof(*both.fired));
+		memcpy(both.fired, h->before->fired, h->before->nfired *
+		    sizeof(*both.fired));
+		memcpy(both.fired + h->before->nfired, so_far->fired,
+		    so_far->nfired * sizeof(*both.fired));
+		hold_decision(h, &both);
+		free(both.fired);	/* the texts stay theirs */
+		return;
+	}
+	hold_decision(h, so_far);
 }
 
 /*

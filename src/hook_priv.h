@@ -23,6 +23,11 @@ struct hook_held {
 	const struct hook_reply	*reply;		/* its stderr so far */
 	const char		*sysmsg;
 	bool			 guarded;	/* by an on_error: deny file */
+	/*
+	 * What the files of a patch evaluated before this one fired: the
+	 * decision so far is theirs and this one's together.
+	 */
+	const struct eval_outcome *before;
 };
 
 /* Every load diagnostic, one line each, appended to err. */

@@ -146,110 +146,149 @@ key_string(struct buf *o, bool *first, const char *key, const struct buf *v)
 }
 
 void
-output_claude(const struct eval_outcome *o, const struct rr_event *ev,
-    const char *system_message, bool exit2, struct hook_reply *reply)
+reply_texts_gather(struct reply_texts *t, const struct eval_outcome *o,
+    enum rr_event_kind k, const char *system_message)
 {
-	struct buf	 block, ctx, warn, decision_reason, j;
-	const char	*decision = NULL;
-	bool		 first = true, first_hso = true, can_block;
-	size_t		 budget = OUTPUT_TEXT_CAP;
-	enum rr_event_kind k = ev->kind;
+	bool	can_block;
 
-	buf_init(&block);
-	buf_init(&ctx);
-	buf_init(&warn);
-	buf_init(&decision_reason);
-	buf_init(&j);
-
-	join_texts(o, ACT_DENY, &block);
-	join_texts(o, ACT_CONTEXT, &ctx);
+	buf_init(&t->block);
+	buf_init(&t->reason);
+	buf_init(&t->ctx);
+	buf_init(&t->warn);
+	t->decision = NULL;
+	t->budget = OUTPUT_TEXT_CAP;
+	join_texts(o, ACT_DENY, &t->block);
+	join_texts(o, ACT_CONTEXT, &t->ctx);
 	if (any_fired(o, ACT_SUGGEST)) {
-		if (ctx.len)
-			add_blank_line(&ctx);
-		output_skill_banner(o, &ctx);
+		if (t->ctx.len)
+			add_blank_line(&t->ctx);
+		output_skill_banner(o, &t->ctx);
 	}
-	join_texts(o, ACT_WARN, &warn);
+	join_texts(o, ACT_WARN, &t->warn);
 	if (system_message != NULL) {
-		if (warn.len)
-			add_blank_line(&warn);
-		buf_adds(&warn, system_message);
+		if (t->warn.len)
+			add_blank_line(&t->warn);
+		buf_adds(&t->warn, system_message);
 	}
 	can_block = k == EV_PRE_TOOL_USE || k == EV_POST_TOOL_USE ||
 	    k == EV_USER_PROMPT_SUBMIT || k == EV_STOP || k == EV_SUBAGENT_STOP;
 	if (!can_block)
-		buf_reset(&block);
-
+		buf_reset(&t->block);
 	if (k == EV_PRE_TOOL_USE) {
 		if (any_fired(o, ACT_DENY)) {
-			decision = "deny";
-			buf_add(&decision_reason, block.data, block.len);
+			t->decision = "deny";
+			buf_add(&t->reason, t->block.data, t->block.len);
 		} else if (any_fired(o, ACT_ASK)) {
-			decision = "ask";
-			join_texts(o, ACT_ASK, &decision_reason);
+			t->decision = "ask";
+			join_texts(o, ACT_ASK, &t->reason);
 		} else if (any_fired(o, ACT_ALLOW)) {
-			decision = "allow";
-			join_texts(o, ACT_ALLOW, &decision_reason);
+			t->decision = "allow";
+			join_texts(o, ACT_ALLOW, &t->reason);
 		}
-		buf_reset(&block);
+		buf_reset(&t->block);
 	}
-	if (block.len && (k == EV_STOP || k == EV_SUBAGENT_STOP) && ctx.len) {
-		/* Older clients reject hookSpecificOutput on Stop: fold it in. */
-		add_blank_line(&block);
-		buf_add(&block, ctx.data, ctx.len);
-		buf_reset(&ctx);
-	}
-	if (block.len && k == EV_USER_PROMPT_SUBMIT)
-		buf_reset(&ctx);	/* the prompt is erased; context is moot */
+}
 
-	if (exit2 && (block.len || (decision && !strcmp(decision, "deny")))) {
-		struct buf *why = block.len ? &block : &decision_reason;
-		cap_text(why, &budget);
-		buf_add(&reply->err, why->data, why->len);
-		buf_addc(&reply->err, '\n');
-		reply->status = 2;
+void
+reply_texts_release(struct reply_texts *t)
+{
+	buf_release(&t->block);
+	buf_release(&t->reason);
+	buf_release(&t->ctx);
+	buf_release(&t->warn);
+}
+
+void
+reply_fold(struct buf *into, struct buf *from)
+{
+	if (!from->len)
+		return;
+	if (into->len)
+		add_blank_line(into);
+	buf_add(into, from->data, from->len);
+	buf_reset(from);
+}
+
+void
+reply_cap(struct reply_texts *t, struct buf *b)
+{
+	cap_text(b, &t->budget);
+}
+
+void
+reply_key(struct buf *o, bool *first, const char *key, const struct buf *v)
+{
+	key_string(o, first, key, v);
+}
+
+void
+reply_exit2(struct reply_texts *t, struct buf *why, struct hook_reply *reply)
+{
+	cap_text(why, &t->budget);
+	buf_add(&reply->err, why->data, why->len);
+	buf_addc(&reply->err, '\n');
+	reply->status = 2;
+}
+
+void
+output_claude(const struct eval_outcome *o, const struct rr_event *ev,
+    const char *system_message, bool exit2, struct hook_reply *reply)
+{
+	struct reply_texts	 t;
+	struct buf		 j;
+	bool			 first = true, first_hso = true;
+	enum rr_event_kind	 k = ev->kind;
+
+	reply_texts_gather(&t, o, k, system_message);
+	buf_init(&j);
+	if (t.block.len && (k == EV_STOP || k == EV_SUBAGENT_STOP))
+		/* Older clients reject hookSpecificOutput on Stop: fold it in. */
+		reply_fold(&t.block, &t.ctx);
+	if (t.block.len && k == EV_USER_PROMPT_SUBMIT)
+		buf_reset(&t.ctx);	/* the prompt is erased; context is moot */
+
+	if (exit2 && (t.block.len || (t.decision &&
+	    !strcmp(t.decision, "deny")))) {
+		reply_exit2(&t, t.block.len ? &t.block : &t.reason, reply);
 		goto out;
 	}
 
-	cap_text(&block, &budget);
-	cap_text(&decision_reason, &budget);
-	cap_text(&ctx, &budget);
-	cap_text(&warn, &budget);
-	if (!block.len && !decision && !ctx.len && !warn.len)
+	cap_text(&t.block, &t.budget);
+	cap_text(&t.reason, &t.budget);
+	cap_text(&t.ctx, &t.budget);
+	cap_text(&t.warn, &t.budget);
+	if (!t.block.len && !t.decision && !t.ctx.len && !t.warn.len)
 		goto out;
 
 	buf_addc(&j, '{');
-	if (block.len) {
+	if (t.block.len) {
 		buf_adds(&j, "\"decision\":\"block\",\"reason\":");
-		jsonw_string(&j, block.data, block.len);
+		jsonw_string(&j, t.block.data, t.block.len);
 		first = false;
 	}
-	if (decision || ctx.len) {
+	if (t.decision || t.ctx.len) {
 		if (!first)
 			buf_addc(&j, ',');
 		first = false;
 		buf_adds(&j, "\"hookSpecificOutput\":{\"hookEventName\":");
 		jsonw_cstring(&j, ev->event_name);
 		first_hso = false;
-		if (decision) {
+		if (t.decision) {
 			buf_printf(&j, ",\"permissionDecision\":\"%s\"",
-			    decision);
-			if (decision_reason.len)
+			    t.decision);
+			if (t.reason.len)
 				key_string(&j, &first_hso,
-				    "permissionDecisionReason",
-				    &decision_reason);
+				    "permissionDecisionReason", &t.reason);
 		}
-		if (ctx.len)
-			key_string(&j, &first_hso, "additionalContext", &ctx);
+		if (t.ctx.len)
+			key_string(&j, &first_hso, "additionalContext", &t.ctx);
 		buf_addc(&j, '}');
 	}
-	if (warn.len)
-		key_string(&j, &first, "systemMessage", &warn);
+	if (t.warn.len)
+		key_string(&j, &first, "systemMessage", &t.warn);
 	buf_adds(&j, "}\n");
 	buf_add(&reply->out, j.data, j.len);
 out:
-	buf_release(&block);
-	buf_release(&ctx);
-	buf_release(&warn);
-	buf_release(&decision_reason);
+	reply_texts_release(&t);
 	buf_release(&j);
 }

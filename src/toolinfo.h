@@ -21,6 +21,7 @@ enum tool_agent {
 	AG_COPILOT = 8,
 	AG_CURSOR = 16
 };
+#define AG_ALL	(AG_CLAUDE | AG_GEMINI | AG_CODEX | AG_COPILOT | AG_CURSOR)
 
 struct known_tool {
 	const char	*name;

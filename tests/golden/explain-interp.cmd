@@ -1,2 +1,2 @@
-$RR explain --rules "$RULES/dangerous-commands.yaml" < "$EV/pre-bash-python-rmtree.json" | sed -n 4,8p
+$RR explain --rules "$RULES/dangerous-commands.yaml" < "$EV/pre-bash-python-rmtree.json" | sed -n 5,9p
 echo "status $?"

@@ -1,4 +1,4 @@
 $RR hook --frobnicate < "$EV/pre-bash.json"
 echo "status $?"
-$RR hook --agent gemini < "$EV/pre-bash.json"
+$RR hook --agent vim < "$EV/pre-bash.json"
 echo "status $?"
