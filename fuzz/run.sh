@@ -14,8 +14,12 @@ fail=0
 
 
 mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" \
-    "$W/shellwords" "$W/import" "$W/cache" "$W/kb"
-cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json "$W/event/"
+    "$W/shellwords" "$W/import" "$W/cache" "$W/kb" "$W/applypatch"
+cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json \
+    "$S"/tests/events/agents/*.json "$W/event/"
+# Patches: Codex's own shapes, and the texts of the patch events.
+printf '*** Begin Patch\n*** Add File: a\n+x\n*** Delete File: b\n*** Update File: c\n*** Move to: d\n@@ def f():\n-    pass\n+    return 1\n*** End Patch\n' >"$W/applypatch/1"
+printf '<<EOF\n*** Begin Patch\n*** Update File: f\n x\n-x\n+y\n\n@@\n+z\n*** End of File\n*** End Patch\nEOF\n' >"$W/applypatch/2"
 cp "$S"/rules/*.yaml "$S"/tests/lint/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/rules/"
 cp "$S"/rules/*.yaml "$S"/tests/rules/*.yaml "$S"/tests/fixtures/*.yaml "$W/cache/"
 printf 'database/src/**/*.ts\0database/src/a/b.ts' >"$W/glob/1"
@@ -45,7 +49,8 @@ printf '%s\n' '{"error":"TypeError in src/index.ts:12:5","resolution":{"resolved
 printf '%s\n' '{"error":"Traceback (most recent call last):\n  File \"/p/x.py\", line 3","resolution":{"resolvedBy":"python x.py"}}' \
     '{"error":"x\u0000y \ud800 0xdeadbeef 2026-01-01T00:00:00Z","resolution":[1,{"a":null}]}' >"$W/kb/2"
 
-for t in event rules glob template skillrules shellwords import cache kb; do
+for t in event rules glob template skillrules shellwords import cache kb \
+    applypatch; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.

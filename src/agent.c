@@ -125,25 +125,42 @@ agent_detect(const cJSON *root, const char **why)
 	bool		 cursor = false, camel = false, turn = false;
 	bool		 transcript = false;
 
+	/* On the hot path: one strcmp per key at most, mostly none. */
 	cJSON_ArrayForEach(m, root) {
 		if ((k = m->string) == NULL)
 			continue;
-		if (strcmp(k, "hook_event_name") == 0)
-			ev = cJSON_IsString(m) ? m->valuestring : NULL;
-		else if (strcmp(k, "tool_name") == 0)
-			tool = cJSON_IsString(m) ? m->valuestring : NULL;
-		else if (strcmp(k, "timestamp") == 0)
-			ts = m;
-		else if (strcmp(k, "transcript_path") == 0)
-			transcript = true;
-		else if (strcmp(k, "turn_id") == 0)
-			turn = true;
-		else if (strcmp(k, "cursor_version") == 0 ||
-		    strcmp(k, "workspace_roots") == 0)
-			cursor = true;
-		else if (strcmp(k, "sessionId") == 0 ||
-		    strcmp(k, "toolName") == 0 || strcmp(k, "toolArgs") == 0)
-			camel = true;
+		switch (k[0]) {
+		case 'c':
+			cursor |= strcmp(k, "cursor_version") == 0;
+			break;
+		case 'h':
+			if (strcmp(k, "hook_event_name") == 0 &&
+			    cJSON_IsString(m))
+				ev = m->valuestring;
+			break;
+		case 's':
+			camel |= strcmp(k, "sessionId") == 0;
+			break;
+		case 't':
+			if (k[1] == 'o' && strcmp(k, "tool_name") == 0 &&
+			    cJSON_IsString(m))
+				tool = m->valuestring;
+			else if (k[1] == 'o')
+				camel |= strcmp(k, "toolName") == 0 ||
+				    strcmp(k, "toolArgs") == 0;
+			else if (k[1] == 'i' && strcmp(k, "timestamp") == 0)
+				ts = m;
+			else if (k[1] == 'r')
+				transcript |= strcmp(k, "transcript_path") == 0;
+			else if (k[1] == 'u')
+				turn |= strcmp(k, "turn_id") == 0;
+			break;
+		case 'w':
+			cursor |= strcmp(k, "workspace_roots") == 0;
+			break;
+		default:
+			break;
+		}
 	}
 	if (cursor) {
 		*why = "cursor_version or workspace_roots";
@@ -216,13 +233,15 @@ alias_into(cJSON *dst, const cJSON *src, const char *from, const char *to)
 	return true;
 }
 
+/* Every key of k aliased in obj; prefix names obj in explain's lines. */
 static void
 alias_all(struct agent_mapped *out, cJSON *obj, const struct agent_key *k,
-    const char *what)
+    const char *prefix)
 {
 	for (; k != NULL && k->from != NULL; k++)
 		if (alias_into(obj, obj, k->from, k->to))
-			said(out, what, k->from, k->to);
+			buf_printf(&out->renamed, "%s%s -> %s%s\n", prefix,
+			    k->from, prefix, k->to);
 }
 
 /* The tool_input of an event that implies its tool, from its fields. */
@@ -495,7 +514,7 @@ map_tool(cJSON *root, const struct agent_table *t,
 	}
 	in = cJSON_GetObjectItemCaseSensitive(root, "tool_input");
 	if (cJSON_IsObject(in))
-		alias_all(out, in, tt->keys, "tool_input:");
+		alias_all(out, in, tt->keys, "tool_input.");
 	return false;
 }
 
@@ -514,6 +533,14 @@ agent_map(cJSON *root, enum rr_agent agent, const char *event_name,
 		agent = agent_detect(root, &out->why);
 	out->agent = agent;
 	t = &agent_tables[agent];
+	if (agent == AGENT_CLAUDE) {
+		/* The canonical names already: nothing to map. */
+		if (event_name != NULL &&
+		    get_string(root, "hook_event_name") == NULL)
+			set_string(root, "hook_event_name", event_name);
+		push(out, root, NULL);
+		return;
+	}
 
 	alias_all(out, root, t->fields, "");
 	ev = client_event(root, t, event_name);

@@ -59,8 +59,9 @@ const char *agent_canonical_tool(const char *name, enum rr_agent *agent);
 struct agent_mapped {
 	enum rr_agent	  agent;
 	const char	 *why;		/* "--agent", or the mark (static) */
-	char		 *client_event;	/* the event as the client named it */
-	char		 *client_tool;	/* the tool likewise, or NULL */
+	/* The event and tool as the client named them (NULL: Claude Code). */
+	char		 *client_event;
+	char		 *client_tool;
 	/*
 	 * The canonical events, each a JSON object as Claude Code would
 	 * send it; events[0] is the call's own tree, rewritten.  A patch

@@ -178,7 +178,9 @@ cmd_explain_exec(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		event_from_root(&evs[i], m.events[i], NULL, m.agent);
 		m.events[i] = NULL;
-		event_set_client(&evs[i], m.client_event, m.client_tool);
+		if (m.agent != AGENT_CLAUDE)
+			event_set_client(&evs[i], m.client_event,
+			    m.client_tool);
 		if (m.files[i] != NULL) {
 			evs[i].file_after = explain_patch_after;
 			evs[i].file_after_arg = m.files[i];

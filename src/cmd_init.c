@@ -1,9 +1,10 @@
 /*
- * reflexion-rules init: register our hook command in the project's
- * .claude/settings.json.  The file is shared with the user and with Claude
- * Code, so it is merged (settings_merge.c), never rewritten when nothing
- * changes, backed up first, and replaced by file_replace() so that a crash
- * or a concurrent reader never sees half a file.
+ * reflexion-rules init: register our hook command with each agent named,
+ * in its own file for the scope asked (hookreg.c).  The files are shared
+ * with the user and with the clients, so they are merged (settings_merge.c),
+ * never rewritten when nothing changes, backed up first, and replaced by
+ * file_replace() so that a crash or a concurrent reader never sees half a
+ * file.  --uninstall removes our entries and nothing else.
  */
 #define _XOPEN_SOURCE 700	/* realpath() */
 
@@ -21,6 +22,7 @@
 #include "cmd.h"
 #include "cmdargs.h"
 #include "fileio.h"
+#include "hookreg.h"
 #include "places.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
@@ -30,20 +32,27 @@
 
 static int cmd_init_exec(int, char **);
 
-enum { INIT_AGENT, INIT_PROJECT_DIR, INIT_COMMAND, INIT_DRY_RUN };
+enum {
+	INIT_AGENT, INIT_SCOPE, INIT_UNINSTALL, INIT_DRY_RUN, INIT_PROJECT_DIR,
+	INIT_COMMAND
+};
 
 static const struct cmd_option init_options[] = {
-	{ "agent", 0, "claude", 0, INIT_AGENT },
+	{ "agent", 0, "claude|gemini|codex|copilot|cursor", CMD_OPT_REPEAT,
+	    INIT_AGENT },
+	{ "scope", 0, "project|local|user", 0, INIT_SCOPE },
+	{ "uninstall", 0, NULL, 0, INIT_UNINSTALL },
+	{ "dry-run", 0, NULL, 0, INIT_DRY_RUN },
 	{ "project-dir", 0, "DIR", 0, INIT_PROJECT_DIR },
 	{ "command", 0, "CMD", 0, INIT_COMMAND },
-	{ "dry-run", 0, NULL, 0, INIT_DRY_RUN },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
 const struct cmd_entry cmd_init_entry = {
 	.name = "init",
 	.options = init_options,
-	.summary = "register the hooks in .claude/settings.json",
+	.summary = "Register the hook with each agent named (Claude Code by "
+	    "default), in its own settings file and format.",
 	.exec = cmd_init_exec,
 };
 
@@ -122,18 +131,47 @@ write_target(const char *path, char **err)
 	return real;
 }
 
+/* mkdir -p, each new directory with mode (less the umask). */
 static int
-install(const char *dir, const char *path, const char *old, size_t oldlen,
-    bool existed, mode_t mode, const char *json, char **err)
+make_dirs(const char *dir, mode_t mode, char **err)
 {
-	char	*bak, *target;
+	char	*s = xstrdup(dir), *p;
+	int	 rc = 0;
+
+	for (p = s + 1; rc == 0; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		int last = *p == '\0';
+		*p = '\0';
+		if (mkdir(s, mode) < 0 && errno != EEXIST) {
+			*err = xasprintf("cannot create '%s': %s", s,
+			    strerror(errno));
+			rc = -1;
+		}
+		if (last)
+			break;
+		*p = '/';
+	}
+	free(s);
+	return rc;
+}
+
+static int
+install(const char *path, const char *old, size_t oldlen, bool existed,
+    mode_t mode, const char *json, char **err)
+{
+	char	*bak, *target, *dir, *slash;
 	int	 rc;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		*err = xasprintf("cannot create '%s': %s", dir,
-		    strerror(errno));
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		rc = make_dirs(dir, 0755, err);
+	} else
+		rc = 0;
+	free(dir);
+	if (rc < 0)
 		return -1;
-	}
 	if (existed) {
 		bak = xasprintf("%s.bak", path);
 		rc = file_replace(bak, old, oldlen, mode, err);
@@ -153,101 +191,327 @@ install(const char *dir, const char *path, const char *old, size_t oldlen,
 	return rc;
 }
 
+/* The old file kept as .bak, then removed (an own file emptied). */
+static int
+remove_file(const char *path, const char *old, size_t oldlen, mode_t mode,
+    char **err)
+{
+	char	*bak = xasprintf("%s.bak", path);
+	int	 rc;
+
+	rc = file_replace(bak, old, oldlen, mode, err);
+	free(bak);
+	if (rc == 0 && unlink(path) < 0) {
+		*err = xasprintf("cannot remove '%s': %s", path,
+		    strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* The file of name in $PATH that we could run, or NULL (owned). */
+static char *
+on_path(const char *name)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		*f;
+	struct stat	 st;
+
+	if (path == NULL)
+		return NULL;
+	for (p = path; ; p = end + 1) {
+		if ((end = strchr(p, ':')) == NULL)
+			end = p + strlen(p);
+		/* An empty entry is the current directory. */
+		f = xasprintf("%.*s%s%s", (int)(end - p), p, end > p ? "/" : "",
+		    name);
+		if (stat(f, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(f, X_OK) == 0)
+			return f;
+		free(f);
+		if (*end == '\0')
+			return NULL;
+	}
+}
+
+/* s quoted for sh when it needs to be. */
+static char *
+sh_quote(const char *s)
+{
+	struct buf	 b;
+	const char	*p;
+
+	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_/.-+,:@%=")] == '\0')
+		return xstrdup(s);
+	buf_init(&b);
+	buf_addc(&b, '\'');
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			buf_adds(&b, "'\\''");
+		else
+			buf_addc(&b, *p);
+	}
+	buf_addc(&b, '\'');
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * The program and `hook` that the clients will run: the bare name when
+ * `reflexion-rules` is on PATH (the registration then follows upgrades
+ * and moves), else this program's full path; *note (owned, or NULL)
+ * says which, for stderr once something is written.
+ */
+static char *
+hook_command(char **note)
+{
+	char	*found, *self, *real_found, *q, *cmd;
+
+	*note = NULL;
+	self = realpath("/proc/self/exe", NULL);
+	if ((found = on_path("reflexion-rules")) != NULL) {
+		real_found = realpath(found, NULL);
+		if (self != NULL && real_found != NULL &&
+		    strcmp(self, real_found) != 0)
+			*note = xasprintf("note: the clients will run %s (the "
+			    "first reflexion-rules on PATH), not this "
+			    "program, %s", found, self);
+		free(real_found);
+		free(found);
+		free(self);
+		return xstrdup(SETTINGS_DEFAULT_COMMAND);
+	}
+	if (self == NULL)
+		return xstrdup(SETTINGS_DEFAULT_COMMAND);
+	*note = xasprintf("reflexion-rules is not on PATH: registered this "
+	    "program by its full path, %s (with its directory on PATH, "
+	    "--uninstall then init registers the bare name)", self);
+	q = sh_quote(self);
+	cmd = xasprintf("%s hook", q);
+	free(q);
+	free(self);
+	return cmd;
+}
+
+/*
+ * Where client c keeps its hooks for scope: under the project root, or
+ * the home directory, or its own directory variable.  NULL with *err
+ * when it has no such scope or the home is not known.
+ */
+static char *
+client_file(const struct reg_client *c, enum reg_scope scope,
+    const char *root, char **err)
+{
+	const struct reg_file	*f = &c->files[scope];
+	const char		*home, *env, *rest;
+
+	if (f->path == NULL) {
+		*err = xasprintf("%s has no %s scope (its scopes: %s%s%s)",
+		    agent_titles[c->agent], reg_scope_names[scope],
+		    c->files[SCOPE_PROJECT].path ? "project" : "",
+		    c->files[SCOPE_LOCAL].path ? ", local" : "",
+		    c->files[SCOPE_USER].path ? ", user" : "");
+		return NULL;
+	}
+	if (strncmp(f->path, "~/", 2) != 0) {
+		if (root == NULL || *root == '\0' || strcmp(root, ".") == 0)
+			return xstrdup(f->path);
+		return xasprintf("%s%s%s", root,
+		    root[strlen(root) - 1] == '/' ? "" : "/", f->path);
+	}
+	if (f->dir_env != NULL && (env = getenv(f->dir_env)) != NULL &&
+	    *env != '\0') {
+		/* "~/.codex/hooks.json": $CODEX_HOME/hooks.json */
+		rest = strchr(f->path + 2, '/');
+		return xasprintf("%s%s", env, rest != NULL ? rest : "");
+	}
+	if ((home = getenv("HOME")) == NULL || *home == '\0') {
+		*err = xasprintf("HOME is not set: no user scope for %s",
+		    agent_titles[c->agent]);
+		return NULL;
+	}
+	return xasprintf("%s/%s", home, f->path + 2);
+}
+
+struct init_run {
+	const char	*root;		/* the project, as printed */
+	enum reg_scope	 scope;
+	const char	*command;
+	bool		 uninstall, dry_run;
+	int		 changed;	/* files written, over all clients */
+	bool		 headers;	/* --dry-run of several files */
+};
+
+/* Registers (or removes) client c's entries; 0, or -1 with *err. */
+static int
+init_client(struct init_run *ir, const struct reg_client *c, char **err)
+{
+	struct settings_edit	 ed;
+	char			*path, *old = NULL, *json = NULL;
+	size_t			 oldlen = 0;
+	mode_t			 mode = 0644;
+	int			 existed, changed, rc = -1;
+	bool			 empty;
+
+	if ((path = client_file(c, ir->scope, ir->root, err)) == NULL)
+		return -1;
+	memset(&ed, 0, sizeof(ed));
+	ed.client = c;
+	ed.command = ir->command;
+	ed.uninstall = ir->uninstall;
+	ed.version = c->files[ir->scope].version;
+	if ((existed = read_settings(path, &old, &oldlen, &mode, err)) < 0)
+		goto out;
+	if (ir->uninstall && !existed) {
+		printf("reflexion-rules: nothing to remove for %s: no %s\n",
+		    agent_titles[c->agent], path);
+		rc = 0;
+		goto out;
+	}
+	if (settings_edit(path, old ? old : "", oldlen, &ed, &json, &changed,
+	    &empty, err) < 0)
+		goto out;
+	rc = 0;
+	if (changed == 0) {
+		printf(ir->uninstall ? "reflexion-rules: no hooks of ours in "
+		    "%s\n" : "reflexion-rules: hooks already registered in "
+		    "%s\n", path);
+		goto out;
+	}
+	if (ir->dry_run) {
+		if (ir->headers)
+			printf("== %s\n", path);
+		if (ir->uninstall && empty && c->files[ir->scope].own)
+			printf("(removed)\n");
+		else
+			fputs(json, stdout);
+		goto out;
+	}
+	if (ir->uninstall && empty && c->files[ir->scope].own)
+		rc = remove_file(path, old, oldlen, mode, err);
+	else
+		rc = install(path, old, oldlen, existed, mode, json, err);
+	if (rc < 0)
+		goto out;
+	ir->changed++;
+	printf("reflexion-rules: %s hooks for %d event%s %s %s",
+	    ir->uninstall ? "removed the" : "registered", changed,
+	    changed == 1 ? "" : "s", ir->uninstall ? "from" : "in", path);
+	if (existed)
+		printf(" (backup: %s.bak)", path);
+	printf("\n");
+	if (!ir->uninstall && c->next != NULL)
+		printf("reflexion-rules: %s\n", c->next);
+out:
+	free(json);
+	free(old);
+	free(path);
+	return rc;
+}
+
 static int
 cmd_init_exec(int argc, char **argv)
 {
 	struct cmd_args		 a;
-	const char		*agent, *project, *base, *command;
-	char			*dir, *path, *old = NULL, *json = NULL, *root;
+	struct init_run		 ir;
+	const char		**agents, *project, *scope, *command;
+	const struct reg_client	*clients[AGENT__COUNT];
+	char			*err = NULL, *root = NULL, *cmd = NULL;
+	char			*note = NULL;
 	char			 cwd[4096];
-	char			*err = NULL;
-	size_t			 oldlen = 0, n;
-	mode_t			 mode = 0644;
-	int			 existed, changed, status = RR_EXIT_USAGE;
-	bool			 help, dry_run;
+	size_t			 nagents, n = 0, i, j, len;
+	int			 ag, status = RR_EXIT_USAGE, k;
 
 	if (cmd_args_parse(&cmd_init_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_init_entry, err);
-	help = a.help;
-	agent = cmd_args_get(&a, INIT_AGENT);
-	project = cmd_args_get(&a, INIT_PROJECT_DIR);
-	command = cmd_args_get(&a, INIT_COMMAND);
-	dry_run = cmd_args_has(&a, INIT_DRY_RUN);
-	cmd_args_release(&a);	/* the values point into argv */
-	if (help) {
+	if (a.help) {
 		cmd_print_help(&cmd_init_entry, stdout);
+		cmd_args_release(&a);
 		return RR_EXIT_OK;
 	}
-	if (agent != NULL && strcmp(agent, "claude") != 0) {
-		fprintf(stderr, "reflexion-rules init: only --agent claude is "
-		    "supported for now\n");
-		return RR_EXIT_USAGE;
+	memset(&ir, 0, sizeof(ir));
+	agents = cmd_args_values(&a, INIT_AGENT, &nagents);
+	project = cmd_args_get(&a, INIT_PROJECT_DIR);
+	scope = cmd_args_get(&a, INIT_SCOPE);
+	command = cmd_args_get(&a, INIT_COMMAND);
+	ir.uninstall = cmd_args_has(&a, INIT_UNINSTALL);
+	ir.dry_run = cmd_args_has(&a, INIT_DRY_RUN);
+	for (i = 0; i < nagents; i++) {
+		ag = agent_from_name(agents[i]);
+		if (ag <= AGENT_AUTO) {
+			fprintf(stderr, "reflexion-rules init: unknown agent "
+			    "'%s' (claude, gemini, codex, copilot or "
+			    "cursor)\n", agents[i]);
+			goto out;
+		}
+		for (j = 0; j < n; j++)
+			if (clients[j]->agent == (enum rr_agent)ag)
+				break;
+		if (j == n)
+			clients[n++] = hookreg_client((enum rr_agent)ag);
 	}
-	if (command == NULL)
-		command = SETTINGS_DEFAULT_COMMAND;
-	if (*command == '\0') {
+	if (n == 0)
+		clients[n++] = hookreg_client(AGENT_CLAUDE);
+	ir.scope = SCOPE_PROJECT;
+	if (scope != NULL) {
+		for (k = 0; k < SCOPE__COUNT; k++)
+			if (strcmp(scope, reg_scope_names[k]) == 0)
+				break;
+		if (k == SCOPE__COUNT) {
+			fprintf(stderr, "reflexion-rules init: unknown scope "
+			    "'%s' (project, local or user)\n", scope);
+			goto out;
+		}
+		ir.scope = (enum reg_scope)k;
+	}
+	if (command != NULL && *command == '\0') {
 		fprintf(stderr, "reflexion-rules init: --command must not be "
 		    "empty\n");
-		return RR_EXIT_USAGE;
+		goto out;
 	}
 	if (project != NULL && *project == '\0') {
 		fprintf(stderr, "reflexion-rules init: --project-dir must not "
 		    "be empty\n");
-		return RR_EXIT_USAGE;
+		goto out;
 	}
 	/* The project the hook will see: CLAUDE_PROJECT_DIR, else git's. */
-	root = project == NULL ? project_root(NULL) : NULL;
-	if ((base = project) == NULL)
-		base = root;
-	/* Said as ".claude/settings.json" when it is here. */
-	if (project == NULL && getcwd(cwd, sizeof(cwd)) != NULL &&
-	    strcmp(base, cwd) == 0)
-		base = NULL;
-	if (base == NULL || *base == '\0' || strcmp(base, ".") == 0)
-		dir = xstrdup(".claude");
-	else {
+	if (project == NULL) {
+		root = project_root(NULL);
+		/* Said as ".claude/settings.json" when it is here. */
+		if (getcwd(cwd, sizeof(cwd)) != NULL && strcmp(root, cwd) == 0)
+			root[0] = '\0';
+	} else {
 		/* "DIR/" and "DIR" name the same place; print it once. */
-		n = strlen(base);
-		while (n > 1 && base[n - 1] == '/')
-			n--;
-		dir = xasprintf("%.*s%s.claude", (int)n, base,
-		    base[n - 1] == '/' ? "" : "/");
+		len = strlen(project);
+		while (len > 1 && project[len - 1] == '/')
+			len--;
+		root = xstrndup(project, len);
 	}
-	free(root);
-	path = xasprintf("%s/settings.json", dir);
-
-	if ((existed = read_settings(path, &old, &oldlen, &mode, &err)) < 0)
-		goto out;
-	if (settings_merge(path, old ? old : "", oldlen, command, &json,
-	    &changed, &err) < 0)
-		goto out;
-	if (changed == 0) {
-		printf("reflexion-rules: hooks already registered in %s\n",
-		    path);
-		status = RR_EXIT_OK;
-		goto out;
-	}
-	if (dry_run) {
-		fputs(json, stdout);
-		status = RR_EXIT_OK;
-		goto out;
-	}
-	if (install(dir, path, old, oldlen, existed, mode, json, &err) < 0)
-		goto out;
-	printf("reflexion-rules: registered hooks for %d event%s in %s",
-	    changed, changed == 1 ? "" : "s", path);
-	if (existed)
-		printf(" (backup: %s.bak)", path);
-	printf("\n");
+	ir.root = root;
+	ir.command = cmd = command != NULL ? xstrdup(command) :
+	    ir.uninstall ? xstrdup(SETTINGS_DEFAULT_COMMAND) :
+	    hook_command(&note);
+	ir.headers = n > 1;
 	status = RR_EXIT_OK;
-
+	for (i = 0; i < n; i++) {
+		if (init_client(&ir, clients[i], &err) < 0) {
+			fprintf(stderr, "reflexion-rules init: %s\n", err);
+			free(err);
+			err = NULL;
+			status = RR_EXIT_USAGE;
+		}
+	}
+	if (note != NULL && (ir.changed > 0 || ir.dry_run))
+		fprintf(stderr, "reflexion-rules init: %s\n", note);
+	if (status == RR_EXIT_OK && ir.changed > 0 && !ir.uninstall)
+		printf("reflexion-rules: next: turn rule packs on in "
+		    "~/.reflexion/config.yaml, or write rules in "
+		    ".reflexion/rules/ (reflexion-rules(5)); 'reflexion-rules "
+		    "rules' lists the active ones\n");
 out:
-	if (err != NULL)
-		fprintf(stderr, "reflexion-rules init: %s\n", err);
-	free(err);
-	free(json);
-	free(old);
-	free(path);
-	free(dir);
+	free(note);
+	free(cmd);
+	free(root);
+	cmd_args_release(&a);
 	return status;
 }

@@ -222,7 +222,9 @@ events_make(struct agent_mapped *m, struct hook_events *evs)
 	for (i = 0; i < m->n; i++) {
 		event_from_root(&evs->v[i], m->events[i], NULL, m->agent);
 		m->events[i] = NULL;	/* the event owns it now */
-		event_set_client(&evs->v[i], m->client_event, m->client_tool);
+		if (m->agent != AGENT_CLAUDE)
+			event_set_client(&evs->v[i], m->client_event,
+			    m->client_tool);
 		if (m->files[i] != NULL) {
 			evs->v[i].file_after = patch_after;
 			evs->v[i].file_after_arg = m->files[i];

@@ -12,10 +12,11 @@
 
 #include "buf.h"
 #include "jsonw.h"
+#include "hookreg.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
 
-/* The tool events come first: only they get a "matcher". */
+/* The events of Claude Code's settings, for settings_merge(). */
 const char *const settings_events[] = {
 	"PreToolUse",
 	"PostToolUse",
@@ -25,7 +26,6 @@ const char *const settings_events[] = {
 	"SubagentStop",
 	"SessionStart",
 };
-#define SETTINGS_NTOOL_EVENTS	3
 const size_t settings_nevents =
     sizeof(settings_events) / sizeof(settings_events[0]);
 
@@ -73,48 +73,6 @@ blank(const char *s, size_t len)
 		    s[i] != '\r')
 			return 0;
 	return 1;
-}
-
-/*
- * Does any handler of any group in `groups` run `command`?  Entries of an
- * unexpected shape are Claude Code's business, not ours: skip them.
- */
-static int
-has_command(const cJSON *groups, const char *command)
-{
-	const cJSON	*g, *h, *hs, *c;
-
-	cJSON_ArrayForEach(g, groups) {
-		hs = member(g, "hooks");
-		if (!cJSON_IsArray(hs))
-			continue;
-		cJSON_ArrayForEach(h, hs) {
-			c = member(h, "command");
-			if (cJSON_IsString(c) && c->valuestring != NULL &&
-			    strcmp(c->valuestring, command) == 0)
-				return 1;
-		}
-	}
-	return 0;
-}
-
-static cJSON *
-new_group(const char *command, int tool)
-{
-	cJSON	*g, *hs, *h;
-
-	g = must(cJSON_CreateObject());
-	if (tool)
-		add_member(g, "matcher", must(cJSON_CreateString("*")));
-	hs = must(cJSON_CreateArray());
-	h = must(cJSON_CreateObject());
-	add_member(h, "type", must(cJSON_CreateString("command")));
-	add_member(h, "command", must(cJSON_CreateString(command)));
-	add_member(h, "timeout",
-	    must(cJSON_CreateNumber(SETTINGS_HOOK_TIMEOUT)));
-	cJSON_AddItemToArray(hs, h);
-	add_member(g, "hooks", hs);
-	return g;
 }
 
 /*
@@ -405,18 +363,217 @@ parse(const char *name, const char *text, size_t len, char **err)
 	return NULL;
 }
 
-int
-settings_merge(const char *name, const char *old_json, size_t len,
-    const char *command, char **out_json, int *changed, char **err)
+/* The command of a handler, under any key a client reads it from. */
+static const char *
+handler_command(const cJSON *h, const struct reg_client *c)
 {
-	cJSON		*root, *hooks, *groups;
-	struct buf	 b;
-	const char	*ev;
+	static const char *const keys[] = { "command", "bash" };
+	const cJSON	*v;
 	size_t		 i;
-	int		 added = 0;
+
+	if ((v = member(h, c->command_key)) != NULL && cJSON_IsString(v) &&
+	    v->valuestring != NULL)
+		return v->valuestring;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if ((v = member(h, keys[i])) != NULL && cJSON_IsString(v) &&
+		    v->valuestring != NULL)
+			return v->valuestring;
+	return NULL;
+}
+
+/*
+ * Whether handler h runs command, or, when command is our hook, any
+ * registration of our hook (the same program by a full path, say).
+ */
+static bool
+is_ours(const cJSON *h, const struct reg_client *c, const char *command)
+{
+	const char	*cmd = handler_command(h, c);
+
+	return cmd != NULL && (strcmp(cmd, command) == 0 ||
+	    (hookreg_is_ours(command) && hookreg_is_ours(cmd)));
+}
+
+/* The handlers of an event's array: each group's, or the array's own. */
+static bool
+event_has(const cJSON *groups, const struct reg_client *c,
+    const char *command)
+{
+	const cJSON	*g, *h, *hs;
+
+	cJSON_ArrayForEach(g, groups) {
+		if (c->shape == REG_FLAT) {
+			if (is_ours(g, c, command))
+				return true;
+			continue;
+		}
+		/* Entries of an unexpected shape are the client's business. */
+		if (!cJSON_IsArray(hs = member(g, "hooks")))
+			continue;
+		cJSON_ArrayForEach(h, hs)
+			if (is_ours(h, c, command))
+				return true;
+	}
+	return false;
+}
+
+static cJSON *
+new_handler(const struct reg_client *c, const struct reg_event *e,
+    const char *command)
+{
+	cJSON	*h = must(cJSON_CreateObject());
+
+	if (c->type != NULL)
+		add_member(h, "type", must(cJSON_CreateString(c->type)));
+	if (c->name != NULL)
+		add_member(h, "name", must(cJSON_CreateString(c->name)));
+	add_member(h, c->command_key, must(cJSON_CreateString(command)));
+	if (c->shape == REG_FLAT && e->matcher != NULL)
+		add_member(h, "matcher", must(cJSON_CreateString(e->matcher)));
+	add_member(h, c->timeout_key, must(cJSON_CreateNumber(
+	    (double)c->timeout)));
+	return h;
+}
+
+static cJSON *
+new_entry(const struct reg_client *c, const struct reg_event *e,
+    const char *command)
+{
+	cJSON	*g, *hs;
+
+	if (c->shape == REG_FLAT)
+		return new_handler(c, e, command);
+	g = must(cJSON_CreateObject());
+	if (e->matcher != NULL)
+		add_member(g, "matcher", must(cJSON_CreateString(e->matcher)));
+	hs = must(cJSON_CreateArray());
+	cJSON_AddItemToArray(hs, new_handler(c, e, command));
+	add_member(g, "hooks", hs);
+	return g;
+}
+
+/* The command registered for one event. */
+static char *
+event_command(const struct settings_edit *ed, const struct reg_event *e)
+{
+	return xasprintf("%s%s%s%s", ed->command, ed->client->args,
+	    ed->client->event_arg ? " --event " : "",
+	    ed->client->event_arg ? e->name : "");
+}
+
+/* Adds our entry to every event that has none; the number added. */
+static int
+add_entries(const char *name, cJSON *hooks, const struct settings_edit *ed,
+    char **err)
+{
+	const struct reg_event	*e;
+	cJSON			*groups;
+	char			*cmd;
+	int			 added = 0;
+
+	for (e = ed->client->events; e->name != NULL; e++) {
+		if ((groups = member(hooks, e->name)) == NULL) {
+			groups = must(cJSON_CreateArray());
+			add_member(hooks, e->name, groups);
+		} else if (!cJSON_IsArray(groups)) {
+			*err = xasprintf("'%s': \"hooks.%s\" is not an array; "
+			    "fix or move it first", name, e->name);
+			return -1;
+		}
+		cmd = event_command(ed, e);
+		if (!event_has(groups, ed->client, cmd)) {
+			cJSON_AddItemToArray(groups, new_entry(ed->client, e,
+			    cmd));
+			added++;
+		}
+		free(cmd);
+	}
+	return added;
+}
+
+static bool
+drop_handler(const cJSON *h, const struct settings_edit *ed)
+{
+	const char	*cmd = handler_command(h, ed->client);
+
+	return cmd != NULL && (hookreg_is_ours(cmd) ||
+	    strncmp(cmd, ed->command, strlen(ed->command)) == 0);
+}
+
+/* Deletes arr's handlers of ours; how many. */
+static int
+drop_handlers(cJSON *arr, const struct settings_edit *ed)
+{
+	cJSON	*it, *next;
+	int	 n = 0;
+
+	for (it = arr->child; it != NULL; it = next) {
+		next = it->next;
+		if (drop_handler(it, ed)) {
+			cJSON_Delete(cJSON_DetachItemViaPointer(arr, it));
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Deletes the handlers of ours in each group of arr, and each group
+ * that had no other; how many handlers.
+ */
+static int
+drop_in_groups(cJSON *arr, const struct settings_edit *ed)
+{
+	cJSON	*g, *next, *hs;
+	int	 n = 0, k;
+
+	for (g = arr->child; g != NULL; g = next) {
+		next = g->next;
+		if (!cJSON_IsArray(hs = member(g, "hooks")) ||
+		    (k = drop_handlers(hs, ed)) == 0)
+			continue;
+		n += k;
+		if (hs->child == NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(arr, g));
+	}
+	return n;
+}
+
+/* Removes our entries from every event; the number of events changed. */
+static int
+remove_entries(cJSON *hooks, const struct settings_edit *ed)
+{
+	cJSON	*groups, *next;
+	int	 changed = 0, n;
+
+	for (groups = hooks->child; groups != NULL; groups = next) {
+		next = groups->next;
+		if (!cJSON_IsArray(groups))
+			continue;
+		n = ed->client->shape == REG_FLAT ? drop_handlers(groups, ed) :
+		    drop_in_groups(groups, ed);
+		if (n == 0)
+			continue;
+		changed++;
+		/* An event emptied by us goes; one that was empty stays. */
+		if (groups->child == NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(hooks, groups));
+	}
+	return changed;
+}
+
+int
+settings_edit(const char *name, const char *old_json, size_t len,
+    const struct settings_edit *ed, char **out_json, int *changed,
+    bool *empty, char **err)
+{
+	cJSON		*root, *hooks, *v;
+	struct buf	 b;
+	int		 n;
 
 	*out_json = NULL;
 	*changed = 0;
+	*empty = false;
 	*err = NULL;
 	if (name == NULL)
 		name = "settings.json";
@@ -429,38 +586,57 @@ settings_merge(const char *name, const char *old_json, size_t len,
 		    "first", name);
 		goto fail;
 	}
-	if ((hooks = member(root, "hooks")) == NULL) {
-		hooks = must(cJSON_CreateObject());
-		add_member(root, "hooks", hooks);
-	} else if (!cJSON_IsObject(hooks)) {
+	if ((hooks = member(root, "hooks")) != NULL && !cJSON_IsObject(hooks)) {
 		*err = xasprintf("'%s': \"hooks\" is not an object; fix or "
 		    "move it first", name);
 		goto fail;
 	}
-	for (i = 0; i < settings_nevents; i++) {
-		ev = settings_events[i];
-		if ((groups = member(hooks, ev)) == NULL) {
-			groups = must(cJSON_CreateArray());
-			add_member(hooks, ev, groups);
-		} else if (!cJSON_IsArray(groups)) {
-			*err = xasprintf("'%s': \"hooks.%s\" is not an array; "
-			    "fix or move it first", name, ev);
+	if (ed->uninstall) {
+		n = hooks != NULL ? remove_entries(hooks, ed) : 0;
+		if (n > 0 && hooks->child == NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(root, hooks));
+		/* Nothing but what we wrote: {} or {"version": 1}. */
+		v = member(root, "version");
+		*empty = root->child == NULL || (root->child == v &&
+		    v->next == NULL);
+	} else {
+		if (ed->version && member(root, "version") == NULL) {
+			/* Cursor's file is invalid without it: first. */
+			v = must(cJSON_CreateNumber(1));
+			v->string = xstrdup("version");
+			if (!cJSON_InsertItemInArray(root, 0, v))
+				out_of_memory(0);
+		}
+		if (hooks == NULL) {
+			hooks = must(cJSON_CreateObject());
+			add_member(root, "hooks", hooks);
+		}
+		if ((n = add_entries(name, hooks, ed, err)) < 0)
 			goto fail;
-		} else if (has_command(groups, command))
-			continue;
-		cJSON_AddItemToArray(groups,
-		    new_group(command, i < SETTINGS_NTOOL_EVENTS));
-		added++;
 	}
 	buf_init(&b);
 	print_value(&b, root, 0);
 	buf_addc(&b, '\n');
 	cJSON_Delete(root);
 	*out_json = buf_detach(&b, NULL);
-	*changed = added;
+	*changed = n;
 	return 0;
 
 fail:
 	cJSON_Delete(root);
 	return -1;
+}
+
+int
+settings_merge(const char *name, const char *old_json, size_t len,
+    const char *command, char **out_json, int *changed, char **err)
+{
+	struct settings_edit	ed;
+	bool			empty;
+
+	memset(&ed, 0, sizeof(ed));
+	ed.client = hookreg_client(AGENT_CLAUDE);
+	ed.command = command;
+	return settings_edit(name, old_json, len, &ed, out_json, changed,
+	    &empty, err);
 }

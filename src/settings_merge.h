@@ -12,23 +12,52 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
+#include "hookreg.h"
+
 /* The command registered when none is given. */
 #define SETTINGS_DEFAULT_COMMAND	"reflexion-rules hook"
-/* The "timeout" (seconds) of every handler we add. */
-#define SETTINGS_HOOK_TIMEOUT		10
 
-/* The events we register, in the order their entries are added. */
+/* The events registered in Claude Code's settings, in their order. */
 extern const char *const settings_events[];
 extern const size_t settings_nevents;
+
+/* What settings_edit() does to a client's file. */
+struct settings_edit {
+	const struct reg_client	*client;
+	/*
+	 * The program and `hook`, to which the client's arguments are
+	 * added ("reflexion-rules hook --agent gemini").
+	 */
+	const char		*command;
+	bool			 uninstall;
+	/* A top-level "version": 1 where there is none. */
+	bool			 version;
+};
+
+/*
+ * Adds our handler to every event of ed->client's registration that has
+ * none (a handler whose command is the one we would add, or any other
+ * registration of ours, hookreg_is_ours()): in the client's shape, with
+ * its keys and timeout.  With ed->uninstall, removes every handler of
+ * ours from every event instead, and the groups and events that only
+ * they made; *empty then says that the file holds nothing else.  As
+ * settings_merge() otherwise; *changed counts the events changed.
+ */
+int	settings_edit(const char *name, const char *old_json, size_t len,
+	    const struct settings_edit *ed, char **out_json, int *changed,
+	    bool *empty, char **err);
 
 /*
  * Merges our handler for `command` into the settings text old_json[0..len)
  * (empty or blank means {}).  `name` is the file's name for messages.
  *
  * For each event in settings_events, unless a handler of any group of
- * hooks[event] already has "command" equal to `command`, appends a group
- * {"matcher": "*" (tool events only), "hooks": [{"type": "command",
- * "command": command, "timeout": 10}]} to hooks[event].
+ * hooks[event] already has "command" equal to `command` or runs our hook
+ * (hookreg_is_ours()), appends a group {"matcher": "*" (tool events
+ * only), "hooks": [{"type": "command", "command": command, "timeout":
+ * 10}]} to hooks[event]: settings_edit() for Claude Code.
  *
  * Returns 0 with *out_json (malloc'd, ends in a newline) and *changed = the
  * number of events a group was added to (0: nothing to do; *out_json then

@@ -1,6 +1,8 @@
 # init merges our hooks into an existing settings.json, keeps the rest,
 # backs the old file up and changes nothing on a second run.
-mkdir -p proj/.claude
+mkdir -p bin proj/.claude
+ln -s "$RR" bin/reflexion-rules
+PATH=$PWD/bin:$PATH
 cat > proj/.claude/settings.json <<'JSON'
 {
   "model": "opus",
@@ -17,7 +19,7 @@ cat proj/.claude/settings.json
 cmp proj/.claude/settings.json.bak proj/.claude/settings.json >/dev/null || echo "backup differs from the new file"
 $RR init --project-dir proj
 echo "status $?"
-$RR init --project-dir proj --agent gemini
+$RR init --project-dir proj --agent gemini --scope local
 echo "status $?"
 echo '[1]' > proj/.claude/settings.json
 $RR init --project-dir proj

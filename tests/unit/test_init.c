@@ -12,12 +12,16 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "hookreg.h"
 #include "settings_merge.h"
 #include "files.h"
 #include "tap.h"
 #include "xmalloc.h"
 
 #define CMD	SETTINGS_DEFAULT_COMMAND
+#define NEXT	"reflexion-rules: next: turn rule packs on in " \
+	"~/.reflexion/config.yaml, or write rules in .reflexion/rules/ " \
+	"(reflexion-rules(5)); 'reflexion-rules rules' lists the active ones\n"
 
 #define HANDLER(cmd, ind)						\
 	ind "{\n"							\
@@ -198,6 +202,26 @@ test_numbers_kept(void)
 }
 
 static void
+test_is_ours(void)
+{
+	ok(hookreg_is_ours("reflexion-rules hook"), "the bare name");
+	ok(hookreg_is_ours("  /usr/bin/reflexion-rules hook --agent codex"),
+	    "a full path, arguments");
+	ok(hookreg_is_ours("\"$CLAUDE_PROJECT_DIR\"/bin/reflexion-rules hook"),
+	    "a quoted variable in the directory");
+	ok(hookreg_is_ours("'/opt/my dir/reflexion-rules' hook"),
+	    "a quoted path with a space");
+	ok(hookreg_is_ours("reflexion-rules\thook"), "a tab between");
+	ok(!hookreg_is_ours("reflexion-rules lint"), "another subcommand");
+	ok(!hookreg_is_ours("reflexion-rules hooks"), "a longer word");
+	ok(!hookreg_is_ours("not-reflexion-rules hook"), "another program");
+	ok(!hookreg_is_ours("reflexion-rules"), "no subcommand");
+	ok(!hookreg_is_ours(""), "nothing");
+	ok(!hookreg_is_ours("echo reflexion-rules hook"),
+	    "our name as an argument of another program");
+}
+
+static void
 test_merge(void)
 {
 	char	*first;
@@ -255,12 +279,23 @@ test_merge(void)
 	    "\"command\",\"command\":\"" CMD "\"}]}]}}", CMD) == 0 &&
 	    changed == 6 && ngroups(out, "PreToolUse") == 1,
 	    "our handler in a non-standard group counts");
+	/* Any registration of our hook counts: no duplicate of a full path. */
 	ok(merge("{\"hooks\":{\"Stop\":[{\"hooks\":[{\"command\":"
-	    "\"reflexion-rules  hook\"}]}]}}", CMD) == 0 && changed == 7 &&
-	    ngroups(out, "Stop") == 2, "commands compare as exact strings");
-	ok(merge(empty_result, "rr2") == 0 && changed == 7 &&
-	    events_with(out, "rr2") == 7 && events_with(out, CMD) == 7,
-	    "another command is added beside ours");
+	    "\"'/opt/rr dir/bin/reflexion-rules'  hook --agent claude\"}]}]}}",
+	    CMD) == 0 && changed == 6 && ngroups(out, "Stop") == 1,
+	    "a full-path registration of ours is not duplicated");
+	ok(merge("{\"hooks\":{\"Stop\":[{\"hooks\":[{\"command\":"
+	    "\"reflexion-rules hooks\"}]}]}}", CMD) == 0 && changed == 7 &&
+	    ngroups(out, "Stop") == 2, "another subcommand is not ours");
+	ok(merge("{}", "rr2 hook") == 0 && changed == 7 &&
+	    events_with(out, "rr2 hook") == 7, "another program is registered");
+	first = xstrdup(out);
+	ok(merge(first, CMD) == 0 && changed == 7 &&
+	    events_with(out, "rr2 hook") == 7 && events_with(out, CMD) == 7,
+	    "and ours is added beside it");
+	free(first);
+	ok(merge(empty_result, "/usr/local/bin/reflexion-rules hook") == 0 &&
+	    changed == 0, "a full path of ours is not added beside the name");
 	ok(merge("{\"hooks\":{\"Stop\":[5,{\"hooks\":7},{\"x\":1},{\"hooks\":"
 	    "[null,\"s\",{\"command\":3}]}]}}", CMD) == 0 && changed == 7 &&
 	    ngroups(out, "Stop") == 5, "odd entries are kept and skipped");
@@ -418,6 +453,15 @@ test_command(void)
 		return;
 	}
 	capdir = top;
+	/* reflexion-rules on PATH: the bare name is registered. */
+	path = xasprintf("%s/bin", top);
+	mkdir(path, 0755);
+	bak = xasprintf("%s/reflexion-rules", path);
+	spew(bak, "#!/bin/sh\n");
+	chmod(bak, 0755);
+	free(bak);
+	setenv("PATH", path, 1);
+	free(path);
 	proj = xasprintf("%s/p1", top);
 	mkdir(proj, 0755);
 	path = xasprintf("%s/.claude/settings.json", proj);
@@ -427,8 +471,12 @@ test_command(void)
 	/* A first run creates the directory and the file. */
 	ok(run("--project-dir", proj, NULL) == 0, "init: exit 0");
 	want = xasprintf("reflexion-rules: registered hooks for 7 events in "
-	    "%s\n", path);
-	is_str(run_out, want, "init: says what it did, no backup");
+	    "%s\n" NEXT, path);
+	is_str(run_out, want, "init: says what it did, no backup, and what "
+	    "next");
+	ok(strstr(run_err, "the clients will run ") != NULL &&
+	    strstr(run_err, "(the first reflexion-rules on PATH), not this "
+	    "program") != NULL, "init: says that PATH has another program");
 	free(want);
 	s = file_slurp(path);
 	ok(s != NULL && events_with(s, CMD) == 7,
@@ -463,7 +511,7 @@ test_command(void)
 	ok(run("--project-dir", want, NULL) == 0, "init over a file: exit 0");
 	free(want);
 	want = xasprintf("reflexion-rules: registered hooks for 7 events in "
-	    "%s (backup: %s)\n", path, bak);
+	    "%s (backup: %s)\n" NEXT, path, bak);
 	is_str(run_out, want, "init over a file: names the backup");
 	free(want);
 	s = file_slurp(bak);
@@ -538,8 +586,8 @@ test_command(void)
 	mkdir(proj, 0755);
 	if (getcwd(cwd, sizeof(cwd)) != NULL && chdir(proj) == 0) {
 		ok(run(NULL) == 0 && strcmp(run_out, "reflexion-rules: "
-		    "registered hooks for 7 events in .claude/settings.json\n")
-		    == 0, "default: the current directory");
+		    "registered hooks for 7 events in .claude/settings.json\n"
+		    NEXT) == 0, "default: the current directory");
 		if (chdir(cwd) != 0)
 			printf("# cannot go back to %s\n", cwd);
 	} else
@@ -568,9 +616,12 @@ test_command(void)
 	free(proj);
 
 	/* Arguments. */
-	ok(run("--agent", "gemini", NULL) == 2 && strcmp(run_err,
-	    "reflexion-rules init: only --agent claude is supported for "
-	    "now\n") == 0, "--agent gemini: exit 2");
+	ok(run("--agent", "vim", NULL) == 2 && strcmp(run_err,
+	    "reflexion-rules init: unknown agent 'vim' (claude, gemini, "
+	    "codex, copilot or cursor)\n") == 0, "--agent vim: exit 2");
+	ok(run("--scope", "global", NULL) == 2 && strcmp(run_err,
+	    "reflexion-rules init: unknown scope 'global' (project, local "
+	    "or user)\n") == 0, "--scope global: exit 2");
 	ok(run("--x", NULL) == 2 && strncmp(run_err, "reflexion-rules init: "
 	    "unknown option '--x'\nusage: reflexion-rules init ", 63) == 0,
 	    "unknown option: exit 2 and usage");
@@ -581,7 +632,7 @@ test_command(void)
 	    "unexpected argument 'stray'") != NULL, "positional: exit 2");
 	ok(run("--command", "", NULL) == 2, "empty --command: exit 2");
 	ok(run("--help", NULL) == 0 && strncmp(run_out,
-	    "usage: reflexion-rules init [--agent claude]", 44) == 0,
+	    "usage: reflexion-rules init [--agent claude|", 44) == 0,
 	    "--help: usage on stdout");
 	ok(run("-h", "--agent", "gemini", NULL) == 0, "-h wins");
 
@@ -593,6 +644,7 @@ test_command(void)
 int
 main(void)
 {
+	test_is_ours();
 	test_merge();
 	free(out);
 	free(err);

@@ -1,0 +1,81 @@
+/*
+ * Where and how each client registers a hook command (init): its file
+ * for each scope, the shape of its hooks object, its event names, the
+ * key and the unit of its timeout (agent-protocols.md; reflexion-rules(1),
+ * AGENTS).  Data only, and what tells our entries from others.
+ */
+#ifndef RR_HOOKREG_H
+#define RR_HOOKREG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "agent.h"
+
+enum reg_scope {
+	SCOPE_PROJECT,	/* shared through the repository */
+	SCOPE_LOCAL,	/* the project's, not committed */
+	SCOPE_USER,	/* every project of this user */
+	SCOPE__COUNT
+};
+
+extern const char *const reg_scope_names[SCOPE__COUNT];
+
+enum reg_shape {
+	/* "hooks": {EVENT: [{"matcher": M, "hooks": [HANDLER]}]} */
+	REG_NESTED,
+	/* "hooks": {EVENT: [HANDLER]} (Copilot CLI, Cursor) */
+	REG_FLAT
+};
+
+/* One event we register: the client's name, and its matcher if any. */
+struct reg_event {
+	const char	*name;
+	const char	*matcher;	/* NULL: no matcher key */
+};
+
+/* A client's file for one scope. */
+struct reg_file {
+	/*
+	 * Relative to the project root, or to the home directory when it
+	 * starts with "~/"; NULL when the client has no such scope.
+	 */
+	const char	*path;
+	/* When set and not empty, this variable is the directory instead. */
+	const char	*dir_env;
+	/* A file of ours alone: removed when our entries were all it had. */
+	bool		 own;
+	/* The file wants a top-level "version": 1 (Cursor's hooks.json). */
+	bool		 version;
+};
+
+struct reg_client {
+	enum rr_agent		 agent;
+	enum reg_shape		 shape;
+	struct reg_file		 files[SCOPE__COUNT];
+	const struct reg_event	*events;	/* NULL-ended */
+	/* What the handler says: its command key, type, name, timeout. */
+	const char		*command_key;
+	const char		*type;		/* "command", or NULL: no key */
+	const char		*name;		/* a "name", or NULL */
+	const char		*timeout_key;
+	long			 timeout;	/* in the client's own unit */
+	/* Our arguments after `hook`: "" or "--agent NAME". */
+	const char		*args;
+	/* Copilot's camelCase payloads do not name their event. */
+	bool			 event_arg;
+	/* What the user must still do for the client to run it, or NULL. */
+	const char		*next;
+};
+
+/* The registration of agent (not AGENT_AUTO). */
+const struct reg_client *hookreg_client(enum rr_agent);
+
+/*
+ * Whether command runs this engine's hook: its program is named
+ * reflexion-rules (any directory, quoted or not) and its first argument
+ * is `hook`.  What init does not duplicate and --uninstall removes.
+ */
+bool	 hookreg_is_ours(const char *command);
+
+#endif
