@@ -6,16 +6,6 @@ AGENT=claude
 
 agent_prepare() { :; }
 
-agent_register() {
-	mkdir -p "$PROJ/.claude"
-	cat >"$PROJ/.claude/settings.json" <<JSON
-{"hooks": {
-  "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "$RR hook", "timeout": 10}]}],
-  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "$RR hook", "timeout": 10}]}],
-  "Stop": [{"hooks": [{"type": "command", "command": "$RR hook", "timeout": 10}]}]}}
-JSON
-}
-
 # --allowedTools, not bypassPermissions: Claude Code refuses that as root.
 agent_run() {
 	agent_exec ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" \

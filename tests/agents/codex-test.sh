@@ -23,29 +23,23 @@ env_key = "MOCK_API_KEY"
 TOML
 }
 
-agent_register() {
-	cat >"$AHOME/.codex/hooks.json" <<JSON
-{"hooks": {
-  "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "$RR hook --agent codex", "timeout": 10}]}],
-  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "$RR hook --agent codex", "timeout": 10}]}],
-  "Stop": [{"hooks": [{"type": "command", "command": "$RR hook --agent codex", "timeout": 10}]}]}}
-JSON
-}
-
-# Hooks not reviewed in the TUI do not run in `codex exec` (silently):
-# the bypass flag stands for that review.
+# Codex needs two trusts, which a user gives once: the project's (else its
+# .codex/ is ignored: "Untrusted project-local configuration is disabled";
+# --trust saves it) and each hook's (else the hook silently does not run
+# in `codex exec`; the TUI's /hooks review, or the bypass flag).
 agent_run() {
 	agent_exec CODEX_HOME="$AHOME/.codex" MOCK_API_KEY=e2e-mock \
-	    "$exe" exec --skip-git-repo-check --dangerously-bypass-hook-trust \
-	    "$PROMPT"
+	    "$exe" exec --skip-git-repo-check --trust \
+	    --dangerously-bypass-hook-trust "$PROMPT"
 }
 
 # Codex reports each hook as "hook: EVENT" then "hook: EVENT Completed"
 # (or "Blocked", with an error line naming the blocked call: expected for
-# the two denies); anything else about hooks ("Failed", an invalid output,
-# a config warning) is noise, except the bypass flag's own warning.
+# the two denies); anything else about hooks ("Failed", an invalid output)
+# and any "warning:" (config, trust) is noise, except the bypass flag's.
 agent_hook_noise() {
-	grep -i 'hook' | grep -v -E '^hook: [A-Za-z]+( Completed| Blocked)?$' |
+	grep -i -E 'hook|^warning' |
+	    grep -v -E '^hook: [A-Za-z]+( Completed| Blocked)?$' |
 	    grep -v -E 'blocked by PreToolUse hook: E2E-DENY-(SHELL|WRITE) ' |
 	    grep -v -- '--dangerously-bypass-hook-trust. is enabled' || true
 }

@@ -7,16 +7,6 @@ AGENT=copilot
 
 agent_prepare() { :; }
 
-agent_register() {
-	mkdir -p "$AHOME/.copilot/hooks"
-	cat >"$AHOME/.copilot/hooks/reflexion-rules.json" <<JSON
-{"version": 1, "hooks": {
-  "preToolUse": [{"type": "command", "bash": "$RR hook --agent copilot", "timeoutSec": 10}],
-  "userPromptSubmitted": [{"type": "command", "bash": "$RR hook --agent copilot", "timeoutSec": 10}],
-  "agentStop": [{"type": "command", "bash": "$RR hook --agent copilot", "timeoutSec": 10}]}}
-JSON
-}
-
 # --trust-folder: repository hooks (.github/hooks) load in -p only then.
 agent_run() {
 	agent_exec COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$PORT/v1" \

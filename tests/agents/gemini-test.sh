@@ -5,30 +5,15 @@ AGENT=gemini
 . "$SRCDIR/tests/agents/lib.sh"
 
 # An API key with the base URL (the variable alone selects the "gateway"
-# auth that -p refuses), and no folder trust: in an untrusted folder
-# Gemini drops every settings hook.
+# auth that -p refuses); the project is a trusted folder (in an untrusted
+# one Gemini drops every settings hook), as the user says when asked.
 agent_prepare() {
 	mkdir -p "$AHOME/.gemini"
 	cat >"$AHOME/.gemini/settings.json" <<'JSON'
-{"security": {"auth": {"selectedType": "gemini-api-key"},
-              "folderTrust": {"enabled": false}}}
+{"security": {"auth": {"selectedType": "gemini-api-key"}}}
 JSON
-}
-
-# In the user's settings: project hooks print a trust warning on first use.
-agent_register() {
-	python3 - "$AHOME/.gemini/settings.json" "$RR hook --agent gemini" <<'PY'
-import json, sys
-path, cmd = sys.argv[1], sys.argv[2]
-with open(path) as f:
-    s = json.load(f)
-hook = [{"type": "command", "command": cmd, "timeout": 10000}]
-s["hooks"] = {"BeforeTool": [{"matcher": "*", "hooks": hook}],
-              "BeforeAgent": [{"hooks": hook}],
-              "AfterAgent": [{"hooks": hook}]}
-with open(path, "w") as f:
-    json.dump(s, f)
-PY
+	printf '{"%s": "TRUST_FOLDER"}\n' "$PROJ" \
+	    >"$AHOME/.gemini/trustedFolders.json"
 }
 
 agent_run() {
@@ -38,9 +23,16 @@ agent_run() {
 }
 
 # Hook warnings: "Hook(s) ... failed", "Invalid hook event name",
-# "project-level hooks have been detected", a hook's systemMessage.
+# "Project hooks disabled because the folder is not trusted", a hook's
+# systemMessage.  Not the notice Gemini prints the first time it meets any
+# new project hook ("The following project-level hooks have been
+# detected ... These hooks will be executed"): init's project scope gets
+# it once, the user scope never.
 agent_hook_noise() {
-	grep -i 'hook' || true
+	grep -i 'hook' |
+	    grep -v -x 'WARNING: The following project-level hooks have been detected in this workspace:' |
+	    grep -v '^These hooks will be executed. If you did not configure these hooks' ||
+	    true
 }
 
 e2e_main

@@ -2,7 +2,7 @@
 # real client NAME, installed at its pinned version by install.sh, runs
 # one session against the scripted mock model (mock_model.py) in a
 # project whose .reflexion/rules/ holds e2e-rules.yaml, with the hook
-# registered by `reflexion-rules init --agent NAME` where the engine can.
+# registered by `reflexion-rules init --agent NAME`.
 #
 # The test script defines, then calls e2e_main:
 #   AGENT              claude | gemini | codex | copilot: the client
@@ -10,8 +10,6 @@
 #                      AGENT; Copilot also runs a project's Claude hooks)
 #   LABEL              names the test points (default AGENT)
 #   agent_prepare      the client's own settings (model server, auth)
-#   agent_register     the registration, written by hand, for an engine
-#                      whose init does not know AGENT yet
 #   agent_run          runs the client on $PROMPT through agent_exec
 #   agent_hook_noise   filter: stdin = the client's output, stdout = the
 #                      lines that are warnings about hooks
@@ -124,21 +122,15 @@ EOF
 	PORT=$(cat "$S/port")
 	agent_prepare
 
-	# The registration: init where the engine knows the client.
-	if (cd "$PROJ" && HOME=$AHOME "$RR" init --agent "$INIT_AGENT" \
-	    --dry-run) >/dev/null 2>&1; then
-		if (cd "$PROJ" && HOME=$AHOME && export HOME && agent_init) \
-		    >"$S/init.out" 2>&1
-		then
-			ok "$LABEL: init --agent $INIT_AGENT registers the hook"
-		else
-			not_ok "$LABEL: init --agent $INIT_AGENT registers the hook"
-			diag <"$S/init.out"
-		fi
+	# The registration, as a user makes it: init in the project (its
+	# default scope), with this build's engine by its full path.
+	if (cd "$PROJ" && HOME=$AHOME && export HOME &&
+	    "$RR" init --agent "$INIT_AGENT" --command "$RR hook") \
+	    >"$S/init.out" 2>&1; then
+		ok "$LABEL: init --agent $INIT_AGENT registers the hook"
 	else
-		echo "# init --agent $INIT_AGENT: not supported by this engine;" \
-		    "the test writes the registration"
-		agent_register
+		not_ok "$LABEL: init --agent $INIT_AGENT registers the hook"
+		diag <"$S/init.out"
 	fi
 
 	agent_run
@@ -194,9 +186,4 @@ EOF
 		tail -n 40 "$ERR" | diag
 	fi
 	done_testing
-}
-
-# The default: init in the project, the engine at its absolute path.
-agent_init() {
-	"$RR" init --agent "$INIT_AGENT" --command "$RR hook"
 }
