@@ -74,7 +74,7 @@ tmp=$(mktemp -d "$cache/.$name-$ver.XXXXXX") || exit 1
 log=$tmp.log
 trap 'rm -rf "$tmp" "$log"' EXIT
 trap 'exit 1' HUP INT TERM
-if ! timeout 600 npm install --prefix "$tmp" --no-audit --no-fund \
+if ! timeout 300 npm install --prefix "$tmp" --no-audit --no-fund \
     --no-update-notifier --no-save --loglevel=error "$pkg@$ver" \
     >"$log" 2>&1; then
 	echo "install.sh: npm install $pkg@$ver failed:" >&2

@@ -24,7 +24,7 @@
 . "$SRCDIR/tests/lib.sh"
 
 # A hung client fails its test after this many seconds; it never holds CI.
-AGENT_TIMEOUT=${AGENT_TIMEOUT:-120}
+AGENT_TIMEOUT=${AGENT_TIMEOUT:-60}
 INIT_AGENT=${INIT_AGENT:-$AGENT}
 LABEL=${LABEL:-$AGENT}
 PROMPT='Run the e2e-session steps.'
