@@ -142,7 +142,7 @@ def tool_call(step, tools, tool_specs):
             return name, {"cmd": cmd}, "function"
         if name == "shell":
             return name, {"command": ["bash", "-lc", cmd]}, "function"
-        if name in ("bash",):
+        if name == "bash":
             return name, {"command": cmd, "description": "run a command",
                           "mode": "sync", "initial_wait": 30}, "function"
         if name is None:
