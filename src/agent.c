@@ -109,7 +109,7 @@ find_event(const struct agent_table *t, const char *name)
 }
 
 /*
- * The marks, tried in this order (reflexion-rules(1), AGENTS):
+ * The marks, tried in this order (reflexion-rules(1), AGENT PROTOCOLS):
  * cursor_version or workspace_roots: Cursor; no hook_event_name but
  * camelCase fields: Copilot; one of Gemini's own event names: Gemini; a
  * camelCase event name: Cursor; turn_id, or an apply_patch: Codex; an
@@ -433,6 +433,9 @@ split_patch(cJSON *root, struct agent_mapped *out)
 	char			*err;
 	size_t			 i;
 
+	/* A patch sent as the whole input is no JSON text: no note of it. */
+	free(out->note);
+	out->note = NULL;
 	in = cJSON_GetObjectItemCaseSensitive(root, "tool_input");
 	if (cJSON_IsString(in))
 		text = in->valuestring;

@@ -2,7 +2,7 @@
  * Each client's events, tools and fields, and their canonical names
  * (agent_priv.h): the whole of what agent.c knows of the clients, read
  * from their own code (agent-protocols.md in the project's reference
- * notes; reflexion-rules(1), AGENTS).  Claude Code's names are the
+ * notes; reflexion-rules(1), AGENT PROTOCOLS).  Claude Code's names are the
  * canonical ones: its table is empty.
  */
 #include <stddef.h>

@@ -273,9 +273,9 @@ hook_command(char **note)
 		real_found = realpath(found, NULL);
 		if (self != NULL && real_found != NULL &&
 		    strcmp(self, real_found) != 0)
-			*note = xasprintf("note: the clients will run %s (the "
-			    "first reflexion-rules on PATH), not this "
-			    "program, %s", found, self);
+			*note = xasprintf("note: the clients will run %s, "
+			    "the first reflexion-rules on PATH, which is not "
+			    "this program", found);
 		free(real_found);
 		free(found);
 		free(self);

@@ -1,5 +1,5 @@
 /*
- * The reply in each client's own protocol (reflexion-rules(1), AGENTS),
+ * The reply in each client's own protocol (reflexion-rules(1), AGENT PROTOCOLS),
  * from the texts output.c gathers.  Each writer sends only the keys its
  * client documents: Codex fails a hook that sends any other key and then
  * runs the tool, and Cursor denies a permission step whose output is not
@@ -55,6 +55,22 @@ hso_context(struct buf *j, bool *first, const char *event,
 	jsonw_cstring(j, event);
 	reply_key(j, &first_hso, "additionalContext", ctx);
 	buf_addc(j, '}');
+}
+
+/*
+ * Warnings a client has no field for (or not beside a deny) go to
+ * stderr, where its log keeps them: never lost.
+ */
+static void
+warn_to_stderr(struct reply_texts *t, struct hook_reply *reply)
+{
+	if (t->warn.len == 0)
+		return;
+	buf_adds(&reply->err, "reflexion-rules: ");
+	buf_add(&reply->err, t->warn.data, t->warn.len);
+	if (t->warn.data[t->warn.len - 1] != '\n')
+		buf_addc(&reply->err, '\n');
+	buf_reset(&t->warn);
 }
 
 static void
@@ -154,7 +170,7 @@ output_codex(struct reply_texts *t, const struct rr_event *ev, bool exit2,
 	reply_cap(t, &t->ctx);
 	reply_cap(t, &t->warn);
 	if (deny || t->block.len)
-		buf_reset(&t->warn);
+		warn_to_stderr(t, reply);
 	if (!t->block.len && !deny && !t->ctx.len && !t->warn.len)
 		return;
 	buf_init(&j);
@@ -221,6 +237,7 @@ output_copilot(struct reply_texts *t, const struct rr_event *ev,
 		buf_add(&t->ctx, t->block.data, t->block.len);
 		buf_reset(&t->block);
 	}
+	warn_to_stderr(t, reply);
 	reply_cap(t, &t->block);
 	reply_cap(t, &t->reason);
 	reply_cap(t, &t->ctx);
@@ -306,6 +323,7 @@ output_cursor(struct reply_texts *t, const struct rr_event *ev, bool exit2,
 		buf_add(&t->ctx, t->block.data, t->block.len);
 		buf_reset(&t->block);
 	}
+	warn_to_stderr(t, reply);
 	reply_cap(t, &t->block);
 	reply_cap(t, &t->reason);
 	reply_cap(t, &t->ctx);

@@ -3,7 +3,9 @@
 # duplicate of a registration of ours written with a full path;
 # --uninstall removes ours and nothing else (and a file of ours alone).
 mkdir -p bin proj/.gemini proj/.git home
-ln -s "$RR" bin/reflexion-rules
+# $RR may be a command line (valgrind ...): a script runs it.
+printf '#!/bin/sh\nexec %s "$@"\n' "$RR" > bin/reflexion-rules
+chmod +x bin/reflexion-rules
 PATH=$PWD/bin:$PATH HOME=$PWD/home
 export PATH HOME
 cat > proj/.gemini/settings.json <<'JSON'

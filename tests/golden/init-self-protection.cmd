@@ -6,7 +6,9 @@
 # files the pack guards whatever they are).  A CODEX_HOME or COPILOT_HOME
 # elsewhere is not known to the pack (reflexion-rules(1), AGENTS).
 mkdir -p bin proj/.git user
-ln -s "$RR" bin/reflexion-rules
+# $RR may be a command line (valgrind ...): a script runs it.
+printf '#!/bin/sh\nexec %s "$@"\n' "$RR" > bin/reflexion-rules
+chmod +x bin/reflexion-rules
 PATH=$PWD/bin:$PATH HOME=$PWD/user
 export PATH HOME
 unset CODEX_HOME COPILOT_HOME

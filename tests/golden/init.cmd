@@ -1,7 +1,9 @@
 # init merges our hooks into an existing settings.json, keeps the rest,
 # backs the old file up and changes nothing on a second run.
 mkdir -p bin proj/.claude
-ln -s "$RR" bin/reflexion-rules
+# $RR may be a command line (valgrind ...): a script runs it.
+printf '#!/bin/sh\nexec %s "$@"\n' "$RR" > bin/reflexion-rules
+chmod +x bin/reflexion-rules
 PATH=$PWD/bin:$PATH
 cat > proj/.claude/settings.json <<'JSON'
 {

@@ -417,6 +417,13 @@ test_codex(void)
 	    "... with a note that says where it is wrong");
 	agent_mapped_release(&m);
 	map(&m, "{\"turn_id\":\"t\",\"hook_event_name\":\"PreToolUse\","
+	    "\"tool_name\":\"apply_patch\",\"tool_input\":\"garbage\"}",
+	    AGENT_AUTO, NULL);
+	ok(m.note != NULL && strstr(m.note, "not a patch") != NULL,
+	    "a patch string that is neither JSON nor a patch: one note, "
+	    "the patch's (found by fuzzing: two leaked)");
+	agent_mapped_release(&m);
+	map(&m, "{\"turn_id\":\"t\",\"hook_event_name\":\"PreToolUse\","
 	    "\"tool_name\":\"apply_patch\",\"tool_input\":{}}", AGENT_AUTO, NULL);
 	ok(m.note != NULL && strstr(m.note, "no patch text"),
 	    "an apply_patch without text: a note");
@@ -427,6 +434,7 @@ test_codex(void)
 	    AGENT_AUTO, NULL);
 	is_str(at(m.events[0], "tool_name"), "Delete",
 	    "a patch as the whole input (a custom tool call)");
+	ok(m.note == NULL, "... which is no JSON text to complain of");
 	agent_mapped_release(&m);
 }
 

@@ -475,8 +475,9 @@ test_command(void)
 	is_str(run_out, want, "init: says what it did, no backup, and what "
 	    "next");
 	ok(strstr(run_err, "the clients will run ") != NULL &&
-	    strstr(run_err, "(the first reflexion-rules on PATH), not this "
-	    "program") != NULL, "init: says that PATH has another program");
+	    strstr(run_err, "the first reflexion-rules on PATH, which is not "
+	    "this program") != NULL, "init: says that PATH has another "
+	    "program");
 	free(want);
 	s = file_slurp(path);
 	ok(s != NULL && events_with(s, CMD) == 7,
@@ -611,6 +612,40 @@ test_command(void)
 	ok(S_ISLNK(st2.st_mode) && s != NULL && events_with(s, CMD) == 7,
 	    "symlinked settings: the target is updated");
 	free(s);
+	free(real);
+	free(path);
+	free(proj);
+
+	/* Without reflexion-rules on PATH: this program's full path. */
+	proj = xasprintf("%s/p5", top);
+	mkdir(proj, 0755);
+	path = xasprintf("%s/.claude/settings.json", proj);
+	real = realpath("/proc/self/exe", NULL);
+	before = getenv("PATH") ? xstrdup(getenv("PATH")) : xstrdup("");
+	setenv("PATH", "/nonexistent", 1);
+	ok(run("--project-dir", proj, NULL) == 0, "not on PATH: exit 0");
+	want = xasprintf("%s hook", real);
+	s = file_slurp(path);
+	ok(s != NULL && real != NULL && strchr(real, ' ') == NULL &&
+	    events_with(s, want) == 7, "not on PATH: the full path registered");
+	free(s);
+	ok(strstr(run_err, "reflexion-rules is not on PATH: registered this "
+	    "program by its full path") != NULL && strstr(run_err, real) !=
+	    NULL, "not on PATH: said on stderr");
+	setenv("PATH", before, 1);
+	/*
+	 * This test program is not named reflexion-rules, so its path is
+	 * not ours by name (merge() tests that one of ours is): --command
+	 * names it for --uninstall.
+	 */
+	ok(run("--project-dir", proj, "--uninstall", "--command", want,
+	    NULL) == 0 && strstr(run_out, "removed the hooks for 7 events")
+	    != NULL, "--uninstall --command removes that registration");
+	s = file_slurp(path);
+	is_str(s, "{}\n", "... leaving an empty object");
+	free(s);
+	free(want);
+	free(before);
 	free(real);
 	free(path);
 	free(proj);

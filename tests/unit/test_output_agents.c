@@ -182,10 +182,15 @@ test_codex(void)
 	    "\"Ta\\n\\n(reflexion-rules: this rule asks for confirmation, "
 	    "which Codex cannot do here; denied instead)\"}}\n",
 	    "Codex: ask (unsupported) is a deny that says so");
-	out_is(C_PRE, AGENT_CODEX, NULL, M(DENY) | M(WARN),
-	    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	    "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
-	    "\"Td\"}}\n", "Codex: no systemMessage beside a deny");
+	reply(&g, C_PRE, AGENT_CODEX, NULL, M(DENY) | M(WARN), false, NULL);
+	ok(strcmp(g.out, "{\"hookSpecificOutput\":{\"hookEventName\":"
+	    "\"PreToolUse\",\"permissionDecision\":\"deny\","
+	    "\"permissionDecisionReason\":\"Td\"}}\n") == 0 &&
+	    strcmp(g.err, "reflexion-rules: Tw\n") == 0,
+	    "Codex: no systemMessage beside a deny; the warning on stderr");
+	got_release(&g);
+	out_is(C_PRE, AGENT_CODEX, NULL, M(WARN),
+	    "{\"systemMessage\":\"Tw\"}\n", "Codex: a warning alone");
 	out_is(C_STOP, AGENT_CODEX, NULL, M(DENY) | M(CTX),
 	    "{\"decision\":\"block\",\"reason\":\"Td\\n\\nTc\"}\n",
 	    "Codex Stop block");
@@ -228,8 +233,11 @@ test_copilot(void)
 	out_is(P_POST, AGENT_COPILOT, NULL, M(DENY) | M(CTX),
 	    "{\"additionalContext\":\"Td\\n\\nTc\"}\n",
 	    "Copilot postToolUse: a deny cannot undo the tool: context");
-	out_is(P_CAMEL, AGENT_COPILOT, NULL, M(WARN), "",
-	    "Copilot has no field for warnings (stderr has them)");
+	reply(&g, P_CAMEL, AGENT_COPILOT, NULL, M(WARN), false, "broken");
+	ok(g.out[0] == '\0' && strcmp(g.err, "reflexion-rules: Tw\n\n"
+	    "broken\n") == 0, "Copilot has no field for warnings: stderr "
+	    "has them");
+	got_release(&g);
 	reply(&g, P_CAMEL, AGENT_COPILOT, NULL, M(DENY), true, NULL);
 	ok(g.out[0] == '\0' && strcmp(g.err, "Td\n") == 0 && g.status == 2,
 	    "Copilot --exit2: exit 2 (Copilot then drops the reason)");
