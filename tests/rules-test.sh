@@ -1,10 +1,11 @@
 #!/bin/sh
-# The tests: blocks of the shipped packs and of tests/rules/, one TAP point
-# per rule test, through `reflexion-rules test --tap`; known gaps are TODO
-# points (a closed gap shows up as an unexpected pass).
+# The tests: blocks of the shipped packs, of tests/rules/ and of the agent
+# tests' rule file (tests/agents/), one TAP point per rule test, through
+# `reflexion-rules test --tap`; known gaps are TODO points (a closed gap
+# shows up as an unexpected pass).
 . "$SRCDIR/tests/lib.sh"
 
-for dir in "$SRCDIR/rules" "$SRCDIR/tests/rules"; do
+for dir in "$SRCDIR/rules" "$SRCDIR/tests/rules" "$SRCDIR/tests/agents"; do
 	"$RR" test --tap "$dir" >"$TMPROOT/out" 2>"$TMPROOT/err"
 	status=$?
 	while IFS= read -r line; do
