@@ -616,6 +616,21 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	return NULL;
 }
 
+/* bash --rcfile FILE, --init-file FILE: FILE is sourced first. */
+static void
+shell_rcfiles(struct frame *f, const struct sh_cmd *c)
+{
+	size_t	i;
+
+	for (i = 1; i + 1 < c->argc; i++) {
+		if (strcmp(c->argv[i], "--") == 0 || c->argv[i][0] != '-')
+			break;
+		if (strcmp(c->argv[i], "--rcfile") == 0 ||
+		    strcmp(c->argv[i], "--init-file") == 0)
+			sh_source_word(f, c->argv[++i]);
+	}
+}
+
 /* The lexer's runs_input hook: a here-document fed to sh is its script. */
 static bool
 runs_input(const struct sh_cmd *c)
@@ -650,6 +665,12 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			    f->ps->ctx)->params, script, c, i + 1);
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
+		else if (i < c->argc)	/* bash FILE: a <( ) */
+			sh_source_word(f, c->argv[i]);
+		shell_rcfiles(f, c);
+	} else if ((strcmp(c->program, "source") == 0 ||
+	    strcmp(c->program, ".") == 0) && c->argc > 1) {
+		sh_source_word(f, c->argv[1]);
 	} else if (sh_interp(f, c)) {
 		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {

@@ -12,6 +12,8 @@
  *                     git runs through a shell);
  *   NAME=CMD          an assignment to a variable whose value programs
  *                     run as a command (GIT_SSH_COMMAND, EDITOR, ...);
+ *   BASH_ENV=<( )     the file a shell sources, when a process
+ *                     substitution writes it (also --rcfile, source);
  *   parallel          its command with each argument after ::: put in;
  *   watch, ssh HOST   the words of the command, joined as they do;
  *   ssh -o ProxyCommand=CMD, rsync -e CMD   the command they run here;
@@ -55,17 +57,10 @@ parse_str(struct frame *f, const char *s)
 	sh_parse_nested(f, s, strlen(s));
 }
 
-/* Appends s single-quoted, so that the shell reads it as one word. */
 static void
 add_quoted(struct buf *b, const char *s)
 {
-	buf_addc(b, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *s);
-	buf_addc(b, '\'');
+	sh_add_quoted(b, s, strlen(s));
 }
 
 /* Appends argv[from..argc), each quoted or as written, space-separated. */
@@ -102,6 +97,16 @@ parse_joined(struct frame *f, const char *const *argv, size_t from,
 
 /* ---- variables whose value is a command --------------------------------- */
 
+void
+sh_source_word(struct frame *f, const char *word)
+{
+	const char	*text;
+	size_t		 len;
+
+	if ((text = sh_proc_sub(word, &len)) != NULL)
+		sh_parse_from(f, text, len, "<( )");
+}
+
 static const char *const command_vars[] = {
 	"GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
 	"GIT_EXTERNAL_DIFF", "EDITOR", "VISUAL", "PAGER", "PROMPT_COMMAND",
@@ -122,6 +127,8 @@ sh_command_var(struct frame *f, const char *word)
 	name[n] = '\0';
 	if (str_in_set(name, command_vars))
 		parse_str(f, eq + 1);
+	else if (strcmp(name, "BASH_ENV") == 0 || strcmp(name, "ENV") == 0)
+		sh_source_word(f, eq + 1);	/* a file the shell sources */
 }
 
 /* ---- git ------------------------------------------------------------------ */
@@ -336,27 +343,47 @@ is_parallel_sep(const char *s)
 }
 
 /*
+ * The length of the replacement string ({}, {.}, {/}, {//}, {/.}, {#},
+ * {%}, {1}...) at p, or 0.  At most 3 bytes past '{': linear in the
+ * template.
+ */
+static size_t
+replacement_len(const char *p)
+{
+	const char	*q;
+
+	if (*p != '{')
+		return 0;
+	for (q = p + 1; q - p <= 3 && *q &&
+	    strchr("./#%0123456789", *q) != NULL; q++)
+		;
+	return *q == '}' ? (size_t)(q - p) + 1 : 0;
+}
+
+/*
  * The command with one argument put in: in place of each replacement
- * string ({}, {.}, {/}, {//}, {/.}, {#}, {%}, {1}...), or after it when
- * there is none, quoted as parallel quotes it.
+ * string, or after it when there is none, quoted as parallel quotes it;
+ * but a command that is a replacement string alone is the argument as
+ * written (`parallel {} ::: 'rm -rf /'` runs rm), as parallel does.
  */
 static void
 parallel_one(struct frame *f, const char *tmpl, const char *arg)
 {
 	struct buf	 b;
-	const char	*p, *q;
+	const char	*p;
+	size_t		 n;
 	bool		 put = false;
 
+	if ((n = replacement_len(tmpl)) > 0 && tmpl[n] == '\0') {
+		parse_str(f, arg);
+		return;
+	}
 	buf_init(&b);
 	for (p = tmpl; *p; p++) {
-		/* At most 3 bytes past '{': linear in the template. */
-		for (q = p + 1; *p == '{' && q - p <= 3 && *q &&
-		    strchr("./#%0123456789", *q) != NULL; q++)
-			;
-		if (*p == '{' && *q == '}') {
+		if ((n = replacement_len(p)) > 0) {
 			add_quoted(&b, arg);
 			put = true;
-			p = q;
+			p += n - 1;
 			continue;
 		}
 		buf_addc(&b, *p);

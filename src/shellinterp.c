@@ -51,6 +51,7 @@ struct scan {
 };
 
 static void scan_program(struct scan *);
+static bool value(struct scan *, const char **, struct buf *, int);
 
 static bool
 is_ident(char c)
@@ -136,7 +137,7 @@ assignment(struct scan *sc, const char *name, size_t len, const char *p)
 	for (q++; q < sc->end && is_blank(*q); q++)
 		;
 	buf_init(&lit);
-	if (literal(sc, &q, &lit) && (q == sc->end || strchr(";\n", *q)) &&
+	if (value(sc, &q, &lit, 0) && (q == sc->end || strchr(";\n", *q)) &&
 	    sh_charge(sc->f->ps, len + lit.len)) {
 		sc->vars[sc->nvars].name = arena_strndup(a, name, len);
 		sc->vars[sc->nvars].nlen = len;
@@ -177,6 +178,196 @@ var_value(struct scan *sc, const char **pp, struct buf *out)
 	return true;
 }
 
+#define MAX_VALUE_DEPTH	4	/* path.join(path.join(os.homedir() ... */
+
+static const char *
+skip_blanks(const char *p, const char *end)
+{
+	while (p < end && is_blank(*p))
+		p++;
+	return p;
+}
+
+/* Appends the path part to path, as os.path.join does: "/x" restarts. */
+static void
+join_path(struct buf *path, const char *part, size_t len)
+{
+	if (len > 0 && part[0] == '/')
+		buf_reset(path);
+	else if (path->len > 0 && path->data[path->len - 1] != '/')
+		buf_addc(path, '/');
+	buf_add(path, part, len);
+}
+
+/*
+ * What follows a python path value: .expanduser(), .resolve(),
+ * .absolute() keep it; .joinpath(V) and / V join V to it.
+ */
+static const char *
+path_suffixes(struct scan *sc, const char *p, struct buf *out, int depth)
+{
+	static const char *const same[] = {
+		".expanduser()", ".resolve()", ".absolute()", NULL
+	};
+	const char	*end = sc->end, *q;
+	const char *const *m;
+	struct buf	 part;
+	size_t		 n;
+
+	buf_init(&part);
+	for (;;) {
+		q = skip_blanks(p, end);
+		for (m = same; *m != NULL; m++)
+			if ((size_t)(end - q) >= (n = strlen(*m)) &&
+			    memcmp(q, *m, n) == 0)
+				break;
+		if (*m != NULL) {
+			p = q + n;
+			continue;
+		}
+		if (q < end && *q == '/')
+			q = skip_blanks(q + 1, end);
+		else if ((size_t)(end - q) > 10 &&
+		    memcmp(q, ".joinpath(", 10) == 0)
+			q += 10;
+		else
+			break;
+		if (!value(sc, &q, &part, depth + 1))
+			break;
+		join_path(out, part.data, part.len);
+		if (q < end && *q == ')' && p[0] != '/' &&
+		    *skip_blanks(p, end) == '.')
+			q++;
+		p = q;
+	}
+	buf_release(&part);
+	return p;
+}
+
+/*
+ * A path function of values (struct pathfn_entry) at *pp, into out:
+ * os.path.expanduser("~"), path.join(os.homedir(), ".ssh"),
+ * Path.home() / ".aws", os.environ["HOME"], process.env.HOME,
+ * $ENV{HOME}.  The home directory is written ~ and a variable $NAME,
+ * as a shell rule knows them.  *pp moves past it.
+ */
+static bool
+path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
+{
+	const struct pathfn_entry	*fn;
+	const char			*p = *pp, *end = sc->end, *name, *q;
+	struct buf			 arg;
+	size_t				 nargs = 0;
+	char				 close;
+
+	if (depth > MAX_VALUE_DEPTH)
+		return false;
+	if (sc->lang == L_PERL && (size_t)(end - p) > 5 &&
+	    memcmp(p, "$ENV{", 5) == 0) {
+		p += 5;
+		buf_init(&arg);
+		if (!value(sc, &p, &arg, depth + 1)) {
+			for (q = p; q < end && is_name_char(*q); q++)
+				;
+			buf_add(&arg, p, (size_t)(q - p));
+			p = q;
+		}
+		if (p >= end || *p != '}' || arg.len == 0) {
+			buf_release(&arg);
+			return false;
+		}
+		buf_reset(out);
+		buf_addc(out, '$');
+		buf_add(out, arg.data, arg.len);
+		buf_release(&arg);
+		*pp = p + 1;
+		return true;
+	}
+	if (p >= end || !is_name_start(*p))
+		return false;
+	for (name = p; p < end && (is_ident(*p) || (*p == '.' &&
+	    p + 1 < end && is_name_start(p[1])) || (*p == ':' &&
+	    p + 2 < end && p[1] == ':' && is_name_start(p[2])));)
+		p += *p == ':' ? 2 : 1;
+	/* process.env.HOME */
+	if (sc->lang == L_NODE && (size_t)(p - name) > 12 &&
+	    memcmp(name, "process.env.", 12) == 0) {
+		buf_reset(out);
+		buf_addc(out, '$');
+		buf_add(out, name + 12, (size_t)(p - name - 12));
+		*pp = p;
+		return true;
+	}
+	buf_init(&arg);
+	if (sc->lang == L_NODE && p - name == 7 &&
+	    memcmp(name, "require", 7) == 0 && p < end && *p == '(') {
+		/* require("os").homedir(): as os.homedir() */
+		q = p + 1;
+		if (literal(sc, &q, &arg) && q + 1 < end && *q == ')' &&
+		    q[1] == '.' && is_name_start(q[2])) {
+			for (p = q + 1; p < end && (is_ident(*p) ||
+			    (*p == '.' && p + 1 < end && is_name_start(p[1])));
+			    p++)
+				;
+			buf_add(&arg, q + 1, (size_t)(p - q - 1));
+			fn = sh_find_pathfn(sc->lang, arg.data, arg.len);
+		} else
+			fn = NULL;
+	} else
+		fn = sh_find_pathfn(sc->lang, name, (size_t)(p - name));
+	buf_reset(&arg);
+	if (fn == NULL) {
+		buf_release(&arg);
+		return false;
+	}
+	buf_reset(out);
+	if (fn->kind == PF_HOME) {
+		buf_release(&arg);
+		if ((size_t)(end - p) >= 2 && p[0] == '(' && p[1] == ')')
+			p += 2;
+		buf_addc(out, '~');
+		*pp = path_suffixes(sc, p, out, depth);
+		return true;
+	}
+	if (p >= end || (*p != '(' && !(*p == '[' && fn->kind == PF_ENV))) {
+		buf_release(&arg);
+		return false;
+	}
+	close = *p == '(' ? ')' : ']';
+	for (p++;; p++) {
+		p = skip_blanks(p, end);
+		if (!value(sc, &p, &arg, depth + 1))
+			break;
+		if (fn->kind == PF_ENV && nargs == 0)
+			buf_addc(out, '$');
+		if (fn->kind == PF_JOIN)
+			join_path(out, arg.data, arg.len);
+		else if (nargs == 0)
+			buf_add(out, arg.data, arg.len);
+		nargs++;
+		p = skip_blanks(p, end);
+		if (p >= end || *p != ',' || fn->kind != PF_JOIN)
+			break;
+	}
+	buf_release(&arg);
+	if (nargs == 0 || p >= end || *p != close ||
+	    (nargs > 1 && fn->kind != PF_JOIN))
+		return false;
+	*pp = path_suffixes(sc, p + 1, out, depth);
+	return true;
+}
+
+/*
+ * A value computed from literals alone at *pp, into out: a string
+ * literal, a name assigned one, or a path function of such values.
+ */
+static bool
+value(struct scan *sc, const char **pp, struct buf *out, int depth)
+{
+	return literal(sc, pp, out) || var_value(sc, pp, out) ||
+	    path_expr(sc, pp, out, depth);
+}
+
 /* Past a python keyword argument's name (path="/"), if p is at one. */
 static const char *
 keyword(const char *p, const char *end)
@@ -190,21 +381,6 @@ keyword(const char *p, const char *end)
 	if (q + 1 < end && *q == '=' && q[1] != '=')
 		return q + 1;
 	return p;
-}
-
-/* Appends s to b quoted for the shell. */
-static void
-add_quoted(struct buf *b, const char *s, size_t len)
-{
-	size_t	i;
-
-	buf_addc(b, '\'');
-	for (i = 0; i < len; i++)
-		if (s[i] == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, s[i]);
-	buf_addc(b, '\'');
 }
 
 /* Parses cmd as what the call at [from, to) of the program does. */
@@ -268,20 +444,19 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 					break;
 				}
 				buf_addc(&cmd, ' ');
-				add_quoted(&cmd, lit.data, lit.len);
+				sh_add_quoted(&cmd, lit.data, lit.len);
 				if (nwords++ == 0)
 					after_first = cmd.len;
 				if (p < end && *p == ',')
 					p++;
 			}
-		} else if (nwords < MAX_CALL_ARGS && (literal(sc, &p, &lit) ||
-		    var_value(sc, &p, &lit))) {
+		} else if (nwords < MAX_CALL_ARGS && value(sc, &p, &lit, 0)) {
 			if (nwords == 0)
 				buf_add(&first, lit.data, lit.len);
 			else if (nwords == 1)
 				buf_add(&second, lit.data, lit.len);
 			buf_addc(&cmd, ' ');
-			add_quoted(&cmd, lit.data, lit.len);
+			sh_add_quoted(&cmd, lit.data, lit.len);
 			if (nwords++ == 0)
 				after_first = cmd.len;
 		} else {
@@ -328,7 +503,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 
 		if (!list && first.len > 0) {
 			buf_adds(&lit, writes ? "tee " : "cat ");
-			add_quoted(&lit, first.data, first.len);
+			sh_add_quoted(&lit, first.data, first.len);
 		}
 	} else if (cl->kind == K_SHELL && nwords == 1 && !list) {
 		if (first.len > 0)
@@ -338,7 +513,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	else if (!list) {
 		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir " :
 		    cl->kind == K_RM && !recursive ? "rm " : "rm -rf ");
-		add_quoted(&lit, first.data, first.len);
+		sh_add_quoted(&lit, first.data, first.len);
 	}
 	if (lit.len > 0)
 		emit(sc, lit.data, lit.len, name, q < end && *q == ')' ?
@@ -390,7 +565,7 @@ path_call(struct scan *sc, const char *name, const char *p)
 	}
 	buf_init(&cmd);
 	buf_adds(&cmd, methods[i].cmd);
-	add_quoted(&cmd, lit.data, lit.len);
+	sh_add_quoted(&cmd, lit.data, lit.len);
 	emit(sc, cmd.data, cmd.len, name, q + n);
 	buf_release(&cmd);
 	buf_release(&lit);

@@ -49,6 +49,25 @@ struct call {
 	enum kind	 kind;
 };
 
+/*
+ * The functions that compute a path from their arguments alone, so that
+ * a call given one is read as if given the path (shutil.rmtree(
+ * os.path.expanduser("~")) deletes ~).
+ */
+enum pathfn {
+	PF_SAME,	/* its one argument: expanduser(P), Path(P) */
+	PF_JOIN,	/* its arguments joined by '/': os.path.join */
+	PF_HOME,	/* the home directory, ~: Path.home(), os.homedir() */
+	PF_ENV		/* the variable its argument or key names: getenv */
+};
+
+struct pathfn_entry {
+	const char	*name;		/* last part of a dotted name */
+	const char	*prefix;	/* required before it, or NULL */
+	unsigned	 langs;
+	enum pathfn	 kind;
+};
+
 /* The interpreter c->program names, or NULL. */
 const struct interp *sh_find_interp(const char *prog);
 /*
@@ -64,5 +83,8 @@ bool	 sh_program_text(const struct interp *, const struct sh_cmd *c,
  * prefix some need) in lang, or NULL.
  */
 const struct call *sh_find_call(enum lang, const char *name, size_t len);
+/* Likewise for the path functions. */
+const struct pathfn_entry *sh_find_pathfn(enum lang, const char *name,
+	    size_t len);
 
 #endif

@@ -196,29 +196,85 @@ static const struct call calls[] = {
 	{ "delete", "Dir", LB(L_RUBY), K_RMDIR },
 };
 
+static const struct pathfn_entry pathfns[] = {
+	{ "expanduser", NULL, LB(L_PYTHON), PF_SAME },
+	{ "expandvars", NULL, LB(L_PYTHON), PF_SAME },
+	{ "abspath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "realpath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "normpath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "Path", NULL, LB(L_PYTHON), PF_SAME },
+	{ "PurePath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "PosixPath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "join", "path", LB(L_PYTHON) | LB(L_NODE), PF_JOIN },
+	{ "resolve", "path", LB(L_NODE), PF_JOIN },
+	{ "normalize", "path", LB(L_NODE), PF_SAME },
+	{ "join", "File", LB(L_RUBY), PF_JOIN },
+	{ "expand_path", "File", LB(L_RUBY), PF_SAME },
+	{ "absolute_path", "File", LB(L_RUBY), PF_SAME },
+	{ "home", "Path", LB(L_PYTHON), PF_HOME },
+	{ "homedir", "os", LB(L_NODE), PF_HOME },
+	{ "home", "Dir", LB(L_RUBY), PF_HOME },
+	{ "getenv", NULL, LB(L_PYTHON) | LB(L_PHP), PF_ENV },
+	{ "get", "environ", LB(L_PYTHON), PF_ENV },
+	{ "environ", NULL, LB(L_PYTHON), PF_ENV },
+	{ "ENV", NULL, LB(L_RUBY), PF_ENV },
+	{ "env", "process", LB(L_NODE), PF_ENV },
+};
 
-const struct call *
-sh_find_call(enum lang lang, const char *name, size_t len)
+/* The entry of a table whose name and prefix fit a dotted name. */
+#define FIND_BY_NAME(table, lang, name, len) \
+	((const void *)find_by_name((table), sizeof((table)[0]),	\
+	    sizeof(table) / sizeof((table)[0]), (lang), (name), (len)))
+
+/*
+ * Both tables start with name, prefix and langs, at the same offsets;
+ * find_by_name() reads them with memcpy, as bytes of either type.
+ */
+_Static_assert(offsetof(struct call, prefix) ==
+    offsetof(struct pathfn_entry, prefix) &&
+    offsetof(struct call, langs) == offsetof(struct pathfn_entry, langs),
+    "struct call and struct pathfn_entry start alike");
+
+static const void *
+find_by_name(const void *table, size_t size, size_t n, enum lang lang,
+    const char *name, size_t len)
 {
-	const char	*last = name, *s;
+	const char	*last = name, *s, *e, *ename, *prefix;
+	unsigned	 langs;
 	size_t		 i, lastlen, plen;
 
 	for (s = name; s < name + len; s++)
 		if (*s == '.' || *s == ':')
 			last = s + 1;
 	lastlen = (size_t)(name + len - last);
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		if (!(calls[i].langs & LB(lang)) ||
-		    strlen(calls[i].name) != lastlen ||
-		    memcmp(calls[i].name, last, lastlen) != 0)
+	for (i = 0; i < n; i++) {
+		e = (const char *)table + i * size;
+		memcpy(&ename, e + offsetof(struct call, name), sizeof(ename));
+		memcpy(&prefix, e + offsetof(struct call, prefix),
+		    sizeof(prefix));
+		memcpy(&langs, e + offsetof(struct call, langs), sizeof(langs));
+		if (!(langs & LB(lang)) || strlen(ename) != lastlen ||
+		    memcmp(ename, last, lastlen) != 0)
 			continue;
-		if (calls[i].prefix == NULL)
-			return &calls[i];
-		plen = strlen(calls[i].prefix);
+		if (prefix == NULL)
+			return e;
+		plen = strlen(prefix);
 		if (last - name > (ptrdiff_t)plen &&
-		    memcmp(last - plen - 1, calls[i].prefix, plen) == 0)
-			return &calls[i];
+		    memcmp(last - plen - 1, prefix, plen) == 0)
+			return e;
 	}
 	return NULL;
+}
+
+const struct pathfn_entry *
+sh_find_pathfn(enum lang lang, const char *name, size_t len)
+{
+	return FIND_BY_NAME(pathfns, lang, name, len);
+}
+
+const struct call *
+sh_find_call(enum lang lang, const char *name, size_t len)
+{
+	return FIND_BY_NAME(calls, lang, name, len);
 }
 

@@ -4,11 +4,13 @@
  * whether it has an option, long options abbreviated as the program's
  * option parser accepts them.  They read a finished struct sh_cmd only.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "shellwords.h"
 #include "strset.h"
+#include "xmalloc.h"
 
 struct global_opts {
 	const char		*program;
@@ -225,8 +227,41 @@ param_default(const char *s, size_t *namelen)
 	return strchr(p, '}');
 }
 
+/*
+ * out holds ~, ~NAME or $NAME (the root of a path that .. climbs above):
+ * replaces it with the absolute directory it stands for when home tells
+ * it (~ and $HOME are home, ~NAME is NAME beside it); false otherwise.
+ */
+static bool
+absolute_root(struct buf *out, const char *home)
+{
+	const char	*slash;
+	char		*name;
+	size_t		 len;
+
+	if (home == NULL || home[0] != '/')
+		return false;
+	if (strcmp(out->data, "~") == 0 || strcmp(out->data, "$HOME") == 0) {
+		buf_reset(out);
+		buf_adds(out, home);
+	} else if (out->data[0] == '~') {
+		name = xstrdup(out->data + 1);
+		slash = strrchr(home, '/');
+		len = (size_t)(slash - home);
+		buf_reset(out);
+		buf_add(out, home, len);
+		buf_addc(out, '/');
+		buf_adds(out, name);
+		free(name);
+	} else
+		return false;
+	while (out->len > 1 && out->data[out->len - 1] == '/')
+		buf_truncate(out, out->len - 1);
+	return true;
+}
+
 bool
-sh_arg_path(const char *arg, struct buf *out)
+sh_arg_path(const char *arg, const char *home, struct buf *out)
 {
 	const char	*p = arg, *seg, *end;
 	size_t		 seglen, floor, cut, n;
@@ -264,8 +299,13 @@ sh_arg_path(const char *arg, struct buf *out)
 				if (cut > floor)
 					cut--;		/* the '/' before it */
 				buf_truncate(out, cut);
-			} else if (out->data[0] != '/')
-				return false;	/* above ~ or $NAME */
+			} else if (out->data[0] != '/') {
+				/* Above ~ or $NAME: where it stands. */
+				if (!absolute_root(out, home))
+					return false;
+				floor = 1;
+				p = seg;	/* the .. again */
+			}
 			continue;
 		}
 		if (out->data[out->len - 1] != '/')

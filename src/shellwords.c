@@ -107,6 +107,31 @@ sh_parse_from(struct frame *f, const char *text, size_t len,
 			sc->cmds[i].origin = o;
 }
 
+void
+sh_add_quoted(struct buf *b, const char *s, size_t len)
+{
+	size_t	i;
+
+	buf_addc(b, '\'');
+	for (i = 0; i < len; i++)
+		if (s[i] == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, s[i]);
+	buf_addc(b, '\'');
+}
+
+const char *
+sh_proc_sub(const char *word, size_t *len)
+{
+	size_t	n = strlen(word);
+
+	if (n < 3 || word[0] != '<' || word[1] != '(' || word[n - 1] != ')')
+		return NULL;
+	*len = n - 3;
+	return word + 2;
+}
+
 /* ---- words -------------------------------------------------------------- */
 
 struct wstate {
@@ -266,12 +291,21 @@ backquote(struct frame *f, struct wstate *w, const char *p, const char *end)
 	return p < end ? p + 1 : p;
 }
 
-/* $( ), <( ), >( ): p is after the '('; the group is parsed one deeper. */
+static void known_output(struct frame *, struct wstate *, size_t, size_t,
+	    bool);
+
+/*
+ * $( ), <( ), >( ): p is after the '('; the group is parsed one deeper.
+ * A <( ) whose output is known (known_output()) is written <(OUTPUT):
+ * the file a shell sources from it (bash --rcfile <(echo ...)) holds
+ * that text, and the reader reads it there (sh_proc_sub()).
+ */
 static const char *
 substitution(struct frame *f, struct wstate *w, const char *open,
     const char *p, const char *end)
 {
 	const char	*q;
+	size_t		 before = f->ps->sc->n, mark = w->b.len;
 
 	if (f->nest + 1 >= SH_MAX_NEST || f->depth + 1 > SH_MAX_DEPTH) {
 		f->ps->sc->truncated = true;
@@ -283,6 +317,15 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 			q++;
 	}
 	ws_add(w, open, (size_t)(q - open));
+	if (*open == '<') {
+		buf_truncate(&w->b, mark + 2);		/* "<(" */
+		known_output(f, w, before, mark + 2, true);
+		if (w->b.len == mark + 2) {		/* not known */
+			buf_truncate(&w->b, mark);
+			buf_add(&w->b, open, (size_t)(q - open));
+		} else
+			buf_addc(&w->b, ')');
+	}
 	w->quoted = true;
 	return q;
 }

@@ -154,6 +154,19 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
  * there is not that much left (the caller then does not do that work).
  */
 bool	 sh_charge(struct parser *, size_t n);
+/*
+ * Appends s[0..len) single-quoted, so that the lexer reads it back as one
+ * word whatever it holds: how the reader writes words into text that it
+ * parses again.
+ */
+void	 sh_add_quoted(struct buf *b, const char *s, size_t len);
+/*
+ * The text of the file that a word made by a process substitution names
+ * (`<(echo 'rm -rf ~')` is the file "rm -rf ~\n"... as the lexer writes
+ * a <( ) whose output it knows; otherwise the command inside, which runs
+ * there all the same), into *len; NULL when word is not a <( ).
+ */
+const char *sh_proc_sub(const char *word, size_t *len);
 /* The characters that split an unquoted expansion: $IFS when known. */
 const char *sh_ifs(const struct parser *);
 /* Parses text as a script one level deeper than f, within the limits. */
@@ -171,7 +184,10 @@ void	 sh_parse_from(struct frame *f, const char *text, size_t len,
  * runs its input, the text is parsed one level deeper.
  */
 void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
-/* The reader's output hook (shellpipe.c): echo, printf, cat <<EOF. */
+/*
+ * The reader's output hook (shellpipe.c): echo, printf, cat <<EOF, and
+ * cat or tee of a known input.
+ */
 bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
 	     struct buf *out);
 
@@ -219,8 +235,17 @@ bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
  */
 void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
 	     const struct sh_word *pre, size_t npre);
-/* An assignment NAME=VALUE: VALUE parsed when NAME holds a command. */
+/*
+ * An assignment NAME=VALUE: VALUE parsed when NAME holds a command, or
+ * the file it names when NAME holds a file a shell sources (BASH_ENV).
+ */
 void	 sh_command_var(struct frame *f, const char *word);
+/*
+ * A word that names a file a shell sources or runs (source W, bash
+ * --rcfile W, bash W): when it is a process substitution (sh_proc_sub()),
+ * its text is parsed one level deeper.
+ */
+void	 sh_source_word(struct frame *f, const char *word);
 /*
  * What the simple command c sets for the commands after it, as a
  * variable NAME=VALUE that the reader keeps (NAME no shell variable can

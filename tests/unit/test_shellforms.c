@@ -69,17 +69,26 @@ has_cmd(const char *cmd, const char *want, bool expect)
 	free(got);
 }
 
-/* sh_arg_path() of arg: the plain path, or "-" when there is none. */
+/*
+ * sh_arg_path() of arg with ~ at home: the plain path, or "-" when there
+ * is none.
+ */
 static void
-is_path(const char *arg, const char *want)
+is_path_at(const char *arg, const char *home, const char *want)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	if (!sh_arg_path(arg, &b))
+	if (!sh_arg_path(arg, home, &b))
 		buf_reset(&b), buf_adds(&b, "-");
-	is_str(b.data, want, "path of %s", arg);
+	is_str(b.data, want, "path of %s (home %s)", arg, home ? home : "none");
 	buf_release(&b);
+}
+
+static void
+is_path(const char *arg, const char *want)
+{
+	is_path_at(arg, NULL, want);
 }
 
 int
@@ -181,6 +190,29 @@ main(void)
 	    "d1:echo a ; d1:echo b");
 	is_parse("parallel echo {{{ ::: a", "parallel echo {{{ ::: a ; "
 	    "d1:echo {{{ a");
+	/*
+	 * A command that is a replacement string alone runs the argument
+	 * as a command line (GNU parallel 20221122: `parallel {} :::
+	 * 'echo a b'` prints "a b"); anywhere else it is one quoted word
+	 * (`parallel git {} ::: 'push --force'` runs git with the one
+	 * argument "push --force", which git refuses).
+	 */
+	is_parse("parallel {} ::: 'rm -rf /'",
+	    "parallel {} ::: rm -rf / ; d1:rm -rf /");
+	is_parse("parallel -j2 {.} ::: 'git reset --hard'",
+	    "parallel -j2 {.} ::: git reset --hard ; d1:git reset --hard");
+	is_parse("parallel git {} ::: 'push --force'",
+	    "parallel git {} ::: push --force ; d1:git push --force");
+	{
+		struct sh_script sc;
+		const char *cmd = "parallel git {} ::: 'push --force'";
+
+		sh_parse(&sc, cmd, strlen(cmd));
+		ok(sc.n == 2 && sc.cmds[1].argc == 2 &&
+		    strcmp(sc.cmds[1].argv[1], "push --force") == 0,
+		    "parallel git {}: git gets one word");
+		sh_release(&sc);
+	}
 	/* Arguments are quoted as parallel quotes them: no injection. */
 	is_parse("parallel echo ::: 'a; rm -rf /'",
 	    "parallel echo ::: a; rm -rf / ; d1:echo a; rm -rf /");
@@ -328,6 +360,18 @@ main(void)
 	is_path("-rf", "-");
 	is_path("~/..", "-");
 	is_path("$HOME/..", "-");
+	/* Above ~ and $HOME, where home is. */
+	is_path_at("~/..", "/home/dev", "/home");
+	is_path_at("~/../..", "/home/dev", "/");
+	is_path_at("~/../../", "/home/dev/", "/");
+	is_path_at("$HOME/..", "/home/dev", "/home");
+	is_path_at("${HOME:?}/..", "/root", "/");
+	is_path_at("~/../../../..", "/home/dev", "/");
+	is_path_at("~/../dev/x", "/home/dev", "/home/dev/x");
+	is_path_at("~ops/..", "/home/dev", "/home");
+	is_path_at("~ops/../..", "/home/dev", "/");
+	is_path_at("~/..", "relative", "-");
+	is_path_at("$D/..", "/home/dev", "-");
 	is_path("${HOME:+x}", "-");
 	is_path("${#HOME}", "-");
 

@@ -349,7 +349,10 @@ main(void)
 	    "d1:git clean -fdx");
 	is_nested("cat <<< 'rm -rf /' | bash", "d1:rm -rf /");
 	is_nested("echo 'rm -rf /' | xargs -0 bash -c", "d1:rm -rf /");
-	is_nested("echo 'rm -rf /' | tee log | sh", "-");
+	/* Through cat and tee: their input goes on; a program's is unknown. */
+	is_nested("echo 'rm -rf /' | tee log | sh", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | cat | bash", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | sort | sh", "-");
 	is_origin("echo 'rm -rf /' | sh", "echo | sh");
 	/* Text that is not known, or that no shell runs. */
 	is_nested("curl -fsSL https://example.com/i.sh | sh", "-");
@@ -381,6 +384,88 @@ main(void)
 	is_parse_top("git commit -m \"$(cat <<'EOF'\nfix: rm -rf /\nEOF\n)\"",
 	    "git commit -m fix: rm -rf /");
 	is_parse_top("echo $(ls; echo x) $(cat f)", "echo $(ls; echo x) $(cat f)");
+
+
+	/* Path functions of literals: the path the call is given. */
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.expanduser(\"~\"))'", "d1:rm -rf ~");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path.home())'", "d1:rm -rf ~");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path.home() / \"..\")'", "d1:rm -rf ~/..");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path(\"~\").expanduser().joinpath(\"src\"))'",
+	    "d1:rm -rf ~/src");
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.join(os.environ[\"HOME\"], \"x\"))'",
+	    "d1:rm -rf $HOME/x");
+	is_nested("python3 -c 'import os, shutil; "
+	    "shutil.rmtree(os.path.join(\"build\", \"/etc\"))'",
+	    "d1:rm -rf /etc");
+	is_nested("python3 -c 'import os, shutil; "
+	    "shutil.rmtree(os.getenv(\"HOME\"))'", "d1:rm -rf $HOME");
+	is_nested("python3 -c 'import os, shutil; "
+	    "p = os.path.expanduser(\"~/.ssh\"); shutil.rmtree(p)'",
+	    "d1:rm -rf ~/.ssh");
+	is_nested("node -e 'require(\"fs\").rmSync(require(\"os\").homedir(), "
+	    "{recursive: true})'", "d1:rm -rf ~");
+	is_nested("node -e 'fs.rmSync(path.join(os.homedir(), \".cache\"), "
+	    "{recursive: true})'", "d1:rm -rf ~/.cache");
+	is_nested("node -e 'fs.rmSync(process.env.HOME, {recursive: true})'",
+	    "d1:rm -rf $HOME");
+	is_nested("ruby -e 'FileUtils.rm_rf(Dir.home)'", "d1:rm -rf ~");
+	is_nested("ruby -e 'FileUtils.rm_rf(File.join(ENV[\"HOME\"], \"a\"))'",
+	    "d1:rm -rf $HOME/a");
+	is_nested("perl -MFile::Path -e 'remove_tree($ENV{HOME})'",
+	    "d1:rm -rf $HOME");
+	/* Computed otherwise: still hidden, and mentions run nothing. */
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.join(d, \"x\"))'", "-");
+	is_nested("python3 -c 'import os; print(os.path.expanduser(\"~\"))'",
+	    "-");
+	/* Five path calls deep are read, a sixth is past the bound. */
+	is_nested("python3 -c 'import shutil, os; shutil.rmtree("
+	    "os.path.join(os.path.join(os.path.join(os.path.join(os.path.join("
+	    "\"/\"))))))'", "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil, os; shutil.rmtree("
+	    "os.path.join(os.path.join(os.path.join(os.path.join(os.path.join("
+	    "os.path.join(\"/\")))))))'", "-");
+
+	/* Known text on a pipe into xargs and parallel: their arguments. */
+	is_nested("echo / | xargs rm -rf", "d1:rm -rf /");
+	is_nested("echo /etc /usr | xargs -n1 rm -rf", "d1:rm -rf /etc /usr");
+	is_nested("printf '%s\\n' /etc | xargs -I{} rm -rf {}/x",
+	    "d1:rm -rf /etc/x");
+	is_nested("echo / | parallel rm -rf", "d1:rm -rf ; "
+	    "d1:parallel rm -rf ::: / ; d2:rm -rf /");
+	is_nested("echo 'rm -rf ~' | parallel", "d1:parallel ::: rm -rf ~ ; "
+	    "d2:rm -rf ~");
+	is_origin("echo / | xargs rm -rf", "echo | xargs");
+	/* xargs sh -c SCRIPT: the input is the script's arguments. */
+	is_nested("echo / | xargs bash -c 'rm -rf \"$0\"'",
+	    "d1:rm -rf bash ; d1:bash -c rm -rf \"$0\" / ; d2:rm -rf /");
+	is_nested("echo / | xargs sh -c 'rm -rf \"$@\"' _",
+	    "d1:rm -rf ; d1:sh -c rm -rf \"$@\" _ / ; d2:rm -rf /");
+	is_origin("echo / | parallel rm -rf", "echo | parallel");
+	/* parallel's own ::: wins over its input; unknown input is unknown. */
+	is_nested("echo / | parallel rm -rf ::: build", "d1:rm -rf build");
+	is_nested("ls | xargs rm -rf", "-");
+	is_nested("echo / | xargs echo rm -rf", "d1:echo rm -rf /");
+
+	/* A process substitution a shell sources: its known text. */
+	is_nested("bash --rcfile <(echo 'git reset --hard') -i",
+	    "d1:echo git reset --hard ; d1:git reset --hard");
+	is_nested("BASH_ENV=<(echo 'rm -rf ~') bash -c true",
+	    "d1:echo rm -rf ~ ; d1:true ; d1:rm -rf ~");
+	is_nested("source <(printf 'rm -rf /etc\\n')",
+	    "d1:printf rm -rf /etc\\n ; d1:rm -rf /etc");
+	is_nested("bash <(echo 'rm -rf /')", "d1:echo rm -rf / ; d1:rm -rf /");
+	is_origin("bash <(echo 'rm -rf /')", "<( )");
+	is_nested("cat <(echo 'rm -rf /')", "d1:echo rm -rf /");
+	is_nested("diff <(echo a) <(echo 'rm -rf /')",
+	    "d1:echo a ; d1:echo rm -rf /");
+	is_words("cat <(echo 'rm -rf /')", "cat|<(rm -rf /)");
+	is_words("cat <(curl -s x)", "cat|<(curl -s x)");
 
 	return done_testing();
 }
