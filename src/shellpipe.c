@@ -361,7 +361,9 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 		 * and the text is dst's input, as a here-string's would be
 		 * (echo 'DROP DATABASE x' | psql, echo ... | cat | sh).
 		 */
-		if (sh_literal_output(f->ps, src, &out)) {
+		/* Charged: echo X | cat | cat ... copies X at each step. */
+		if (sh_literal_output(f->ps, src, &out) &&
+		    sh_charge(f->ps, out.len)) {
 			sc->cmds[to].input = arena_strndup(&sc->arena,
 			    out.data, out.len);
 			sh_interp_stdin(f, dst, out.data, out.len);

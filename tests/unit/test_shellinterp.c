@@ -467,5 +467,27 @@ main(void)
 	is_words("cat <(echo 'rm -rf /')", "cat|<(rm -rf /)");
 	is_words("cat <(curl -s x)", "cat|<(curl -s x)");
 
+	/*
+	 * Known text passed down a pipe is copied at each step: the copies
+	 * are charged to the work budget, so 2,000 cats of 100 KB stop at
+	 * the budget (truncated) instead of copying 200 MB.
+	 */
+	{
+		struct buf	 big;
+		struct sh_script sc;
+		int		 i;
+
+		buf_init(&big);
+		buf_adds(&big, "echo ");
+		for (i = 0; i < 100000; i++)
+			buf_addc(&big, 'a');
+		for (i = 0; i < 2000; i++)
+			buf_adds(&big, " | cat");
+		sh_parse(&sc, big.data, big.len);
+		ok(sc.truncated, "2,000 cats of 100 KB stop at the work budget");
+		sh_release(&sc);
+		buf_release(&big);
+	}
+
 	return done_testing();
 }
