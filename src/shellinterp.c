@@ -14,9 +14,12 @@
  *     (open(P, "w"), fs.writeFileSync, File.read ...) as tee P or cat P;
  *   - exec and eval of a string: more of the program.
  *
- * Only string literals are read, or a name assigned one earlier: an
- * argument computed at run time ("rm -rf " + path, f"{x}", "#{x}",
- * `${x}`) hides the call, a known gap.  The tables of interpreters and
+ * Only string literals are read, a name assigned one earlier, or a path
+ * function of them (os.path.expanduser("~"), Path.home() / "x"); a call
+ * under another name (import ... as, from M import f, r = os.system,
+ * const {execSync: x} = require(...)) is looked up by the name it
+ * stands for.  An argument computed at run time ("rm -rf " + path,
+ * f"{x}", "#{x}", `${x}`) hides the call, a known gap.  The tables of interpreters and
  * calls are in shellinterp_tab.c.
  * What is read is parsed one level deeper, the commands marked with the
  * call they came from (sh_cmd.origin).  This file knows the languages;
@@ -33,6 +36,8 @@
 
 #define MAX_CALL_ARGS	64	/* words of one list form */
 #define MAX_VARS	16	/* literal assignments remembered */
+#define MAX_ALIASES	16	/* other names of modules and calls */
+#define MAX_NAME	128	/* bytes of a dotted name looked up */
 #define ORIGIN_MAX	80	/* bytes of the call shown in explain */
 #define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
 
@@ -48,6 +53,16 @@ struct scan {
 		size_t		 nlen, vlen;
 	}		 vars[MAX_VARS];
 	size_t		 nvars;
+	/*
+	 * Names that stand for another (from os import system as run,
+	 * import subprocess as sp, const {execSync: x} = require(...),
+	 * run = os.system): the call is looked up by what they stand for.
+	 */
+	struct {
+		const char	*name, *target;	/* the arena */
+		size_t		 nlen;
+	}		 aliases[MAX_ALIASES];
+	size_t		 naliases;
 };
 
 static void scan_program(struct scan *);
@@ -57,6 +72,14 @@ static bool
 is_ident(char c)
 {
 	return is_name_char(c);
+}
+
+static const char *
+skip_blanks(const char *p, const char *end)
+{
+	while (p < end && is_blank(*p))
+		p++;
+	return p;
 }
 
 /*
@@ -117,6 +140,174 @@ literal(struct scan *sc, const char **pp, struct buf *out)
 	return true;
 }
 
+/* name[0..len) stands for target[0..tlen) from now on. */
+static void
+add_alias(struct scan *sc, const char *name, size_t len, const char *target,
+    size_t tlen)
+{
+	struct arena	*a = &sc->f->ps->sc->arena;
+
+	if (sc->naliases == MAX_ALIASES || len == 0 || tlen == 0 ||
+	    tlen >= MAX_NAME || !sh_charge(sc->f->ps, len + tlen))
+		return;
+	sc->aliases[sc->naliases].name = arena_strndup(a, name, len);
+	sc->aliases[sc->naliases].nlen = len;
+	sc->aliases[sc->naliases].target = arena_strndup(a, target, tlen);
+	sc->naliases++;
+}
+
+/* The end of a dotted name at p (a.b.c), or p when there is none. */
+static const char *
+dotted_end(const struct scan *sc, const char *p)
+{
+	const char	*end = sc->end;
+
+	if (p >= end || !is_name_start(*p))
+		return p;
+	while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
+	    is_name_start(p[1]))))
+		p++;
+	return p;
+}
+
+/*
+ * The dotted name name[0..len) with its first part replaced by what an
+ * alias stands for, into out (at most MAX_NAME bytes); false when its
+ * first part is no alias.
+ */
+static bool
+resolve_alias(const struct scan *sc, const char *name, size_t len,
+    struct buf *out)
+{
+	size_t	first, i;
+
+	for (first = 0; first < len && name[first] != '.' &&
+	    name[first] != ':'; first++)
+		;
+	for (i = sc->naliases; i > 0; i--)
+		if (sc->aliases[i - 1].nlen == first &&
+		    memcmp(sc->aliases[i - 1].name, name, first) == 0)
+			break;
+	if (i == 0 || len > MAX_NAME)
+		return false;
+	buf_reset(out);
+	buf_adds(out, sc->aliases[i - 1].target);
+	buf_add(out, name + first, len - first);
+	return true;
+}
+
+/*
+ * Python's import statements, p after "import" or "from": `import M as
+ * B` makes B stand for M; `from M import A as B` makes B stand for M.A,
+ * and `from M import A` A for M.A (so that run() from subprocess is
+ * subprocess.run).  Returns where the scan goes on.
+ */
+static const char *
+python_import(struct scan *sc, bool from, const char *p)
+{
+	const char	*end = sc->end, *mod = NULL, *a, *ae, *b, *be;
+	struct buf	 target;
+	size_t		 modlen = 0;
+
+	buf_init(&target);
+	if (from) {
+		p = skip_blanks(p, end);
+		mod = p;
+		p = dotted_end(sc, p);
+		modlen = (size_t)(p - mod);
+		p = skip_blanks(p, end);
+		if (modlen == 0 || (size_t)(end - p) < 6 ||
+		    memcmp(p, "import", 6) != 0) {
+			buf_release(&target);
+			return p;
+		}
+		p += 6;
+	}
+	for (;;) {
+		p = skip_blanks(p, end);
+		if (p < end && *p == '(')
+			p = skip_blanks(p + 1, end);
+		a = p;
+		ae = p = dotted_end(sc, p);
+		if (ae == a)
+			break;
+		b = a;
+		be = ae;
+		p = skip_blanks(p, end);
+		if ((size_t)(end - p) > 3 && memcmp(p, "as", 2) == 0 &&
+		    is_blank(p[2])) {
+			b = skip_blanks(p + 2, end);
+			be = p = dotted_end(sc, b);
+		}
+		buf_reset(&target);
+		if (from) {
+			buf_add(&target, mod, modlen);
+			buf_addc(&target, '.');
+		}
+		buf_add(&target, a, (size_t)(ae - a));
+		if (from || be - b != ae - a || memcmp(a, b, (size_t)(ae - a)))
+			add_alias(sc, b, (size_t)(be - b), target.data,
+			    target.len);
+		p = skip_blanks(p, end);
+		if (p >= end || *p != ',')
+			break;
+		p++;
+	}
+	buf_release(&target);
+	return p;
+}
+
+/*
+ * JavaScript's `{ execSync: run, exec } = require("child_process")`, p
+ * at the '{': each name stands for the module's member.
+ */
+static const char *
+node_destructure(struct scan *sc, const char *p)
+{
+	const char	*end = sc->end, *q, *close, *a, *ae, *b, *be;
+	struct buf	 mod, target;
+
+	close = memchr(p, '}', (size_t)(end - p));
+	if (close == NULL || close - p > 512)
+		return p + 1;
+	q = skip_blanks(close + 1, end);
+	if (q >= end || *q != '=')
+		return p + 1;
+	q = skip_blanks(q + 1, end);
+	if ((size_t)(end - q) < 8 || memcmp(q, "require(", 8) != 0)
+		return p + 1;
+	q += 8;
+	buf_init(&mod);
+	buf_init(&target);
+	if (literal(sc, &q, &mod) && mod.len > 0) {
+		for (p++; p < close;) {
+			p = skip_blanks(p, close);
+			while (p < close && (*p == '\n' || *p == ','))
+				p = skip_blanks(p + 1, close);
+			a = p;
+			ae = p = dotted_end(sc, p);
+			if (ae == a)
+				break;
+			b = a;
+			be = ae;
+			p = skip_blanks(p, close);
+			if (p < close && *p == ':') {
+				b = skip_blanks(p + 1, close);
+				be = p = dotted_end(sc, b);
+			}
+			buf_reset(&target);
+			buf_add(&target, mod.data, mod.len);
+			buf_addc(&target, '.');
+			buf_add(&target, a, (size_t)(ae - a));
+			add_alias(sc, b, (size_t)(be - b), target.data,
+			    target.len);
+		}
+	}
+	buf_release(&mod);
+	buf_release(&target);
+	return close + 1;
+}
+
 /*
  * NAME = "literal" at name (len bytes), p after the name: remembered, so
  * that cmd = "rm -rf /"; os.system(cmd) is read as the literal.  Returns
@@ -126,7 +317,7 @@ static const char *
 assignment(struct scan *sc, const char *name, size_t len, const char *p)
 {
 	struct arena	*a = &sc->f->ps->sc->arena;
-	const char	*q = p;
+	const char	*q = p, *r;
 	struct buf	 lit;
 
 	while (q < sc->end && is_blank(*q))
@@ -146,6 +337,12 @@ assignment(struct scan *sc, const char *name, size_t len, const char *p)
 		sc->vars[sc->nvars].vlen = lit.len;
 		sc->nvars++;
 		p = q;
+	} else if ((r = dotted_end(sc, q)) > q &&
+	    (r = skip_blanks(r, sc->end)) <= sc->end &&
+	    (r == sc->end || strchr(";\n", *r) != NULL)) {
+		/* run = os.system: run stands for it. */
+		add_alias(sc, name, len, q, (size_t)(dotted_end(sc, q) - q));
+		p = r;
 	}
 	buf_release(&lit);
 	return p;
@@ -179,14 +376,6 @@ var_value(struct scan *sc, const char **pp, struct buf *out)
 }
 
 #define MAX_VALUE_DEPTH	4	/* path.join(path.join(os.homedir() ... */
-
-static const char *
-skip_blanks(const char *p, const char *end)
-{
-	while (p < end && is_blank(*p))
-		p++;
-	return p;
-}
 
 /* Appends the path part to path, as os.path.join does: "/x" restarts. */
 static void
@@ -313,8 +502,10 @@ path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
 			fn = sh_find_pathfn(sc->lang, arg.data, arg.len);
 		} else
 			fn = NULL;
-	} else
-		fn = sh_find_pathfn(sc->lang, name, (size_t)(p - name));
+	} else if ((fn = sh_find_pathfn(sc->lang, name,
+	    (size_t)(p - name))) == NULL &&
+	    resolve_alias(sc, name, (size_t)(p - name), &arg))
+		fn = sh_find_pathfn(sc->lang, arg.data, arg.len);
 	buf_reset(&arg);
 	if (fn == NULL) {
 		buf_release(&arg);
@@ -637,7 +828,10 @@ scan_program(struct scan *sc)
 {
 	const char		*p = sc->start, *end = sc->end, *name;
 	const struct call	*cl;
+	struct buf		 alias;
 	size_t			 len;
+
+	buf_init(&alias);
 
 	while (p < end) {
 		if (*p == '"' && sc->lang == L_AWK) {
@@ -649,9 +843,13 @@ scan_program(struct scan *sc)
 			const char *close = memchr(p + 3, p[2] == '(' ? ')' :
 			    p[2] == '{' ? '}' : ']', (size_t)(end - p - 3));
 			if (close == NULL)
-				return;
+				break;
 			emit(sc, p + 3, (size_t)(close - p - 3), p, close + 1);
 			p = close + 1;
+			continue;
+		}
+		if (*p == '{' && sc->lang == L_NODE) {
+			p = node_destructure(sc, p);
 			continue;
 		}
 		if (*p == '"' || *p == '\'' || (*p == '`' &&
@@ -682,10 +880,16 @@ scan_program(struct scan *sc)
 			    *p == '{' ? '}' : *p == '[' ? ']' : '/',
 			    (size_t)(end - p - 1));
 			if (close == NULL)
-				return;
+				break;
 			emit(sc, p + 1, (size_t)(close - p - 1), name,
 			    close + 1);
 			p = close + 1;
+			continue;
+		}
+		if (sc->lang == L_PYTHON && ((len == 6 &&
+		    memcmp(name, "import", 6) == 0) || (len == 4 &&
+		    memcmp(name, "from", 4) == 0))) {
+			p = python_import(sc, len == 4, p);
 			continue;
 		}
 		if (sc->lang == L_PYTHON && len >= 4 &&
@@ -693,11 +897,15 @@ scan_program(struct scan *sc)
 			p = path_call(sc, name, p);
 			continue;
 		}
-		if ((cl = sh_find_call(sc->lang, name, len)) != NULL)
+		if ((cl = sh_find_call(sc->lang, name, len)) == NULL &&
+		    resolve_alias(sc, name, len, &alias))
+			cl = sh_find_call(sc->lang, alias.data, alias.len);
+		if (cl != NULL)
 			p = call_args(sc, cl, name, p);
 		else if (sc->lang != L_PERL && sc->lang != L_PHP)
 			p = assignment(sc, name, len, p);
 	}
+	buf_release(&alias);
 }
 
 static void
@@ -715,6 +923,7 @@ scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
 	sc.end = text + len;
 	sc.depth = 0;
 	sc.nvars = 0;
+	sc.naliases = 0;
 	scan_program(&sc);
 }
 

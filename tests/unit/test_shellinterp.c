@@ -489,5 +489,30 @@ main(void)
 		buf_release(&big);
 	}
 
+	/* A call under another name: imports, assignments, destructuring. */
+	is_nested("python3 -c 'from os import system as run; run(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess as sp; "
+	    "sp.run(\"git reset --hard\", shell=True)'", "d1:git reset --hard");
+	is_nested("python3 -c 'from subprocess import run; "
+	    "run([\"rm\", \"-rf\", \"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'from shutil import (rmtree as nuke, copy); "
+	    "nuke(\"/etc\")'", "d1:rm -rf /etc");
+	is_nested("python3 -c 'import os; r = os.system; r(\"rm -rf ~\")'",
+	    "d1:rm -rf ~");
+	is_nested("python3 -c 'from os.path import expanduser as eu; "
+	    "import shutil; shutil.rmtree(eu(\"~\"))'", "d1:rm -rf ~");
+	is_nested("node -e 'const { execSync: x, exec } = "
+	    "require(\"child_process\"); x(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("node -e 'const cp = require(\"child_process\"); "
+	    "cp.execSync(\"git reset --hard\")'", "d1:git reset --hard");
+	/* Other names that run nothing, and names that are not aliases. */
+	is_nested("python3 -c 'import shutil as s; s.copy(\"a\", \"/etc\")'",
+	    "-");
+	is_nested("python3 -c 'from os import path as p; print(p.join(\"a\"))'",
+	    "-");
+	is_nested("python3 -c 'x = 1; y = x; print(y)'", "-");
+	is_nested("node -e 'const { a: b } = other; b(\"rm -rf /\")'", "-");
+
 	return done_testing();
 }
