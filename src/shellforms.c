@@ -6,8 +6,10 @@
  * reader's limits and work budget:
  *
  *   git NAME ARGS     with alias.NAME from `git -c` or GIT_CONFIG_KEY_n /
- *                     GIT_CONFIG_VALUE_n: `git VALUE ARGS`, or the shell
- *                     command VALUE when it starts with '!';
+ *                     GIT_CONFIG_VALUE_n: `git VALUE ARGS` with the same
+ *                     options and assignments (an alias may name
+ *                     another), or the shell command VALUE when it
+ *                     starts with '!';
  *   git -c core.sshCommand=CMD (and the other config keys whose value
  *                     git runs through a shell);
  *   NAME=CMD          an assignment to a variable whose value programs
@@ -294,7 +296,7 @@ git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 {
 	const char	*sub, *v;
 	struct buf	 b;
-	size_t		 i;
+	size_t		 i, k;
 
 	if ((v = git_config(f, c, pre, npre, is_command_key, NULL)) != NULL)
 		parse_str(f, v);
@@ -308,7 +310,18 @@ git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 	if (v[0] == '!')
 		buf_adds(&b, v + 1);
 	else {
-		buf_adds(&b, "git ");
+		/*
+		 * git VALUE with the same configuration: an alias may name
+		 * another (-c alias.x=y -c alias.y='reset --hard').
+		 */
+		for (k = 0; k < npre; k++)
+			if (pre[k].assign) {
+				sh_add_quoted(&b, pre[k].s, pre[k].len);
+				buf_addc(&b, ' ');
+			}
+		buf_adds(&b, "git");
+		add_words(&b, c->argv, 1, i, true);
+		buf_addc(&b, ' ');
 		buf_adds(&b, v);
 	}
 	add_words(&b, c->argv, i + 1, c->argc, true);

@@ -78,6 +78,7 @@ struct wordvec {
 struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
+	bool		 quoted;	/* the delimiter was: no expansion */
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
 	long		 pipe_to;	/* the command cmd pipes into, or -1 */
 };
