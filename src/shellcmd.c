@@ -295,7 +295,7 @@ static const struct wrapper wrappers[] = {
 	{ "ionice", "cnp", no_long, 0 },
 	{ "timeout", "ks", timeout_long, 1 },
 	{ "stdbuf", "ioe", stdbuf_long, 0 },
-	{ "xargs", "adEILlnPs", xargs_long, 0 },
+	{ "xargs", "adEIJLlnPs", xargs_long, 0 },
 	{ "busybox", "", no_long, 0 },
 	/* Run as another user, or under a lock, a root, a CPU set... */
 	{ "pkexec", "", pkexec_long, 0 },

@@ -215,31 +215,84 @@ parallel_has_sources(const struct sh_cmd *c)
 	return false;
 }
 
-/* Whether a word of c holds {}, which xargs -I{} replaces. */
+/*
+ * The replacement string of the xargs that runs c, into rs: -I STR,
+ * -ISTR, --replace[=STR] and -i[STR] (GNU; {} when STR is not given),
+ * -J STR (BSD).  False when there is none: the items are appended.  Its
+ * options are read from the words before c's own (c->text).
+ */
 static bool
-replaces(const struct sh_cmd *c)
+xargs_replstr(const struct sh_cmd *c, char *rs, size_t size)
 {
-	size_t	i;
+	const char	*p = strstr(c->text, "xargs"), *w, *e;
+	size_t		 n;
+	bool		 next = false;
 
-	for (i = 1; i < c->argc; i++)
-		if (strstr(c->argv[i], "{}") != NULL)
+	if (p == NULL)
+		return false;
+	for (p += 5; *p == ' '; p++)
+		;
+	for (; *p != '\0'; p = *e ? e + 1 : e) {
+		w = p;
+		e = strchr(w, ' ');
+		if (e == NULL)
+			e = w + strlen(w);
+		n = (size_t)(e - w);
+		if (next) {
+			if (n == 0 || n >= size)
+				return false;
+			memcpy(rs, w, n);
+			rs[n] = '\0';
 			return true;
+		}
+		if (n == 0 || w[0] != '-')
+			return false;			/* the command */
+		if ((n == 2 && (w[1] == 'I' || w[1] == 'J')) ||
+		    (n > 2 && (w[1] == 'I' || w[1] == 'J' || w[1] == 'i') &&
+		    w[1] != '-')) {
+			if (n == 2) {
+				next = true;
+				continue;
+			}
+			w += 2;
+			n -= 2;
+		} else if (n >= 10 && strncmp(w, "--replace=", 10) == 0) {
+			w += 10;
+			n -= 10;
+		} else if ((n == 2 && w[1] == 'i') ||
+		    (n == 9 && strncmp(w, "--replace", 9) == 0)) {
+			w = "{}";
+			n = 2;
+		} else {
+			/* An option that takes a value: skip the value. */
+			if (n == 2 && strchr("adELlnPs", w[1]) != NULL &&
+			    *e != '\0' && (e = strchr(e + 1, ' ')) == NULL)
+				return false;
+			continue;
+		}
+		if (n == 0 || n >= size)
+			return false;
+		memcpy(rs, w, n);
+		rs[n] = '\0';
+		return true;
+	}
 	return false;
 }
 
-/* c's words, each quoted, with item (if not NULL) in place of each {}. */
+/* c's words, each quoted, with item (if not NULL) in place of each rs. */
 static void
-add_argv(struct buf *b, const struct sh_cmd *c, const char *item)
+add_argv(struct buf *b, const struct sh_cmd *c, const char *rs,
+    const char *item)
 {
 	struct buf	 w;
 	const char	*p, *q;
-	size_t		 i;
+	size_t		 i, rl = rs != NULL ? strlen(rs) : 0;
 
 	buf_init(&w);
 	for (i = 0; i < c->argc; i++) {
 		w.len = 0;
-		for (p = c->argv[i]; item != NULL &&
-		    (q = strstr(p, "{}")) != NULL; p = q + 2) {
+		for (p = c->argv[i]; item != NULL && rl > 0 &&
+		    (q = strstr(p, rs)) != NULL; p = q + rl) {
 			buf_add(&w, p, (size_t)(q - p));
 			buf_adds(&w, item);
 		}
@@ -253,12 +306,11 @@ add_argv(struct buf *b, const struct sh_cmd *c, const char *item)
 
 /*
  * `echo /etc | xargs -I{} rm -rf {}`: one command per line of out, the
- * line in place of each {} (the replacement string that -I names is not
- * kept by the reader; {} is the one people write).
+ * line in place of each replacement string rs (xargs_replstr()).
  */
 static void
 xargs_replace(struct frame *f, const struct sh_cmd *src,
-    const struct sh_cmd *dst, const struct buf *out)
+    const struct sh_cmd *dst, const struct buf *out, const char *rs)
 {
 	struct buf	 text, origin, item;
 	const char	*p = out->data, *end = out->data + out->len, *q;
@@ -281,7 +333,7 @@ xargs_replace(struct frame *f, const struct sh_cmd *src,
 		buf_add(&item, p, (size_t)(q - p));
 		buf_addc(&item, '\0');
 		text.len = 0;
-		add_argv(&text, dst, item.data);
+		add_argv(&text, dst, rs, item.data);
 		if (!sh_charge(f->ps, text.len))
 			break;
 		sh_parse_from(f, text.data, text.len, origin.data);
@@ -304,6 +356,7 @@ input_arguments(struct frame *f, const struct sh_cmd *src,
 {
 	struct buf	 text, items, origin;
 	const char	*prog;
+	char		 rs[64];
 	bool		 xargs;
 
 	if (strcmp(dst->program, "parallel") == 0 &&
@@ -316,12 +369,12 @@ input_arguments(struct frame *f, const struct sh_cmd *src,
 	buf_init(&text);
 	buf_init(&items);
 	buf_init(&origin);
-	if (xargs && replaces(dst)) {
-		xargs_replace(f, src, dst, out);
+	if (xargs && xargs_replstr(dst, rs, sizeof(rs))) {
+		xargs_replace(f, src, dst, out, rs);
 		return;
 	}
 	if (add_input_items(f->ps, &items, out->data, out->len, !xargs) > 0) {
-		add_argv(&text, dst, NULL);
+		add_argv(&text, dst, NULL, NULL);
 		if (!xargs)
 			buf_adds(&text, " :::");
 		buf_add(&text, items.data, items.len);

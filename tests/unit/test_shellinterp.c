@@ -575,5 +575,21 @@ main(void)
 	    "d1:git reset --hard");
 	is_nested("osascript -e 'display dialog \"rm -rf /\"'", "-");
 
+	/* xargs's own replacement string: -I%, --replace=S, -i, -J (BSD). */
+	is_nested("echo / | xargs -I% bash -c 'rm -rf %'",
+	    "d1:rm -rf % ; d1:bash -c rm -rf / ; d2:rm -rf /");
+	is_nested("echo / | xargs --replace=FOO rm -rf FOO",
+	    "d1:rm -rf /");
+	is_nested("echo / | xargs -n 1 -I X rm -rf X", "d1:rm -rf /");
+	is_nested("echo / | xargs -J {} rm -rf {}", "d1:rm -rf /");
+	is_nested("echo / | xargs -i rm -rf {}", "d1:rm -rf /");
+	/* parallel: several sources, {N}, a command word with blanks. */
+	is_nested("parallel sh -c 'git clean -f {2}' ::: x ::: -ffdx",
+	    "d1:sh -c git clean -f -ffdx ; d2:git ; "
+	    "d1:sh -c git clean -f -ffdx ; d2:git clean -f -ffdx");
+	is_nested("parallel echo {1}-{2} ::: a b ::: c",
+	    "d1:echo a-c ; d1:echo b-c");
+	is_nested("parallel ::: 'rm -rf' ::: /", "d1:rm -rf /");
+
 	return done_testing();
 }

@@ -472,5 +472,18 @@ main(void)
 	has_nested("cat <<EOF\n\\$(rm -rf ~) \\`rm -rf /`\nEOF", NULL);
 	has_nested("echo ${HOME:-/tmp} ${#x} ${x%%/*}", NULL);
 
+	/* A short option that takes a value ends a bundle. */
+	test_flag("git checkout -bfeature", "-f", false);
+	test_flag("git checkout -qbfeature", "-f", false);
+	test_flag("git switch -Cfixup", "-f", false);
+	test_flag("git checkout -qf main", "-f", true);
+	test_flag("git push -of origin", "-f", false);
+	test_flag("git push -fo x origin", "-f", true);
+	test_flag("rm -rf x", "-f", true);
+	/* find -exec's command words are not find's options. */
+	test_flag("find . -exec echo -delete \\; -print", "-delete", false);
+	test_flag("find . -exec echo {} + -delete", "-delete", true);
+	test_flag("find . -ok rm {} \\; -delete", "-delete", true);
+
 	return done_testing();
 }
