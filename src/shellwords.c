@@ -577,6 +577,19 @@ push_word(struct frame *f, const struct sh_word *w)
 {
 	struct wordvec	*v = &f->words;
 
+	/* { opens a group as a command's first word, } closes one. */
+	if (v->n == 0 && !w->quoted && w->len == 1 && w->s[0] == '{') {
+		if (f->nbraces < SH_MAX_BRACES)
+			f->brace_starts[f->nbraces] = f->ps->sc->n;
+		f->nbraces++;
+	} else if (v->n == 0 && !w->quoted && w->len == 1 && w->s[0] == '}' &&
+	    f->nbraces > 0) {
+		if (--f->nbraces < SH_MAX_BRACES) {
+			f->last_from = f->brace_starts[f->nbraces];
+			f->last_to = f->ps->sc->n;
+		}
+	}
+
 	if (v->n >= SH_MAX_WORDS) {
 		f->ps->sc->truncated = true;
 		return;
@@ -615,6 +628,14 @@ finish_cmd(struct frame *f)
 				f->docs[k].pipe_to = (long)before;
 		f->ps->hooks->pipe_input(f, (size_t)from, before);
 	}
+	/* `{ a; b; } | this`: what each of the group writes, in turn. */
+	if (f->group_from < f->group_to && sc->n > before)
+		for (k = f->group_from; k < f->group_to; k++)
+			if (sc->cmds[k].depth == f->depth)
+				f->ps->hooks->pipe_input(f, k, before);
+	f->group_from = f->group_to = 0;
+	if (sc->n > before)
+		f->last_from = f->last_to = 0;	/* a command since */
 	f->words.n = 0;
 	f->redir = R_NONE;
 	f->input = NULL;
@@ -927,6 +948,11 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				p++;
 			if (pipe && ps->sc->n > before)
 				f.pipe_from = (long)before;
+			else if (pipe && f.last_to == ps->sc->n) {
+				f.group_from = f.last_from;
+				f.group_to = f.last_to;
+			}
+			f.last_from = f.last_to = 0;
 			continue;
 		}
 		if (c == '(') {
@@ -937,8 +963,10 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				continue;
 			}
 			/* A ( ) subshell: its cd does not leak out. */
+			f.last_from = ps->sc->n;
 			q = parse_list(ps, p + 1, end, depth, nest + 1, true,
 			    f.dir, f.wd);
+			f.last_to = ps->sc->n;
 			p = q < end && *q == ')' ? q + 1 : q;
 			continue;
 		}

@@ -47,6 +47,7 @@ struct buf;
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
+#define SH_MAX_BRACES	8	/* { } groups open in one list, tracked */
 /*
  * Work, in bytes parsed again (sh -c, eval, aliases, backquotes) or
  * produced by an expansion ($var, {a,b}): at most this much plus so many
@@ -105,6 +106,17 @@ struct frame {
 	const char	*input;		/* here-string of the current command */
 	long		 pipe_from;	/* the command piped into the current
 					   one (`a | b`), or -1 */
+	/*
+	 * A group piped into the current command (`{ a; b; } | c`,
+	 * `( a; b ) | c`): its commands sc->cmds[group_from..group_to),
+	 * those at this frame's depth writing in turn; from == to: none.
+	 * The group just read is last_from..last_to, and brace_starts
+	 * holds where the { } groups being read began.
+	 */
+	size_t		 group_from, group_to;
+	size_t		 last_from, last_to;
+	size_t		 brace_starts[SH_MAX_BRACES];
+	size_t		 nbraces;
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
 };

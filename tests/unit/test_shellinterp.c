@@ -591,5 +591,13 @@ main(void)
 	    "d1:echo a-c ; d1:echo b-c");
 	is_nested("parallel ::: 'rm -rf' ::: /", "d1:rm -rf /");
 
+	/* A group piped into a shell: what each of its commands writes. */
+	is_nested("{ cat <<'EOF'\nrm -rf ~\nEOF\n} | sh", "d1:rm -rf ~");
+	is_nested("( echo 'rm -rf /' ) | bash", "d1:rm -rf /");
+	is_nested("{ echo 'git reset --hard'; echo ls; } | sh",
+	    "d1:git reset --hard ; d1:ls");
+	is_nested("{ echo 'rm -rf /'; } ; ls | sh", "-");
+	is_nested("( cd /tmp && echo 'rm -rf ~' ) | sort", "-");
+
 	return done_testing();
 }
