@@ -713,6 +713,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	} else if ((strcmp(c->program, "source") == 0 ||
 	    strcmp(c->program, ".") == 0) && c->argc > 1) {
 		sh_source_word(f, c->argv[1]);
+	} else if (strchr(c->argv[0], '/') != NULL &&
+	    sh_written_text(f->ps, c->argv[0]) != NULL) {
+		sh_source_word(f, c->argv[0]);	/* ./s.sh, written above */
 	} else if (sh_interp(f, c)) {
 		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
@@ -924,7 +927,9 @@ static const struct sh_hooks reader_hooks = {
 	.lookup_var = lookup_var,
 	.runs_input = runs_input,
 	.pipe_input = sh_pipe_input,
-	.output = sh_literal_output
+	.output = sh_literal_output,
+	.written = sh_record_written,
+	.set_var = set_var
 };
 
 void

@@ -109,6 +109,8 @@ sh_source_word(struct frame *f, const char *word)
 
 	if ((text = sh_proc_sub(word, &len)) != NULL)
 		sh_parse_from(f, text, len, "<( )");
+	else if ((text = sh_written_text(f->ps, word)) != NULL)
+		sh_parse_from(f, text, strlen(text), word);
 }
 
 static const char *const command_vars[] = {

@@ -430,3 +430,85 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 	buf_release(&out);
 	buf_release(&origin);
 }
+
+/* ---- files written, then run ------------------------------------------ */
+
+/* The name a file is kept under: "file NAME", ./ prefixes dropped. */
+static void
+file_var(struct buf *b, const char *word)
+{
+	while (word[0] == '.' && word[1] == '/')
+		for (word += 2; *word == '/'; word++)
+			;
+	buf_reset(b);
+	buf_adds(b, "file ");
+	buf_adds(b, word);
+}
+
+const char *
+sh_written_text(struct parser *ps, const char *word)
+{
+	struct buf	 name;
+	const char	*v;
+
+	if (word[0] == '\0' || strchr(word, '=') != NULL)
+		return NULL;
+	buf_init(&name);
+	file_var(&name, word);
+	v = ps->hooks->lookup_var(ps, name.data, name.len);
+	buf_release(&name);
+	return v;
+}
+
+/* Keeps text as what the file word holds (after what it held: >>). */
+static void
+keep_file(struct parser *ps, const char *word, const char *text,
+    size_t len, bool append)
+{
+	struct buf	 kv;
+	const char	*old;
+
+	if (word[0] == '\0' || strchr(word, '=') != NULL ||
+	    strncmp(word, "/dev/", 5) == 0 || !sh_charge(ps, len))
+		return;
+	buf_init(&kv);
+	file_var(&kv, word);
+	buf_addc(&kv, '=');
+	if (append && (old = sh_written_text(ps, word)) != NULL)
+		buf_adds(&kv, old);
+	buf_add(&kv, text, len);
+	ps->hooks->set_var(ps, kv.data);
+	buf_release(&kv);
+}
+
+void
+sh_record_written(struct frame *f, size_t i)
+{
+	struct sh_script	*sc = f->ps->sc;
+	const struct sh_cmd	*c;
+	struct buf		 out;
+	size_t			 k;
+	bool			 tee;
+
+	if (i >= sc->n)
+		return;
+	c = &sc->cmds[i];
+	tee = strcmp(c->program, "tee") == 0;
+	if (c->nredirects == 0 && !tee)
+		return;
+	buf_init(&out);
+	if (sh_literal_output(f->ps, c, &out)) {
+		for (k = 0; k < c->nredirects; k++)
+			if (c->redirect_ops[k][0] == '>' ||
+			    c->redirect_ops[k][0] == '&')
+				keep_file(f->ps, c->redirects[k], out.data,
+				    out.len, strstr(c->redirect_ops[k],
+				    ">>") != NULL);
+		for (k = 1; tee && k < c->argc; k++)
+			if (c->argv[k][0] != '-')
+				keep_file(f->ps, c->argv[k], out.data, out.len,
+				    false);
+	}
+	buf_release(&out);
+}
+

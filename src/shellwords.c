@@ -687,6 +687,7 @@ read_heredocs(struct frame *f, const char *p)
 				sh_parse_nested(f, c->input, strlen(c->input));
 			f->ps->hooks->pipe_input(f, (size_t)f->docs[k].cmd,
 			    (size_t)f->docs[k].cmd);
+			f->ps->hooks->written(f, (size_t)f->docs[k].cmd);
 			if (f->docs[k].pipe_to >= 0)
 				f->ps->hooks->pipe_input(f,
 				    (size_t)f->docs[k].cmd,
@@ -872,6 +873,11 @@ finish_with_redirects(struct frame *f)
 	c->redirects = targets;
 	c->redirect_ops = ops;
 	c->nredirects = nt;
+	/* Unless a here-document of it is still to be read. */
+	for (i = 0; i < f->ndocs; i++)
+		if (f->docs[i].cmd == (long)before)
+			return;
+	f->ps->hooks->written(f, before);
 }
 
 /* The descriptor before a redirection: 2>f, or bash's {name}>f. */

@@ -152,6 +152,13 @@ struct sh_hooks {
 	/* What c writes, into out, when its words tell; else false. */
 	bool		 (*output)(struct parser *ps, const struct sh_cmd *c,
 			     struct buf *out);
+	/*
+	 * sc->cmds[i]'s redirections and input are final (its
+	 * here-documents read): the files it writes are known.
+	 */
+	void		 (*written)(struct frame *f, size_t i);
+	/* Keeps NAME=VALUE (a name no shell variable has) for later. */
+	void		 (*set_var)(struct parser *ps, const char *word);
 };
 
 /*
@@ -197,6 +204,18 @@ void	 sh_parse_from(struct frame *f, const char *text, size_t len,
  * runs its input, the text is parsed one level deeper.
  */
 void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
+/*
+ * The reader's written hook (shellpipe.c): a file that sc->cmds[i]
+ * writes with known text (echo ... > f, cat > f <<EOF, tee f <<EOF) is
+ * remembered, so that a shell that later runs or sources it in the same
+ * command line is read (sh_source_word()).
+ */
+void	 sh_record_written(struct frame *f, size_t i);
+/*
+ * The text a file written earlier in the line holds (sh_record_written),
+ * or NULL: word as a shell names it (./s.sh is s.sh).
+ */
+const char *sh_written_text(struct parser *ps, const char *word);
 /*
  * The reader's output hook (shellpipe.c): echo, printf, cat <<EOF, and
  * cat or tee of a known input.

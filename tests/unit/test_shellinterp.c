@@ -599,5 +599,21 @@ main(void)
 	is_nested("{ echo 'rm -rf /'; } ; ls | sh", "-");
 	is_nested("( cd /tmp && echo 'rm -rf ~' ) | sort", "-");
 
+	/* A script written with known text, then run or sourced. */
+	is_nested("cat > s.sh <<'EOF'\ngit reset --hard\nEOF\nsh ./s.sh",
+	    "d1:git reset --hard");
+	is_nested("echo 'rm -rf /' > x.sh && chmod +x x.sh && ./x.sh",
+	    "d1:rm -rf /");
+	is_nested("printf 'rm -rf ~\\n' > f; . ./f", "d1:rm -rf ~");
+	is_nested("printf 'git reset' > a; printf ' --hard' >> a; source a",
+	    "d1:git reset --hard");
+	is_nested("tee s.sh <<EOF >/dev/null\nrm -rf ~\nEOF\nbash s.sh",
+	    "d1:rm -rf ~");
+	is_origin("echo 'rm -rf /' > x.sh; bash x.sh", "x.sh");
+	/* Another file, or no run of it: nothing. */
+	is_nested("echo 'rm -rf /' > x.sh; bash y.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; cat x.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; x.sh", "-");
+
 	return done_testing();
 }
