@@ -690,8 +690,11 @@ static const char *const runs_c[] = {
 	"su", "runuser", "flock", "sg", "script", NULL
 };
 
-/* Nested scripts run by the command just emitted. */
-static void
+/*
+ * Nested scripts run by the command just emitted.  Whether the program
+ * is one this reads (a shell, an interpreter, eval, su -c, find ...).
+ */
+static bool
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
     size_t n)
 {
@@ -759,7 +762,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 				    f->depth + 1);
 			i = j;
 		}
-	}
+	} else
+		return false;
+	return true;
 }
 
 static const char *const declarers[] = {
@@ -904,9 +909,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	{
 		struct sh_cmd copy = *c;
 		size_t first = sc->n;
+		bool known;
 
-		run_nested(f, &copy, x.v + i, x.n - i);
-		sh_run_forms(f, &copy, x.v, i);
+		known = run_nested(f, &copy, x.v + i, x.n - i);
+		known = sh_run_forms(f, &copy, x.v, i) || known;
+		sh_runner_forms(f, &copy, known);
 		for (k = 0; k < x.n; k++)
 			if (x.v[k].assign && (k < i ||
 			    str_in_set(copy.program, declarers)))

@@ -298,7 +298,7 @@ static void
 git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
     size_t npre)
 {
-	const char	*sub, *v;
+	const char	*sub, *v, *eq;
 	struct buf	 b;
 	size_t		 i, k;
 
@@ -319,8 +319,12 @@ git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 		 * another (-c alias.x=y -c alias.y='reset --hard').
 		 */
 		for (k = 0; k < npre; k++)
-			if (pre[k].assign) {
-				sh_add_quoted(&b, pre[k].s, pre[k].len);
+			if (pre[k].assign &&
+			    (eq = memchr(pre[k].s, '=', pre[k].len)) != NULL) {
+				/* NAME='VALUE': a quoted NAME is no assignment */
+				buf_add(&b, pre[k].s, (size_t)(eq - pre[k].s) + 1);
+				sh_add_quoted(&b, eq + 1, pre[k].len -
+				    (size_t)(eq - pre[k].s) - 1);
 				buf_addc(&b, ' ');
 			}
 		buf_adds(&b, "git");
@@ -832,7 +836,7 @@ sh_expand_loops(struct frame *f, struct wordvec *x)
 	*x = out;
 }
 
-void
+bool
 sh_run_forms(struct frame *f, const struct sh_cmd *c,
     const struct sh_word *pre, size_t npre)
 {
@@ -851,4 +855,7 @@ sh_run_forms(struct frame *f, const struct sh_cmd *c,
 		runuser_forms(f, c);
 	else if (strcmp(c->program, "rsync") == 0)
 		rsync_forms(f, c);
+	else
+		return false;
+	return true;
 }

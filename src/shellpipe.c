@@ -400,8 +400,10 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 	dst = &sc->cmds[to];
 	if (from == to) {
 		/* Its own here-document: a shell's was read already. */
-		if (dst->input != NULL)
+		if (dst->input != NULL) {
 			sh_interp_stdin(f, dst, dst->input, strlen(dst->input));
+			sh_runner_stdin(f, dst);
+		}
 		return;
 	}
 	if (dst->input != NULL)

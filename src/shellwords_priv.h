@@ -264,9 +264,23 @@ bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
  * Parses what the simple command c runs written differently (git
  * aliases, parallel, watch, ssh, trap), one level deeper than f; pre[0..
  * npre) are the words before c's program, its assignments among them.
+ * Whether c is one of those programs.
  */
-void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
+bool	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
 	     const struct sh_word *pre, size_t npre);
+/*
+ * The runners (shellrunners.c), called by shellcmd.c after the forms:
+ * what uv run, docker exec, kubectl exec --, tmux and the like run, one
+ * level deeper; and, unless known (a program the reader read already),
+ * the arguments of a program nobody here knows when they start with a
+ * program the packs judge.
+ */
+void	 sh_runner_forms(struct frame *f, const struct sh_cmd *c, bool known);
+/*
+ * Its here-document just read, a runner's command is read again with it
+ * as input (uv run python - <<EOF); called by shellpipe.c.
+ */
+void	 sh_runner_stdin(struct frame *f, const struct sh_cmd *c);
 /*
  * An assignment NAME=VALUE: VALUE parsed when NAME holds a command, or
  * the file it names when NAME holds a file a shell sources (BASH_ENV).

@@ -111,11 +111,9 @@ main(void)
 	is_parse("git -C repo -c Alias.Wipe='!rm -rf /' wipe",
 	    "git -C repo -c Alias.Wipe=!rm -rf / wipe ; d1:rm -rf /");
 	has_cmd("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.up "
-	    "GIT_CONFIG_VALUE_0='push -f' git up", "GIT_CONFIG_VALUE_0=push -f "
-	    "git push -f", true);
+	    "GIT_CONFIG_VALUE_0='push -f' git up", "d1:git push -f", true);
 	has_cmd("env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.up "
-	    "GIT_CONFIG_VALUE_0='push -f' git up", "GIT_CONFIG_VALUE_0=push -f "
-	    "git push -f", true);
+	    "GIT_CONFIG_VALUE_0='push -f' git up", "d1:git push -f", true);
 	has_cmd("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.r "
 	    "GIT_CONFIG_VALUE_0='reset --hard'; git r",
 	    "d1:git reset --hard", true);

@@ -449,7 +449,8 @@ main(void)
 	ok(strstr(s, "echo a a a") != NULL, "variables of variables split");
 	free(s);
 	buf_release(&big);
-	is_parse("\xff\xfe rm -rf /", "\xff\xfe rm -rf /");
+	/* Invalid UTF-8 is bytes; an unknown program's arguments are read. */
+	is_parse("\xff\xfe rm -rf /", "\xff\xfe rm -rf / ; d1:rm -rf /");
 	{
 		/* A NUL byte in the middle is an ordinary byte. */
 		struct sh_script sc;
