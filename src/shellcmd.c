@@ -618,7 +618,7 @@ static const char *
 shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 {
 	const char	*s;
-	bool		 has_c = false, noexec = false;
+	bool		 has_c = false, noexec = false, stdin_script = false;
 	size_t		 i;
 
 	*reads_stdin = false;
@@ -645,6 +645,10 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 			/* -n reads the script and runs nothing. */
 			if (s[0] == '-' && strchr(s + 1, 'n') != NULL)
 				noexec = true;
+			/* -s: the script is the input, the words arguments */
+			if (s[0] == '-' && strchr(s + 1, 's') != NULL &&
+			    s[1] != '-')
+				stdin_script = true;
 			continue;
 		}
 		break;
@@ -652,6 +656,10 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	*at = i;
 	if (noexec)
 		return NULL;
+	if (stdin_script && !has_c) {
+		*reads_stdin = true;
+		return NULL;
+	}
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;

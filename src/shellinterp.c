@@ -616,6 +616,15 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		p++;
 	else if (sc->lang != L_RUBY && sc->lang != L_PERL)
 		return p;
+	/* perl's open(FH, [MODE,] FILE): past the handle. */
+	if (sc->lang == L_PERL && cl->kind == K_OPEN) {
+		for (q = p; q < end && *q != ',' && *q != ')' &&
+		    q - p < 64; q++)
+			;
+		if (q >= end || *q != ',')
+			return p;
+		p = q + 1;
+	}
 	args = p;
 	buf_init(&lit);
 	buf_init(&first);
@@ -643,7 +652,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 					p++;
 					break;
 				}
-				if (!literal(sc, &p, &lit)) {
+				if (!value(sc, &p, &lit, 0)) {
 					ok = false;
 					break;
 				}
@@ -706,10 +715,35 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		bool writes = cl->kind == K_WRITE || (cl->kind == K_OPEN &&
 		    second.len > 0 &&
 		    strcspn(second.data, "wax+") < second.len);
+		struct buf *file = &first;
 
-		if (!list && first.len > 0) {
+		if (sc->lang == L_PERL && cl->kind == K_OPEN) {
+			/* open(F, '<', 'x'), open(F, ">x"): mode, then file */
+			struct buf *mode = nwords >= 2 ? &first : &second;
+			size_t skip = 0;
+
+			file = nwords >= 2 ? &second : &first;
+			if (nwords < 2)
+				while (skip < file->len &&
+				    strchr("<>+ ", file->data[skip]) != NULL)
+					skip++;
+			writes = memchr(nwords >= 2 ? mode->data : file->data,
+			    '>', nwords >= 2 ? mode->len : skip) != NULL;
+			if (skip > 0) {
+				memmove(file->data, file->data + skip,
+				    file->len - skip);
+				buf_truncate(file, file->len - skip);
+			}
+		}
+		if (!list && file->len > 0) {
 			buf_adds(&lit, writes ? "tee " : "cat ");
-			sh_add_quoted(&lit, first.data, first.len);
+			sh_add_quoted(&lit, file->data, file->len);
+		}
+	} else if (cl->kind == K_COPY || cl->kind == K_MOVE) {
+		/* shutil.copy(A, B), fs.renameSync(A, B): cp A B, mv A B */
+		if (!list && nwords >= 2) {
+			buf_adds(&lit, cl->kind == K_COPY ? "cp" : "mv");
+			buf_add(&lit, cmd.data, cmd.len);
 		}
 	} else if ((cl->kind == K_SHELL || (cl->kind == K_ARGV && shell)) &&
 	    nwords == 1 && !list) {

@@ -42,7 +42,9 @@ enum kind {
 	K_EXECV,	/* os.execvp(FILE, [ARGV]): the words after FILE */
 	K_WRITE,	/* writes its file: read as tee P */
 	K_READ,		/* reads its file: read as cat P */
-	K_OPEN		/* open(P, MODE): writes if MODE has w a x + */
+	K_OPEN,		/* open(P, MODE): writes if MODE has w a x + */
+	K_COPY,		/* copies its first argument to its second: cp */
+	K_MOVE		/* moves it: mv */
 };
 
 struct call {
