@@ -15,7 +15,11 @@
  *   shellparams.c the reader's positional parameters ($1, "$@") of
  *                 sh -c and set --; it calls the lexer.
  *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
- *                 reader hands it each command; it calls the lexer.
+ *                 reader hands it each command; it calls the lexer and
+ *                 shellinterp_value.c (literals, names, path functions).
+ *   shellrunners.c what uv run, docker exec, kubectl exec --, tmux ...
+ *                 run, and an unknown program's arguments; it calls the
+ *                 lexer.
  *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
  *                 and cat <<EOF write: the reader's pipe_input and
  *                 output hooks; it calls the lexer and shellinterp.c.
