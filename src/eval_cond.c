@@ -258,15 +258,20 @@ eval_shell_part(struct ectx *cx, const struct cond *c)
 {
 	const struct sh_cmd	*sc = cx->sh_cmd;
 	const char		**subjects, *one = NULL;
-	struct buf		 path;
+	const struct eval_args	*args;
 	size_t			*lens, n = 0, i;
 	bool			 r;
 
 	if (sc == NULL)
 		return false;
-	subjects = xcalloc(2 * sc->argc + sc->nredirects + 1,
-	    sizeof(*subjects));
-	lens = xcalloc(2 * sc->argc + sc->nredirects + 1, sizeof(*lens));
+	if (c->sh_part == SH_ARGS) {
+		/* Each word, its path written plainly, what it expands to. */
+		args = eval_command_args(cx, (size_t)(sc - cx->sh->cmds));
+		return eval_match_subjects(cx, c, args->v, args->lens, args->n,
+		    false, NULL);
+	}
+	subjects = xcalloc(sc->nredirects + 1, sizeof(*subjects));
+	lens = xcalloc(sc->nredirects + 1, sizeof(*lens));
 	switch (c->sh_part) {
 	case SH_PROGRAM:
 		one = sc->program;
@@ -274,17 +279,7 @@ eval_shell_part(struct ectx *cx, const struct cond *c)
 	case SH_SUBCOMMAND:
 		one = sh_subcommand(sc);
 		break;
-	case SH_ARGS:
-		/* Each word, and the path it names written plainly. */
-		buf_init(&path);
-		for (i = 1; i < sc->argc; i++) {
-			subjects[n++] = sc->argv[i];
-			if (sh_arg_path(sc->argv[i], &path))
-				subjects[n++] = arena_strndup(&cx->ev->arena,
-				    path.data, path.len);
-		}
-		buf_release(&path);
-		break;
+	case SH_ARGS:	/* above */
 	case SH_DIR:
 		one = sc->dir;
 		break;

@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "jsonw.h"
 #include "kb.h"
+#include "shellglob.h"
 #include "shellwords.h"
 #include "xmalloc.h"
 
@@ -58,6 +59,8 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 void
 eval_ctx_release(struct ectx *cx)
 {
+	size_t	i;
+
 	free(cx->file_text);
 	cx->file_text = NULL;
 	kb_rows_release(&cx->rows);
@@ -66,6 +69,14 @@ eval_ctx_release(struct ectx *cx)
 	if (cx->paths.shell)
 		sh_targets_release(&cx->paths.targets);
 	memset(&cx->paths, 0, sizeof(cx->paths));
+	if (cx->args != NULL) {
+		for (i = 0; i < cx->sh->n; i++) {
+			free(cx->args[i].v);
+			free(cx->args[i].lens);
+		}
+		free(cx->args);
+		cx->args = NULL;
+	}
 	if (cx->sh != NULL) {
 		sh_release(cx->sh);
 		free(cx->sh);
@@ -173,6 +184,65 @@ eval_command(struct ectx *cx)
 		sh_parse(cx->sh, cmd.s, cmd.len);
 	}
 	return cx->sh;
+}
+
+/*
+ * ~ and $HOME as the agent's shell expands them: the hook runs with the
+ * agent's environment.  NULL unless absolute.
+ */
+static const char *
+shell_home(void)
+{
+	const char	*home = getenv("HOME");
+
+	return home != NULL && home[0] == '/' ? home : NULL;
+}
+
+/*
+ * Where .. above ~ leads: from the home directory, or without one from
+ * a home two levels deep, as nearly every home is (/home/NAME,
+ * /Users/NAME): ~/../.. is / either way.
+ */
+#define HOME_UNKNOWN	"/home/user"
+
+const struct eval_args *
+eval_command_args(struct ectx *cx, size_t i)
+{
+	const struct sh_cmd	*sc = &cx->sh->cmds[i];
+	struct eval_args	*a;
+	const char		*home = shell_home(), *plain;
+	struct buf		 path;
+	size_t			 k, cap, g;
+
+	if (cx->args == NULL)
+		cx->args = xcalloc(cx->sh->n, sizeof(*cx->args));
+	a = &cx->args[i];
+	if (a->made)
+		return a;
+	a->made = true;
+	cap = 2 * sc->argc + 1;
+	a->v = xcalloc(cap, sizeof(*a->v));
+	buf_init(&path);
+	for (k = 1; k < sc->argc; k++) {
+		a->v[a->n++] = plain = sc->argv[k];
+		if (sh_arg_path(sc->argv[k], home ? home : HOME_UNKNOWN,
+		    &path))
+			a->v[a->n++] = plain = arena_strndup(&cx->ev->arena,
+			    path.data, path.len);
+		if (!sh_is_pattern(plain))
+			continue;
+		a->v = xreallocarray(a->v, cap + SH_GLOB_MAX,
+		    sizeof(*a->v));
+		cap += SH_GLOB_MAX;
+		g = sh_arg_globs(plain, home, &cx->ev->arena, a->v + a->n,
+		    SH_GLOB_MAX);
+		a->n += g;
+	}
+	buf_release(&path);
+	a->lens = xcalloc(a->n + 1, sizeof(*a->lens));
+	for (k = 0; k < a->n; k++)
+		a->lens[k] = strlen(a->v[k]);
+	return a;
 }
 
 /* ---- file_before, file_after --------------------------------------------- */

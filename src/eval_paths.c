@@ -3,7 +3,8 @@
  * eval_paths in eval_priv.h): for a shell command, path is every file
  * the command would write or delete and read_path every file it would
  * read (shelltargets.h), each relative to the project and absolute, as
- * a file tool's path is; for a tool that reads its path (Read), that
+ * a file tool's path is, and a pattern also as the files it expands to
+ * (shellglob.h); for a tool that reads its path (Read), that
  * path is also read_path.  Which tools are which is tools.def's: a tool
  * with `command` and `path` is a shell whose command is read for files.
  *
@@ -14,6 +15,7 @@
 
 #include "eval_priv.h"
 #include "event.h"
+#include "shellglob.h"
 #include "toolinfo.h"
 #include "xmalloc.h"
 
@@ -77,6 +79,18 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 	event_path_identity(ev, *abs, strlen(*abs), forms);
 }
 
+/* A new, zeroed entry at the end of ps->v[a], which grows. */
+static struct eval_path *
+add_path(struct eval_paths *ps, size_t a, size_t *cap)
+{
+	if (ps->n[a] == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		ps->v[a] = xreallocarray(ps->v[a], *cap, sizeof(*ps->v[a]));
+	}
+	memset(&ps->v[a][ps->n[a]], 0, sizeof(ps->v[a][0]));
+	return &ps->v[a][ps->n[a]++];
+}
+
 static void
 make_paths(struct ectx *cx)
 {
@@ -85,8 +99,10 @@ make_paths(struct ectx *cx)
 	const struct known_tool	*t;
 	struct sh_script	*sh;
 	struct eval_path	*p;
+	const struct sh_target	*from;
+	const char		*globs[SH_GLOB_MAX];
 	struct buf		 b;
-	size_t			 i, a, k;
+	size_t			 i, a, k, n, cap[2] = { 0, 0 };
 
 	ps->made = true;
 	t = ev->tool != NULL ? toolinfo_find(ev->tool) : NULL;
@@ -101,13 +117,26 @@ make_paths(struct ectx *cx)
 		ps->reads_path = (t->fields & FB(F_READ_PATH)) != 0;
 		return;
 	}
-	for (a = 0; a < 2; a++)
-		ps->v[a] = xcalloc(ps->targets.n + 1, sizeof(*ps->v[a]));
 	for (i = 0; i < ps->targets.n; i++) {
 		a = ps->targets.v[i].access;
-		p = &ps->v[a][ps->n[a]++];
+		p = add_path(ps, a, &cap[a]);
 		p->from = &ps->targets.v[i];
 		resolve_target(ev, p->from, &p->abs, &p->rel, &p->forms);
+		/*
+		 * A pattern names the files the shell expands it to: rm -rf
+		 * ~/.refl* deletes ~/.reflexion.  Each is a file of its own.
+		 */
+		if (!sh_is_pattern(p->abs) || p->abs[0] != '/')
+			continue;
+		n = sh_arg_globs(p->abs, NULL, &ev->arena, globs, SH_GLOB_MAX);
+		from = p->from;
+		for (k = 0; k < n; k++) {
+			p = add_path(ps, a, &cap[a]);
+			p->from = from;
+			event_path_pair(ev, NULL, globs[k], &p->abs, &p->rel);
+			event_path_identity(ev, p->abs, strlen(p->abs),
+			    &p->forms);
+		}
 	}
 	/*
 	 * The prefilter's text: every name (the relative ones are suffixes

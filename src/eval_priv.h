@@ -68,6 +68,19 @@ struct eval_fold {
 	size_t		 flen;
 };
 
+/*
+ * What an `args` condition compares for one simple command, made once
+ * per event: each word, the path it names written plainly
+ * (sh_arg_path()), and the names a pattern in it expands to
+ * (shellglob.h).  Arrays owned by the ectx, texts in the event's arena.
+ */
+struct eval_args {
+	const char	**v;
+	size_t		 *lens;
+	size_t		  n;
+	bool		  made;
+};
+
 /* Per-event scratch shared by every rule. */
 struct ectx {
 	struct rr_event		*ev;
@@ -88,6 +101,7 @@ struct ectx {
 	struct kb_rows		 rows;
 	bool			 kb_failed;	/* reported once per event */
 	struct sh_script	*sh;		/* `command` parsed, once */
+	struct eval_args	*args;		/* per command of sh, or NULL */
 	struct eval_paths	 paths;		/* see above */
 	/* The file of a shell command a `when` path matched: {{path}}. */
 	const struct eval_path	*path_hit;
@@ -122,6 +136,8 @@ void	 eval_load_file(struct ectx *);
 void	 eval_file_field(struct ectx *, enum rr_field);
 /* The event's command parsed (shellwords.h), once; NULL without one. */
 struct sh_script *eval_command(struct ectx *);
+/* The subjects of `args` for cx->sh->cmds[i] (struct eval_args). */
+const struct eval_args *eval_command_args(struct ectx *, size_t i);
 
 /* eval_match.c */
 /* *hit (may be NULL) is set to the index of the subject that matched. */

@@ -118,6 +118,24 @@ program_name(struct arena *a, const char *word)
 	return p;
 }
 
+/*
+ * git-reset ARGS, /usr/libexec/git-core/git-push ARGS: the programs git
+ * runs for its subcommands (and git-lfs and the like, which `git lfs`
+ * runs) are git with that subcommand: argv becomes git SUB ARGS.
+ */
+static void
+dashed_git(struct arena *a, struct sh_cmd *c)
+{
+	const char	**argv = arena_alloc(a, (c->argc + 2) * sizeof(*argv));
+
+	argv[0] = "git";
+	argv[1] = c->program + 4;
+	memcpy(argv + 2, c->argv + 1, (c->argc - 1) * sizeof(*argv));
+	c->argv = argv;
+	c->argc++;
+	c->program = "git";
+}
+
 /* The lexer's lookup_var hook. */
 static const char *
 lookup_var(const struct parser *ps, const char *name, size_t len)
@@ -227,180 +245,6 @@ static const char *const shells[] = {
 	"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash",
 	"fish", NULL
 };
-
-struct wrapper {
-	const char	*name;
-	const char	*short_args;	/* option letters that take a value */
-	const char *const *long_args;	/* long options that take a value */
-	int		 positional;	/* arguments before the command */
-};
-
-static const char *const sudo_long[] = {
-	"--user", "--group", "--host", "--prompt", "--role", "--type",
-	"--other-user", "--close-from", "--chdir", "--chroot",
-	"--command-timeout", NULL
-};
-static const char *const env_long[] = {
-	"--unset", "--chdir", "--argv0", NULL
-};
-static const char *const timeout_long[] = { "--signal", "--kill-after", NULL };
-static const char *const stdbuf_long[] = {
-	"--input", "--output", "--error", NULL
-};
-static const char *const nice_long[] = { "--adjustment", NULL };
-static const char *const xargs_long[] = {
-	"--arg-file", "--delimiter", "--max-lines", "--max-args",
-	"--max-procs", "--max-chars", "--process-slot-var", NULL
-};
-static const char *const time_long[] = { "--format", "--output", NULL };
-static const char *const no_long[] = { NULL };
-static const char *const pkexec_long[] = { "--user", NULL };
-static const char *const flock_long[] = {
-	"--timeout", "--wait", "--conflict-exit-code", "--command", NULL
-};
-static const char *const chroot_long[] = {
-	"--groups", "--userspec", NULL
-};
-
-static const struct wrapper wrappers[] = {
-	{ "sudo", "CDghprtTUu", sudo_long, 0 },
-	{ "doas", "Cu", no_long, 0 },
-	{ "env", "uCSP", env_long, 0 },
-	{ "command", "", no_long, 0 },
-	{ "builtin", "", no_long, 0 },
-	{ "exec", "a", no_long, 0 },
-	{ "nohup", "", no_long, 0 },
-	{ "setsid", "", no_long, 0 },
-	{ "unbuffer", "", no_long, 0 },
-	{ "time", "fo", time_long, 0 },
-	{ "nice", "n", nice_long, 0 },
-	{ "ionice", "cnp", no_long, 0 },
-	{ "timeout", "ks", timeout_long, 1 },
-	{ "stdbuf", "ioe", stdbuf_long, 0 },
-	{ "xargs", "adEILlnPs", xargs_long, 0 },
-	{ "busybox", "", no_long, 0 },
-	/* Run as another user, or under a lock, a root, a CPU set... */
-	{ "pkexec", "", pkexec_long, 0 },
-	{ "flock", "wEc", flock_long, 1 },
-	{ "chroot", "", chroot_long, 1 },
-	{ "taskset", "", no_long, 1 },
-	{ "chrt", "", no_long, 1 },
-	{ "fakeroot", "lsi", no_long, 0 },
-	{ "eatmydata", "", no_long, 0 },
-	{ "caffeinate", "tw", no_long, 0 },
-	{ "gtimeout", "ks", timeout_long, 1 },
-	{ "strace", "abeEIoOpPsSuUX", no_long, 0 },
-	{ "sshpass", "pfdPe", no_long, 0 },
-};
-
-static const struct wrapper *
-find_wrapper(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
-		if (strcmp(wrappers[i].name, name) == 0)
-			return &wrappers[i];
-	return NULL;
-}
-
-/*
- * Index of the command a wrapper at w[i] runs: past its options (and
- * their values), its positional arguments and, for env, assignments.
- * env -S STRING has its string parsed as a nested script.
- */
-static size_t
-skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
-    size_t i, size_t n)
-{
-	const char	*s, *eq;
-	size_t		 k;
-	int		 pos = wr->positional;
-
-	for (i++; i < n; i++) {
-		s = w[i].s;
-		if (strcmp(s, "--") == 0) {
-			i++;
-			break;
-		}
-		if (s[0] == '-' && s[1] == '-') {
-			eq = strchr(s, '=');
-			if (strcmp(wr->name, "env") == 0 &&
-			    strncmp(s, "--split-string", 14) == 0) {
-				if (eq != NULL)
-					sh_parse_nested(f, eq + 1, strlen(eq + 1));
-				else if (i + 1 < n)
-					sh_parse_nested(f, w[i + 1].s, w[i + 1].len);
-				return n;
-			}
-			if (eq == NULL && str_in_set(s, wr->long_args))
-				i++;
-			continue;
-		}
-		if (s[0] == '-' && s[1] != '\0') {
-			for (k = 1; s[k]; k++) {
-				if (strchr(wr->short_args, s[k]) == NULL)
-					continue;
-				if (strcmp(wr->name, "env") == 0 && s[k] == 'S') {
-					if (s[k + 1])
-						sh_parse_nested(f, s + k + 1,
-						    strlen(s + k + 1));
-					else if (i + 1 < n)
-						sh_parse_nested(f, w[i + 1].s,
-						    w[i + 1].len);
-					return n;
-				}
-				if (s[k + 1] == '\0')
-					i++;	/* the value is the next word */
-				break;
-			}
-			continue;
-		}
-		if (strcmp(wr->name, "env") == 0 &&
-		    (w[i].assign || strcmp(s, "-") == 0))
-			continue;	/* env - is env -i */
-		if (pos > 0) {
-			pos--;
-			continue;
-		}
-		break;
-	}
-	/* An option that takes a value may have been the last word. */
-	return i < n ? i : n;
-}
-
-/*
- * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
- * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
- */
-static const char *
-wrapper_chdir(const struct wrapper *wr, const struct sh_word *w, size_t i,
-    size_t end)
-{
-	const char	*s, *dir = NULL;
-	char		 letter;
-
-	if (strcmp(wr->name, "env") == 0)
-		letter = 'C';
-	else if (strcmp(wr->name, "sudo") == 0)
-		letter = 'D';
-	else
-		return NULL;
-	for (i++; i < end; i++) {
-		s = w[i].s;
-		if (strcmp(s, "--") == 0)
-			break;
-		if (strncmp(s, "--chdir=", 8) == 0)
-			dir = s + 8;
-		else if ((strcmp(s, "--chdir") == 0 ||
-		    (s[0] == '-' && s[1] == letter && s[2] == '\0')) &&
-		    i + 1 < end)
-			dir = w[++i].s;
-		else if (s[0] == '-' && s[1] == letter)
-			dir = s + 2;
-	}
-	return dir;
-}
 
 const char sh_unknown_dir[] = "?";
 
@@ -576,7 +420,7 @@ static const char *
 shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 {
 	const char	*s;
-	bool		 has_c = false, noexec = false;
+	bool		 has_c = false, noexec = false, stdin_script = false;
 	size_t		 i;
 
 	*reads_stdin = false;
@@ -603,6 +447,10 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 			/* -n reads the script and runs nothing. */
 			if (s[0] == '-' && strchr(s + 1, 'n') != NULL)
 				noexec = true;
+			/* -s: the script is the input, the words arguments */
+			if (s[0] == '-' && strchr(s + 1, 's') != NULL &&
+			    s[1] != '-')
+				stdin_script = true;
 			continue;
 		}
 		break;
@@ -610,10 +458,29 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	*at = i;
 	if (noexec)
 		return NULL;
+	if (stdin_script && !has_c) {
+		*reads_stdin = true;
+		return NULL;
+	}
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;
 	return NULL;
+}
+
+/* bash --rcfile FILE, --init-file FILE: FILE is sourced first. */
+static void
+shell_rcfiles(struct frame *f, const struct sh_cmd *c)
+{
+	size_t	i;
+
+	for (i = 1; i + 1 < c->argc; i++) {
+		if (strcmp(c->argv[i], "--") == 0 || c->argv[i][0] != '-')
+			break;
+		if (strcmp(c->argv[i], "--rcfile") == 0 ||
+		    strcmp(c->argv[i], "--init-file") == 0)
+			sh_source_word(f, c->argv[++i]);
+	}
 }
 
 /* The lexer's runs_input hook: a here-document fed to sh is its script. */
@@ -633,8 +500,11 @@ static const char *const runs_c[] = {
 	"su", "runuser", "flock", "sg", "script", NULL
 };
 
-/* Nested scripts run by the command just emitted. */
-static void
+/*
+ * Nested scripts run by the command just emitted.  Whether the program
+ * is one this reads (a shell, an interpreter, eval, su -c, find ...).
+ */
+static bool
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
     size_t n)
 {
@@ -650,6 +520,15 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			    f->ps->ctx)->params, script, c, i + 1);
 		else if (reads_stdin && c->input != NULL)
 			sh_parse_nested(f, c->input, strlen(c->input));
+		else if (i < c->argc)	/* bash FILE: a <( ) */
+			sh_source_word(f, c->argv[i]);
+		shell_rcfiles(f, c);
+	} else if ((strcmp(c->program, "source") == 0 ||
+	    strcmp(c->program, ".") == 0) && c->argc > 1) {
+		sh_source_word(f, c->argv[1]);
+	} else if (strchr(c->argv[0], '/') != NULL &&
+	    sh_written_text(f->ps, c->argv[0]) != NULL) {
+		sh_source_word(f, c->argv[0]);	/* ./s.sh, written above */
 	} else if (sh_interp(f, c)) {
 		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
@@ -693,7 +572,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 				    f->depth + 1);
 			i = j;
 		}
-	}
+	} else
+		return false;
+	return true;
 }
 
 static const char *const declarers[] = {
@@ -752,15 +633,15 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			free(x.v);
 			return;
 		}
-		wr = find_wrapper(base_name(x.v[i].s));
+		wr = sh_find_wrapper(base_name(x.v[i].s));
 		/* command -v NAME, -V: says what NAME is, runs nothing. */
 		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
 		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&
 		    strpbrk(x.v[i + 1].s + 1, "vV") != NULL)
 			break;
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
-			k = skip_wrapper(f, wr, x.v, i, x.n);
-			if ((s = wrapper_chdir(wr, x.v, i, k)) != NULL)
+			k = sh_skip_wrapper(f, wr, x.v, i, x.n);
+			if ((s = sh_wrapper_chdir(wr, x.v, i, k)) != NULL)
 				chdir = s;
 			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
 			    strcmp(wr->name, "time") != 0 &&
@@ -802,6 +683,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
 	c->program = program_name(a, c->argv[0]);
+	if (strncmp(c->program, "git-", 4) == 0 && c->program[4] >= 'a' &&
+	    c->program[4] <= 'z')
+		dashed_git(a, c);
 	buf_init(&text);
 	for (k = 0; k < x.n; k++) {
 		if (k)
@@ -835,9 +719,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	{
 		struct sh_cmd copy = *c;
 		size_t first = sc->n;
+		bool known;
 
-		run_nested(f, &copy, x.v + i, x.n - i);
-		sh_run_forms(f, &copy, x.v, i);
+		known = run_nested(f, &copy, x.v + i, x.n - i);
+		known = sh_run_forms(f, &copy, x.v, i) || known;
+		sh_runner_forms(f, &copy, known);
 		for (k = 0; k < x.n; k++)
 			if (x.v[k].assign && (k < i ||
 			    str_in_set(copy.program, declarers)))
@@ -858,7 +744,9 @@ static const struct sh_hooks reader_hooks = {
 	.lookup_var = lookup_var,
 	.runs_input = runs_input,
 	.pipe_input = sh_pipe_input,
-	.output = sh_literal_output
+	.output = sh_literal_output,
+	.written = sh_record_written,
+	.set_var = set_var
 };
 
 void

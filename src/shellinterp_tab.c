@@ -22,6 +22,7 @@ static const struct interp interps[] = {
 	{ "ruby", L_RUBY, "e", none_long, "ICr", "EFKTUWx", false },
 	{ "perl", L_PERL, "eE", none_long, "I", "CDdFiIlMmx0", false },
 	{ "php", L_PHP, "r", none_long, "cdz", "", false },
+	{ "osascript", L_OSA, "e", none_long, "sl", "", false },
 	{ "awk", L_AWK, "e", awk_long, "Fv", "", true },
 	{ "gawk", L_AWK, "e", awk_long, "Fv", "", true },
 	{ "mawk", L_AWK, "", none_long, "Fv", "", true },
@@ -131,11 +132,11 @@ static const struct call calls[] = {
 	{ "execFileSync", NULL, LB(L_NODE), K_SHELL },
 	{ "spawn", NULL, LB(L_NODE) | LB(L_RUBY), K_SHELL },
 	{ "spawnSync", NULL, LB(L_NODE), K_SHELL },
-	{ "run", "subprocess", LB(L_PYTHON), K_SHELL },
-	{ "call", "subprocess", LB(L_PYTHON), K_SHELL },
-	{ "check_call", NULL, LB(L_PYTHON), K_SHELL },
-	{ "check_output", NULL, LB(L_PYTHON), K_SHELL },
-	{ "Popen", NULL, LB(L_PYTHON), K_SHELL },
+	{ "run", "subprocess", LB(L_PYTHON), K_ARGV },
+	{ "call", "subprocess", LB(L_PYTHON), K_ARGV },
+	{ "check_call", NULL, LB(L_PYTHON), K_ARGV },
+	{ "check_output", NULL, LB(L_PYTHON), K_ARGV },
+	{ "Popen", NULL, LB(L_PYTHON), K_ARGV },
 	{ "getoutput", NULL, LB(L_PYTHON), K_SHELL },
 	{ "getstatusoutput", NULL, LB(L_PYTHON), K_SHELL },
 	{ "capture2", NULL, LB(L_RUBY), K_SHELL },
@@ -157,7 +158,34 @@ static const struct call calls[] = {
 	{ "rmSync", NULL, LB(L_NODE), K_RM },
 	{ "rm", "fs", LB(L_NODE), K_RM },
 	{ "rm", "promises", LB(L_NODE), K_RM },
-	{ "open", NULL, LB(L_PYTHON) | LB(L_RUBY) | LB(L_NODE), K_OPEN },
+	{ "open", NULL, LB(L_PYTHON) | LB(L_RUBY) | LB(L_NODE) | LB(L_PERL),
+	    K_OPEN },
+	{ "copy", "shutil", LB(L_PYTHON), K_COPY },
+	{ "copy2", NULL, LB(L_PYTHON), K_COPY },
+	{ "copyfile", NULL, LB(L_PYTHON), K_COPY },
+	{ "copytree", NULL, LB(L_PYTHON), K_COPY },
+	{ "move", "shutil", LB(L_PYTHON), K_MOVE },
+	{ "rename", "os", LB(L_PYTHON), K_MOVE },
+	{ "replace", "os", LB(L_PYTHON), K_MOVE },
+	{ "renames", "os", LB(L_PYTHON), K_MOVE },
+	{ "copyFileSync", NULL, LB(L_NODE), K_COPY },
+	{ "copyFile", NULL, LB(L_NODE), K_COPY },
+	{ "cpSync", NULL, LB(L_NODE), K_COPY },
+	{ "cp", "fs", LB(L_NODE), K_COPY },
+	{ "cp", "promises", LB(L_NODE), K_COPY },
+	{ "renameSync", NULL, LB(L_NODE), K_MOVE },
+	{ "rename", "fs", LB(L_NODE), K_MOVE },
+	{ "rename", "promises", LB(L_NODE), K_MOVE },
+	{ "cp", "FileUtils", LB(L_RUBY), K_COPY },
+	{ "cp_r", NULL, LB(L_RUBY), K_COPY },
+	{ "copy_file", NULL, LB(L_RUBY), K_COPY },
+	{ "install", "FileUtils", LB(L_RUBY), K_COPY },
+	{ "copy_stream", NULL, LB(L_RUBY), K_COPY },
+	{ "mv", "FileUtils", LB(L_RUBY), K_MOVE },
+	{ "rename", "File", LB(L_RUBY), K_MOVE },
+	{ "copy", NULL, LB(L_PERL) | LB(L_PHP), K_COPY },
+	{ "move", NULL, LB(L_PERL), K_MOVE },
+	{ "rename", NULL, LB(L_PERL) | LB(L_PHP), K_MOVE },
 	{ "fopen", NULL, LB(L_PHP), K_OPEN },
 	{ "writeFileSync", NULL, LB(L_NODE), K_WRITE },
 	{ "writeFile", NULL, LB(L_NODE), K_WRITE },
@@ -196,29 +224,85 @@ static const struct call calls[] = {
 	{ "delete", "Dir", LB(L_RUBY), K_RMDIR },
 };
 
+static const struct pathfn_entry pathfns[] = {
+	{ "expanduser", NULL, LB(L_PYTHON), PF_SAME },
+	{ "expandvars", NULL, LB(L_PYTHON), PF_SAME },
+	{ "abspath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "realpath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "normpath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "Path", NULL, LB(L_PYTHON), PF_SAME },
+	{ "PurePath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "PosixPath", NULL, LB(L_PYTHON), PF_SAME },
+	{ "join", "path", LB(L_PYTHON) | LB(L_NODE), PF_JOIN },
+	{ "resolve", "path", LB(L_NODE), PF_JOIN },
+	{ "normalize", "path", LB(L_NODE), PF_SAME },
+	{ "join", "File", LB(L_RUBY), PF_JOIN },
+	{ "expand_path", "File", LB(L_RUBY), PF_SAME },
+	{ "absolute_path", "File", LB(L_RUBY), PF_SAME },
+	{ "home", "Path", LB(L_PYTHON), PF_HOME },
+	{ "homedir", "os", LB(L_NODE), PF_HOME },
+	{ "home", "Dir", LB(L_RUBY), PF_HOME },
+	{ "getenv", NULL, LB(L_PYTHON) | LB(L_PHP), PF_ENV },
+	{ "get", "environ", LB(L_PYTHON), PF_ENV },
+	{ "environ", NULL, LB(L_PYTHON), PF_ENV },
+	{ "ENV", NULL, LB(L_RUBY), PF_ENV },
+	{ "env", "process", LB(L_NODE), PF_ENV },
+};
 
-const struct call *
-sh_find_call(enum lang lang, const char *name, size_t len)
+/* The entry of a table whose name and prefix fit a dotted name. */
+#define FIND_BY_NAME(table, lang, name, len) \
+	((const void *)find_by_name((table), sizeof((table)[0]),	\
+	    sizeof(table) / sizeof((table)[0]), (lang), (name), (len)))
+
+/*
+ * Both tables start with name, prefix and langs, at the same offsets;
+ * find_by_name() reads them with memcpy, as bytes of either type.
+ */
+_Static_assert(offsetof(struct call, prefix) ==
+    offsetof(struct pathfn_entry, prefix) &&
+    offsetof(struct call, langs) == offsetof(struct pathfn_entry, langs),
+    "struct call and struct pathfn_entry start alike");
+
+static const void *
+find_by_name(const void *table, size_t size, size_t n, enum lang lang,
+    const char *name, size_t len)
 {
-	const char	*last = name, *s;
+	const char	*last = name, *s, *e, *ename, *prefix;
+	unsigned	 langs;
 	size_t		 i, lastlen, plen;
 
 	for (s = name; s < name + len; s++)
 		if (*s == '.' || *s == ':')
 			last = s + 1;
 	lastlen = (size_t)(name + len - last);
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		if (!(calls[i].langs & LB(lang)) ||
-		    strlen(calls[i].name) != lastlen ||
-		    memcmp(calls[i].name, last, lastlen) != 0)
+	for (i = 0; i < n; i++) {
+		e = (const char *)table + i * size;
+		memcpy(&ename, e + offsetof(struct call, name), sizeof(ename));
+		memcpy(&prefix, e + offsetof(struct call, prefix),
+		    sizeof(prefix));
+		memcpy(&langs, e + offsetof(struct call, langs), sizeof(langs));
+		if (!(langs & LB(lang)) || strlen(ename) != lastlen ||
+		    memcmp(ename, last, lastlen) != 0)
 			continue;
-		if (calls[i].prefix == NULL)
-			return &calls[i];
-		plen = strlen(calls[i].prefix);
+		if (prefix == NULL)
+			return e;
+		plen = strlen(prefix);
 		if (last - name > (ptrdiff_t)plen &&
-		    memcmp(last - plen - 1, calls[i].prefix, plen) == 0)
-			return &calls[i];
+		    memcmp(last - plen - 1, prefix, plen) == 0)
+			return e;
 	}
 	return NULL;
+}
+
+const struct pathfn_entry *
+sh_find_pathfn(enum lang lang, const char *name, size_t len)
+{
+	return FIND_BY_NAME(pathfns, lang, name, len);
+}
+
+const struct call *
+sh_find_call(enum lang lang, const char *name, size_t len)
+{
+	return FIND_BY_NAME(calls, lang, name, len);
 }
 

@@ -4,11 +4,13 @@
  * whether it has an option, long options abbreviated as the program's
  * option parser accepts them.  They read a finished struct sh_cmd only.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "shellwords.h"
 #include "strset.h"
+#include "xmalloc.h"
 
 struct global_opts {
 	const char		*program;
@@ -66,7 +68,10 @@ sh_subcommand(const struct sh_cmd *c)
 struct long_opts {
 	const char		*program;
 	const char		*subcommand;	/* NULL: any */
-	const char *const	*opts;
+	const char *const	*opts;		/* its long options, or NULL */
+	const char		*short_vals;	/* short options that take a
+						   value: a bundle ends there
+						   (-bfeature is -b feature) */
 };
 
 static const char *const rm_long[] = {
@@ -104,16 +109,22 @@ static const char *const git_clean_long[] = {
 };
 
 static const struct long_opts long_opts[] = {
-	{ "rm", NULL, rm_long },
-	{ "chmod", NULL, chmod_long },
-	{ "chown", NULL, chown_long },
-	{ "chgrp", NULL, chown_long },
-	{ "git", "reset", git_reset_long },
-	{ "git", "push", git_push_long },
-	{ "git", "clean", git_clean_long },
+	{ "rm", NULL, rm_long, "" },
+	{ "chmod", NULL, chmod_long, "" },
+	{ "chown", NULL, chown_long, "" },
+	{ "chgrp", NULL, chown_long, "" },
+	{ "git", "reset", git_reset_long, "" },
+	{ "git", "push", git_push_long, "o" },
+	{ "git", "clean", git_clean_long, "e" },
+	{ "git", "checkout", NULL, "bB" },
+	{ "git", "switch", NULL, "cC" },
+	{ "git", "branch", NULL, "" },
+	{ "git", "commit", NULL, "mFcCt" },
+	{ "git", "stash", NULL, "m" },
+	{ "git", "tag", NULL, "mFu" },
 };
 
-static const char *const *
+static const struct long_opts *
 find_long_opts(const struct sh_cmd *c)
 {
 	const char	*sub = NULL;
@@ -124,13 +135,13 @@ find_long_opts(const struct sh_cmd *c)
 		if (strcmp(c->program, long_opts[i].program) != 0)
 			continue;
 		if (long_opts[i].subcommand == NULL)
-			return long_opts[i].opts;
+			return &long_opts[i];
 		if (!have_sub) {
 			sub = sh_subcommand(c);
 			have_sub = true;
 		}
 		if (sub != NULL && strcmp(sub, long_opts[i].subcommand) == 0)
-			return long_opts[i].opts;
+			return &long_opts[i];
 	}
 	return NULL;
 }
@@ -159,21 +170,48 @@ resolve_long(const char *s, size_t n, const char *const *opts)
 	return several ? ambiguous : found;
 }
 
+/* Whether the bundle s (-qbfeature) holds letter before a value. */
+static bool
+in_bundle(const char *s, char letter, const char *vals)
+{
+	for (s++; *s != '\0'; s++) {
+		if (*s == letter)
+			return true;
+		if (strchr(vals, *s) != NULL)
+			return false;	/* the rest is its value */
+	}
+	return false;
+}
+
 bool
 sh_has_flag(const struct sh_cmd *c, const char *flag)
 {
-	const char		*s, *full;
+	const char		*s, *full, *vals = "";
 	const char *const	*opts = NULL;
+	const struct long_opts	*lo;
 	size_t			 i, flen = strlen(flag), n;
+	bool			 find = strcmp(c->program, "find") == 0;
 
 	if (flen < 2 || flag[0] != '-')
 		return false;
-	if (flag[1] == '-')
-		opts = find_long_opts(c);
+	if ((lo = find_long_opts(c)) != NULL) {
+		opts = flag[1] == '-' ? lo->opts : NULL;
+		vals = lo->short_vals;
+	}
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
 		if (strcmp(s, "--") == 0)
 			break;
+		/* find -exec CMD ... ;: CMD's words are not find's. */
+		if (find && (strcmp(s, "-exec") == 0 ||
+		    strcmp(s, "-execdir") == 0 || strcmp(s, "-ok") == 0 ||
+		    strcmp(s, "-okdir") == 0)) {
+			while (i + 1 < c->argc && strcmp(c->argv[i + 1], ";") &&
+			    strcmp(c->argv[i + 1], "+"))
+				i++;
+			i++;
+			continue;
+		}
 		if (s[0] != '-' || s[1] == '\0')
 			continue;
 		if (flag[1] == '-') {			/* --long */
@@ -193,7 +231,7 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			    str_in_set(flag, opts))))
 				return true;
 		} else if (flen == 2) {			/* -x in a bundle */
-			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)
+			if (s[1] != '-' && in_bundle(s, flag[1], vals))
 				return true;
 		} else if (strcmp(s, flag) == 0)	/* -word */
 			return true;
@@ -225,8 +263,41 @@ param_default(const char *s, size_t *namelen)
 	return strchr(p, '}');
 }
 
+/*
+ * out holds ~, ~NAME or $NAME (the root of a path that .. climbs above):
+ * replaces it with the absolute directory it stands for when home tells
+ * it (~ and $HOME are home, ~NAME is NAME beside it); false otherwise.
+ */
+static bool
+absolute_root(struct buf *out, const char *home)
+{
+	const char	*slash;
+	char		*name;
+	size_t		 len;
+
+	if (home == NULL || home[0] != '/')
+		return false;
+	if (strcmp(out->data, "~") == 0 || strcmp(out->data, "$HOME") == 0) {
+		buf_reset(out);
+		buf_adds(out, home);
+	} else if (out->data[0] == '~') {
+		name = xstrdup(out->data + 1);
+		slash = strrchr(home, '/');
+		len = (size_t)(slash - home);
+		buf_reset(out);
+		buf_add(out, home, len);
+		buf_addc(out, '/');
+		buf_adds(out, name);
+		free(name);
+	} else
+		return false;
+	while (out->len > 1 && out->data[out->len - 1] == '/')
+		buf_truncate(out, out->len - 1);
+	return true;
+}
+
 bool
-sh_arg_path(const char *arg, struct buf *out)
+sh_arg_path(const char *arg, const char *home, struct buf *out)
 {
 	const char	*p = arg, *seg, *end;
 	size_t		 seglen, floor, cut, n;
@@ -264,8 +335,13 @@ sh_arg_path(const char *arg, struct buf *out)
 				if (cut > floor)
 					cut--;		/* the '/' before it */
 				buf_truncate(out, cut);
-			} else if (out->data[0] != '/')
-				return false;	/* above ~ or $NAME */
+			} else if (out->data[0] != '/') {
+				/* Above ~ or $NAME: where it stands. */
+				if (!absolute_root(out, home))
+					return false;
+				floor = 1;
+				p = seg;	/* the .. again */
+			}
 			continue;
 		}
 		if (out->data[out->len - 1] != '/')

@@ -140,9 +140,12 @@ struct buf;
  * dropped, ".." dropping the segment before it (lexically, as cd -L
  * does: /tmp/../etc is /etc, /./ is /), and a leading ${NAME:?...},
  * ${NAME:-...} or ${NAME:=...}, which is $NAME when NAME is set, written
- * $NAME.  False when the word is not such a path, is written plainly
- * already, or ".." climbs above ~ or $NAME.
+ * $NAME.  When ".." climbs above ~, ~NAME or $HOME, they stand for the
+ * directory home names (~NAME: NAME beside it), and the path is written
+ * absolute ($HOME/.. is /home when home is /home/dev).  False when the
+ * word is not such a path, is written plainly already, or ".." climbs
+ * above a root it cannot place (another $NAME, or no absolute home).
  */
-bool	 sh_arg_path(const char *arg, struct buf *out);
+bool	 sh_arg_path(const char *arg, const char *home, struct buf *out);
 
 #endif

@@ -9,13 +9,19 @@
  *                 wrappers, cd) and the scripts it runs (sh -c, eval,
  *                 su -c, env -S, find -exec) are parsed one level deeper.
  *                 It knows which programs are shells.
+ *   shellwrap.c   part of the reader: the wrappers (sudo, env, timeout,
+ *                 xargs ...) taken off a command's front; env -S.
  *   shellforms.c  part of the reader: the commands that other commands
  *                 run written differently (git aliases, parallel, watch,
  *                 ssh, trap, variables that hold a command).
  *   shellparams.c the reader's positional parameters ($1, "$@") of
  *                 sh -c and set --; it calls the lexer.
  *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
- *                 reader hands it each command; it calls the lexer.
+ *                 reader hands it each command; it calls the lexer and
+ *                 shellinterp_value.c (literals, names, path functions).
+ *   shellrunners.c what uv run, docker exec, kubectl exec --, tmux ...
+ *                 run, and an unknown program's arguments; it calls the
+ *                 lexer.
  *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
  *                 and cat <<EOF write: the reader's pipe_input and
  *                 output hooks; it calls the lexer and shellinterp.c.
@@ -47,6 +53,7 @@ struct buf;
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
+#define SH_MAX_BRACES	8	/* { } groups open in one list, tracked */
 /*
  * Work, in bytes parsed again (sh -c, eval, aliases, backquotes) or
  * produced by an expansion ($var, {a,b}): at most this much plus so many
@@ -78,6 +85,7 @@ struct wordvec {
 struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
+	bool		 quoted;	/* the delimiter was: no expansion */
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
 	long		 pipe_to;	/* the command cmd pipes into, or -1 */
 };
@@ -104,6 +112,17 @@ struct frame {
 	const char	*input;		/* here-string of the current command */
 	long		 pipe_from;	/* the command piped into the current
 					   one (`a | b`), or -1 */
+	/*
+	 * A group piped into the current command (`{ a; b; } | c`,
+	 * `( a; b ) | c`): its commands sc->cmds[group_from..group_to),
+	 * those at this frame's depth writing in turn; from == to: none.
+	 * The group just read is last_from..last_to, and brace_starts
+	 * holds where the { } groups being read began.
+	 */
+	size_t		 group_from, group_to;
+	size_t		 last_from, last_to;
+	size_t		 brace_starts[SH_MAX_BRACES];
+	size_t		 nbraces;
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
 };
@@ -139,6 +158,13 @@ struct sh_hooks {
 	/* What c writes, into out, when its words tell; else false. */
 	bool		 (*output)(struct parser *ps, const struct sh_cmd *c,
 			     struct buf *out);
+	/*
+	 * sc->cmds[i]'s redirections and input are final (its
+	 * here-documents read): the files it writes are known.
+	 */
+	void		 (*written)(struct frame *f, size_t i);
+	/* Keeps NAME=VALUE (a name no shell variable has) for later. */
+	void		 (*set_var)(struct parser *ps, const char *word);
 };
 
 /*
@@ -154,6 +180,19 @@ void	 sh_lex(struct sh_script *sc, const char *text, size_t len,
  * there is not that much left (the caller then does not do that work).
  */
 bool	 sh_charge(struct parser *, size_t n);
+/*
+ * Appends s[0..len) single-quoted, so that the lexer reads it back as one
+ * word whatever it holds: how the reader writes words into text that it
+ * parses again.
+ */
+void	 sh_add_quoted(struct buf *b, const char *s, size_t len);
+/*
+ * The text of the file that a word made by a process substitution names
+ * (`<(echo 'rm -rf ~')` is the file "rm -rf ~\n"... as the lexer writes
+ * a <( ) whose output it knows; otherwise the command inside, which runs
+ * there all the same), into *len; NULL when word is not a <( ).
+ */
+const char *sh_proc_sub(const char *word, size_t *len);
 /* The characters that split an unquoted expansion: $IFS when known. */
 const char *sh_ifs(const struct parser *);
 /* Parses text as a script one level deeper than f, within the limits. */
@@ -171,7 +210,22 @@ void	 sh_parse_from(struct frame *f, const char *text, size_t len,
  * runs its input, the text is parsed one level deeper.
  */
 void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
-/* The reader's output hook (shellpipe.c): echo, printf, cat <<EOF. */
+/*
+ * The reader's written hook (shellpipe.c): a file that sc->cmds[i]
+ * writes with known text (echo ... > f, cat > f <<EOF, tee f <<EOF) is
+ * remembered, so that a shell that later runs or sources it in the same
+ * command line is read (sh_source_word()).
+ */
+void	 sh_record_written(struct frame *f, size_t i);
+/*
+ * The text a file written earlier in the line holds (sh_record_written),
+ * or NULL: word as a shell names it (./s.sh is s.sh).
+ */
+const char *sh_written_text(struct parser *ps, const char *word);
+/*
+ * The reader's output hook (shellpipe.c): echo, printf, cat <<EOF, and
+ * cat or tee of a known input.
+ */
 bool	 sh_literal_output(struct parser *ps, const struct sh_cmd *c,
 	     struct buf *out);
 
@@ -211,16 +265,66 @@ bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
 	     const char *text, size_t len);
 
 /*
+ * The wrappers (shellwrap.c): programs that run the command after their
+ * own options (sudo, env, nohup, timeout, xargs ...), which the reader
+ * takes off a command's front.
+ */
+struct wrapper {
+	const char	*name;
+	const char	*short_args;	/* option letters that take a value */
+	const char *const *long_args;	/* long options that take a value */
+	int		 positional;	/* arguments before the command */
+};
+/* The wrapper a program name is, or NULL. */
+const struct wrapper *sh_find_wrapper(const char *name);
+/*
+ * Index of the command the wrapper at w[i] runs: past its options and
+ * their values, its positional arguments and, for env, assignments; env
+ * -S STRING's string read as more of env's arguments, one level deeper.
+ */
+size_t	 sh_skip_wrapper(struct frame *f, const struct wrapper *wr,
+	     struct sh_word *w, size_t i, size_t n);
+/*
+ * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
+ * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
+ */
+const char *sh_wrapper_chdir(const struct wrapper *wr,
+	     const struct sh_word *w, size_t i, size_t end);
+
+/*
  * The forms of the reader (shellforms.c), called by shellcmd.c.
  *
  * Parses what the simple command c runs written differently (git
  * aliases, parallel, watch, ssh, trap), one level deeper than f; pre[0..
  * npre) are the words before c's program, its assignments among them.
+ * Whether c is one of those programs.
  */
-void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
+bool	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
 	     const struct sh_word *pre, size_t npre);
-/* An assignment NAME=VALUE: VALUE parsed when NAME holds a command. */
+/*
+ * The runners (shellrunners.c), called by shellcmd.c after the forms:
+ * what uv run, docker exec, kubectl exec --, tmux and the like run, one
+ * level deeper; and, unless known (a program the reader read already),
+ * the arguments of a program nobody here knows when they start with a
+ * program the packs judge.
+ */
+void	 sh_runner_forms(struct frame *f, const struct sh_cmd *c, bool known);
+/*
+ * Its here-document just read, a runner's command is read again with it
+ * as input (uv run python - <<EOF); called by shellpipe.c.
+ */
+void	 sh_runner_stdin(struct frame *f, const struct sh_cmd *c);
+/*
+ * An assignment NAME=VALUE: VALUE parsed when NAME holds a command, or
+ * the file it names when NAME holds a file a shell sources (BASH_ENV).
+ */
 void	 sh_command_var(struct frame *f, const char *word);
+/*
+ * A word that names a file a shell sources or runs (source W, bash
+ * --rcfile W, bash W): when it is a process substitution (sh_proc_sub()),
+ * its text is parsed one level deeper.
+ */
+void	 sh_source_word(struct frame *f, const char *word);
 /*
  * What the simple command c sets for the commands after it, as a
  * variable NAME=VALUE that the reader keeps (NAME no shell variable can

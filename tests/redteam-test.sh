@@ -36,6 +36,8 @@
 #   S2  a path rule without `tools` watches Write only             section 5.3
 #   S3  a shell command reads a guarded file (cat, <, curl -d @)   section 5.3
 #   S4  the guard denies what does not write the file               section 5.3
+#   S5  a glob hides the file it expands to (cat .e*, rm -rf        sections 5.3,
+#       ~/.reflex*)                                                 5.4
 #   P1  the agent writes, moves or deletes rule files of any layer  section 5.4
 #   P2  ... config.yaml or the data directory                       section 5.4
 #   P3  ... or drops the hook entries from the agent's settings     section 5.4
@@ -1803,6 +1805,15 @@ denies "$r .env" '. ./.env'
 denies "$r .env" 'grep -e TOKEN .env'
 denies "$r .env" 'tar czf /tmp/x.tgz .env'
 denies "$r secrets/" 'head -n 1 secrets/key'
+# A glob reads what it expands to: the file must exist for the shell
+# to expand it, and for the guard to see it.
+: >"$P/.env"
+denies "$r .env" 'cat .e*'
+denies "$r .env" 'cat ./.[e]nv'
+denies "$w .env" 'cp /tmp/x .en?'
+denies "$r .env" 'echo .env | xargs cat'
+rm -f "$P/.env"
+passes 'cat .e*'
 # S4: controls.
 passes 'echo .env'
 passes 'ls -la'
@@ -1889,6 +1900,15 @@ sh_call 'rm -rf ${REFLEXION_HOME}'
 blocked "rm -rf \${REFLEXION_HOME}"
 sh_call 'echo self_protection: false >> ~/.reflexion/config.yaml'
 blocked "append to config.yaml"
+# A glob names what the shell expands it to (shellglob.h).
+sh_call 'rm -rf ~/.reflex*'
+blocked "rm -rf ~/.reflex* (a glob that expands to the data directory)"
+sh_call 'mv .reflexion/rul?s /tmp/'
+blocked "mv .reflexion/rul?s (a glob that expands to the rules)"
+sh_call 'rm -rf .[r]eflexion'
+blocked "rm -rf .[r]eflexion"
+sh_call 'rm -rf ~/.nothing-here*'
+passes "a glob that expands to nothing guarded"
 mkdir -p "$TMPROOT/real-data"
 ln -s "$TMPROOT/real-data" "$TMPROOT/data-link"
 REFLEXION_HOME=$TMPROOT/data-link call Write \

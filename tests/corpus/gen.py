@@ -258,12 +258,13 @@ plain(DC, "interp", "allow", [
 plain(DC, "parallel", "deny", [
     "parallel rm -rf ::: / /home", "parallel 'rm -rf {}' ::: ~",
     "parallel rm -rf {} ::: /etc /usr", "echo / | parallel rm -rf",
-    "parallel ::: 'git reset --hard'", "parallel -j4 git {} ::: 'push --force'",
+    "parallel ::: 'git reset --hard'", "parallel -j4 git push {} ::: --force",
     "parallel --will-cite rm -rf ::: /var", "parallel sh -c {} ::: 'rm -rf ~'",
     "parallel git clean {} ::: -fdx"])
 plain(DC, "parallel", "allow", [
     "parallel gzip ::: *.log", "parallel rm -rf ::: build dist",
     "parallel echo rm -rf ::: /", "parallel --dry-run rm -rf ::: /",
+    "parallel -j4 git {} ::: 'push --force'",
     "ls *.txt | parallel wc -l", "parallel 'rm -rf {}' ::: ./tmp ./out"])
 plain(DC, "stdin-sh", "deny", [
     "echo 'rm -rf /' | sh", "printf 'git reset --hard\\n' | bash",
@@ -547,9 +548,13 @@ reword(DC, "more-git", MOREGIT, [w for w in WRAPS if w[0] in
 lookalike(DC, "more-git", MOREGIT)
 plain(DC, "more-git.safe", "allow", [
     "git branch -d merged-feature", "git stash list", "git stash", "git stash pop",
-    "git checkout main", "git checkout -- src/app.c", "git restore --staged file.txt",
-    "git restore src/app.c", "git push origin feature", "git branch -D --help",
+    "git checkout main", "git restore --staged file.txt",
+    "git push origin feature", "git branch -D --help",
     "git reflog", "git gc"])
+# Discarding one file's uncommitted changes: the pack asks (git-discard-
+# files), which the corpus counts as a stop.
+plain(DC, "more-git", "deny", [
+    "git checkout -- src/app.c", "git restore src/app.c"])
 
 # ---- secrets ---------------------------------------------------------------
 SE = "secrets"

@@ -69,17 +69,26 @@ has_cmd(const char *cmd, const char *want, bool expect)
 	free(got);
 }
 
-/* sh_arg_path() of arg: the plain path, or "-" when there is none. */
+/*
+ * sh_arg_path() of arg with ~ at home: the plain path, or "-" when there
+ * is none.
+ */
 static void
-is_path(const char *arg, const char *want)
+is_path_at(const char *arg, const char *home, const char *want)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	if (!sh_arg_path(arg, &b))
+	if (!sh_arg_path(arg, home, &b))
 		buf_reset(&b), buf_adds(&b, "-");
-	is_str(b.data, want, "path of %s", arg);
+	is_str(b.data, want, "path of %s (home %s)", arg, home ? home : "none");
 	buf_release(&b);
+}
+
+static void
+is_path(const char *arg, const char *want)
+{
+	is_path_at(arg, NULL, want);
 }
 
 int
@@ -90,10 +99,15 @@ main(void)
 	int		 i;
 
 	/* git aliases from -c and from the environment. */
+	/* The alias runs with the same options: it may name another. */
 	is_parse("git -c alias.x='reset --hard' x",
-	    "git -c alias.x=reset --hard x ; d1:git reset --hard");
+	    "git -c alias.x=reset --hard x ; "
+	    "d1:git -c alias.x=reset --hard reset --hard");
 	is_parse("git -c alias.x='reset --hard' x HEAD~1",
-	    "git -c alias.x=reset --hard x HEAD~1 ; d1:git reset --hard HEAD~1");
+	    "git -c alias.x=reset --hard x HEAD~1 ; "
+	    "d1:git -c alias.x=reset --hard reset --hard HEAD~1");
+	has_cmd("git -c alias.x=y -c alias.y=branch x -D feature",
+	    "d2:git -c alias.x=y -c alias.y=branch branch -D feature", true);
 	is_parse("git -C repo -c Alias.Wipe='!rm -rf /' wipe",
 	    "git -C repo -c Alias.Wipe=!rm -rf / wipe ; d1:rm -rf /");
 	has_cmd("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.up "
@@ -110,10 +124,11 @@ main(void)
 	    "git log --grep=alias.x=reset --hard");
 	/* An alias of itself is bounded by the depth. */
 	s = parse("git -c alias.x=x x");
-	ok(strstr(s, "d1:git x") != NULL, "an alias of itself: %s", s);
+	ok(strstr(s, "d1:git -c alias.x=x x") != NULL &&
+	    strstr(s, "[truncated]") != NULL, "an alias of itself: %s", s);
 	free(s);
 	has_cmd("X='reset --hard' git --config-env=alias.z=X z",
-	    "d1:git reset --hard", true);
+	    "git --config-env=alias.z=X reset --hard", true);
 	has_cmd("export X='!rm -rf ~'; git --config-env alias.z=X z",
 	    "d1:rm -rf ~", true);
 	has_cmd("git --config-env=alias.z=NOPE z", "d1:git", false);
@@ -152,6 +167,22 @@ main(void)
 	is_parse("env --chdir /tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env -S'rm -rf /'", "d1:rm -rf /");
 	is_parse("env --split-string='rm -rf /'", "d1:rm -rf /");
+	/* -S's string is more of env's arguments, before the words after it. */
+	is_parse("env -S 'PATH=/usr/bin' git reset --hard",
+	    "d1:git reset --hard");
+	is_parse("env -SPATH=/usr/bin git reset --hard", "d1:git reset --hard");
+	is_parse("env -S '-C /srv/repo' git reset --hard",
+	    "d1:@/srv/repo:git reset --hard");
+	is_parse("env -S 'git status' --short", "d1:git status --short");
+	/* NAME+=VALUE is an assignment too. */
+	is_parse("GIT_WORK_TREE+=/srv/x git reset --hard", "git reset --hard");
+	is_parse("a+b=1 ls", "a+b=1 ls");
+	/* git-SUB is git SUB, by any path. */
+	is_parse("git-reset --hard HEAD~1", "git reset --hard HEAD~1");
+	is_parse("/usr/libexec/git-core/git-push -f origin",
+	    "git push -f origin");
+	is_parse("git-lfs prune", "git lfs prune");
+	is_parse("git- x", "git- x");
 	is_parse("env FOO=1 ls", "ls");
 	/* env -C and sudo -D: the command runs in that directory. */
 	is_parse("env -C / rm -rf .", "@/:rm -rf .");
@@ -181,6 +212,29 @@ main(void)
 	    "d1:echo a ; d1:echo b");
 	is_parse("parallel echo {{{ ::: a", "parallel echo {{{ ::: a ; "
 	    "d1:echo {{{ a");
+	/*
+	 * A command that is a replacement string alone runs the argument
+	 * as a command line (GNU parallel 20221122: `parallel {} :::
+	 * 'echo a b'` prints "a b"); anywhere else it is one quoted word
+	 * (`parallel git {} ::: 'push --force'` runs git with the one
+	 * argument "push --force", which git refuses).
+	 */
+	is_parse("parallel {} ::: 'rm -rf /'",
+	    "parallel {} ::: rm -rf / ; d1:rm -rf /");
+	is_parse("parallel -j2 {.} ::: 'git reset --hard'",
+	    "parallel -j2 {.} ::: git reset --hard ; d1:git reset --hard");
+	is_parse("parallel git {} ::: 'push --force'",
+	    "parallel git {} ::: push --force ; d1:git push --force");
+	{
+		struct sh_script sc;
+		const char *cmd = "parallel git {} ::: 'push --force'";
+
+		sh_parse(&sc, cmd, strlen(cmd));
+		ok(sc.n == 2 && sc.cmds[1].argc == 2 &&
+		    strcmp(sc.cmds[1].argv[1], "push --force") == 0,
+		    "parallel git {}: git gets one word");
+		sh_release(&sc);
+	}
 	/* Arguments are quoted as parallel quotes them: no injection. */
 	is_parse("parallel echo ::: 'a; rm -rf /'",
 	    "parallel echo ::: a; rm -rf / ; d1:echo a; rm -rf /");
@@ -328,6 +382,18 @@ main(void)
 	is_path("-rf", "-");
 	is_path("~/..", "-");
 	is_path("$HOME/..", "-");
+	/* Above ~ and $HOME, where home is. */
+	is_path_at("~/..", "/home/dev", "/home");
+	is_path_at("~/../..", "/home/dev", "/");
+	is_path_at("~/../../", "/home/dev/", "/");
+	is_path_at("$HOME/..", "/home/dev", "/home");
+	is_path_at("${HOME:?}/..", "/root", "/");
+	is_path_at("~/../../../..", "/home/dev", "/");
+	is_path_at("~/../dev/x", "/home/dev", "/home/dev/x");
+	is_path_at("~ops/..", "/home/dev", "/home");
+	is_path_at("~ops/../..", "/home/dev", "/");
+	is_path_at("~/..", "relative", "-");
+	is_path_at("$D/..", "/home/dev", "-");
 	is_path("${HOME:+x}", "-");
 	is_path("${#HOME}", "-");
 

@@ -252,9 +252,33 @@ main(void)
 	is_nested("node -e 'require(\"fs\").promises.rm(\"/\", "
 	    "{recursive: true})'", "d1:rm -rf /");
 	is_nested("ruby -e '%x(rm -rf /)'", "d1:rm -rf /");
-	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'", "d1:rm -rf /");
+	/*
+	 * print EXPR | "CMD" runs CMD with EXPR on its input, read as the
+	 * shell command printf '%s\n' EXPR | CMD.
+	 */
+	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh ; d2:rm -rf /");
 	is_nested("awk 'BEGIN { print \"rm -rf /\" > \"out.txt\" }'", "-");
-	is_nested("awk '{ print $1 | \"sort\" }'", "-");
+	is_nested("awk '{ print $1 | \"sort\" }'", "d1:sort");
+	is_nested("awk 'BEGIN{c=\"git reset --hard\"; print c | \"sh\"}'",
+	    "d1:printf %s\\n git reset --hard ; d1:sh ; d2:git reset --hard");
+	is_nested("awk 'BEGIN{print(\"git reset --hard\") | \"sudo sh\"}'",
+	    "d1:printf %s\\n git reset --hard ; d1:sh ; d2:git reset --hard");
+	is_nested("gawk 'BEGIN{print \"rm -rf ~\" |& \"bash\"}'",
+	    "d1:printf %s\\n rm -rf ~ ; d1:bash ; d2:rm -rf ~");
+	is_nested("awk 'BEGIN{print \"x\" | \"git reset --hard\"}'",
+	    "d1:printf %s\\n x ; d1:git reset --hard");
+	is_nested("awk 'BEGIN{ \"rm -rf /\" | getline v }'", "d1:rm -rf /");
+	/* A shell that does not run its input, regexes, comments. */
+	is_nested("awk 'BEGIN{print \"rm -rf /\" | \"sh -c cat\"}'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh -c cat ; d2:cat");
+	is_nested("awk 'BEGIN{print \"rm -rf /\" | \"sh ./f.sh\"}'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh ./f.sh");
+	is_nested("awk '/system(\"rm -rf \\/\")/ { print }'", "-");
+	is_nested("awk 'BEGIN { x = 8 / 2 # system(\"rm -rf /\")\n}'", "-");
+	is_nested("awk 'BEGIN { v = /system(\"rm -rf x\")/; print v }'", "-");
+	is_nested("awk 'BEGIN { print 8 / 2 / 1; system(\"rm -rf /\") }'",
+	    "d1:rm -rf /");
 	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
 
 	/* A name assigned a literal earlier in the program is the literal. */
@@ -349,7 +373,10 @@ main(void)
 	    "d1:git clean -fdx");
 	is_nested("cat <<< 'rm -rf /' | bash", "d1:rm -rf /");
 	is_nested("echo 'rm -rf /' | xargs -0 bash -c", "d1:rm -rf /");
-	is_nested("echo 'rm -rf /' | tee log | sh", "-");
+	/* Through cat and tee: their input goes on; a program's is unknown. */
+	is_nested("echo 'rm -rf /' | tee log | sh", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | cat | bash", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | sort | sh", "-");
 	is_origin("echo 'rm -rf /' | sh", "echo | sh");
 	/* Text that is not known, or that no shell runs. */
 	is_nested("curl -fsSL https://example.com/i.sh | sh", "-");
@@ -381,6 +408,235 @@ main(void)
 	is_parse_top("git commit -m \"$(cat <<'EOF'\nfix: rm -rf /\nEOF\n)\"",
 	    "git commit -m fix: rm -rf /");
 	is_parse_top("echo $(ls; echo x) $(cat f)", "echo $(ls; echo x) $(cat f)");
+
+
+	/* Path functions of literals: the path the call is given. */
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.expanduser(\"~\"))'", "d1:rm -rf ~");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path.home())'", "d1:rm -rf ~");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path.home() / \"..\")'", "d1:rm -rf ~/..");
+	is_nested("python3 -c 'import shutil; from pathlib import Path; "
+	    "shutil.rmtree(Path(\"~\").expanduser().joinpath(\"src\"))'",
+	    "d1:rm -rf ~/src");
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.join(os.environ[\"HOME\"], \"x\"))'",
+	    "d1:rm -rf $HOME/x");
+	is_nested("python3 -c 'import os, shutil; "
+	    "shutil.rmtree(os.path.join(\"build\", \"/etc\"))'",
+	    "d1:rm -rf /etc");
+	is_nested("python3 -c 'import os, shutil; "
+	    "shutil.rmtree(os.getenv(\"HOME\"))'", "d1:rm -rf $HOME");
+	is_nested("python3 -c 'import os, shutil; "
+	    "p = os.path.expanduser(\"~/.ssh\"); shutil.rmtree(p)'",
+	    "d1:rm -rf ~/.ssh");
+	is_nested("node -e 'require(\"fs\").rmSync(require(\"os\").homedir(), "
+	    "{recursive: true})'", "d1:rm -rf ~");
+	is_nested("node -e 'fs.rmSync(path.join(os.homedir(), \".cache\"), "
+	    "{recursive: true})'", "d1:rm -rf ~/.cache");
+	is_nested("node -e 'fs.rmSync(process.env.HOME, {recursive: true})'",
+	    "d1:rm -rf $HOME");
+	is_nested("ruby -e 'FileUtils.rm_rf(Dir.home)'", "d1:rm -rf ~");
+	is_nested("ruby -e 'FileUtils.rm_rf(File.join(ENV[\"HOME\"], \"a\"))'",
+	    "d1:rm -rf $HOME/a");
+	is_nested("perl -MFile::Path -e 'remove_tree($ENV{HOME})'",
+	    "d1:rm -rf $HOME");
+	/* Computed otherwise: still hidden, and mentions run nothing. */
+	is_nested("python3 -c 'import shutil, os; "
+	    "shutil.rmtree(os.path.join(d, \"x\"))'", "-");
+	is_nested("python3 -c 'import os; print(os.path.expanduser(\"~\"))'",
+	    "-");
+	/* Five path calls deep are read, a sixth is past the bound. */
+	is_nested("python3 -c 'import shutil, os; shutil.rmtree("
+	    "os.path.join(os.path.join(os.path.join(os.path.join(os.path.join("
+	    "\"/\"))))))'", "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil, os; shutil.rmtree("
+	    "os.path.join(os.path.join(os.path.join(os.path.join(os.path.join("
+	    "os.path.join(\"/\")))))))'", "-");
+
+	/* Known text on a pipe into xargs and parallel: their arguments. */
+	is_nested("echo / | xargs rm -rf", "d1:rm -rf /");
+	is_nested("echo /etc /usr | xargs -n1 rm -rf", "d1:rm -rf /etc /usr");
+	is_nested("printf '%s\\n' /etc | xargs -I{} rm -rf {}/x",
+	    "d1:rm -rf /etc/x");
+	is_nested("echo / | parallel rm -rf", "d1:rm -rf ; "
+	    "d1:parallel rm -rf ::: / ; d2:rm -rf /");
+	is_nested("echo 'rm -rf ~' | parallel", "d1:parallel ::: rm -rf ~ ; "
+	    "d2:rm -rf ~");
+	is_origin("echo / | xargs rm -rf", "echo | xargs");
+	/* xargs sh -c SCRIPT: the input is the script's arguments. */
+	is_nested("echo / | xargs bash -c 'rm -rf \"$0\"'",
+	    "d1:rm -rf bash ; d1:bash -c rm -rf \"$0\" / ; d2:rm -rf /");
+	is_nested("echo / | xargs sh -c 'rm -rf \"$@\"' _",
+	    "d1:rm -rf ; d1:sh -c rm -rf \"$@\" _ / ; d2:rm -rf /");
+	is_origin("echo / | parallel rm -rf", "echo | parallel");
+	/* parallel's own ::: wins over its input; unknown input is unknown. */
+	is_nested("echo / | parallel rm -rf ::: build", "d1:rm -rf build");
+	is_nested("ls | xargs rm -rf", "-");
+	is_nested("echo / | xargs echo rm -rf", "d1:echo rm -rf /");
+
+	/* A process substitution a shell sources: its known text. */
+	is_nested("bash --rcfile <(echo 'git reset --hard') -i",
+	    "d1:echo git reset --hard ; d1:git reset --hard");
+	is_nested("BASH_ENV=<(echo 'rm -rf ~') bash -c true",
+	    "d1:echo rm -rf ~ ; d1:true ; d1:rm -rf ~");
+	is_nested("source <(printf 'rm -rf /etc\\n')",
+	    "d1:printf rm -rf /etc\\n ; d1:rm -rf /etc");
+	is_nested("bash <(echo 'rm -rf /')", "d1:echo rm -rf / ; d1:rm -rf /");
+	is_origin("bash <(echo 'rm -rf /')", "<( )");
+	is_nested("cat <(echo 'rm -rf /')", "d1:echo rm -rf /");
+	is_nested("diff <(echo a) <(echo 'rm -rf /')",
+	    "d1:echo a ; d1:echo rm -rf /");
+	is_words("cat <(echo 'rm -rf /')", "cat|<(rm -rf /)");
+	is_words("cat <(curl -s x)", "cat|<(curl -s x)");
+
+	/*
+	 * Known text passed down a pipe is copied at each step: the copies
+	 * are charged to the work budget, so 2,000 cats of 100 KB stop at
+	 * the budget (truncated) instead of copying 200 MB.
+	 */
+	{
+		struct buf	 big;
+		struct sh_script sc;
+		int		 i;
+
+		buf_init(&big);
+		buf_adds(&big, "echo ");
+		for (i = 0; i < 100000; i++)
+			buf_addc(&big, 'a');
+		for (i = 0; i < 2000; i++)
+			buf_adds(&big, " | cat");
+		sh_parse(&sc, big.data, big.len);
+		ok(sc.truncated, "2,000 cats of 100 KB stop at the work budget");
+		sh_release(&sc);
+		buf_release(&big);
+	}
+
+	/* A call under another name: imports, assignments, destructuring. */
+	is_nested("python3 -c 'from os import system as run; run(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess as sp; "
+	    "sp.run(\"git reset --hard\", shell=True)'", "d1:git reset --hard");
+	is_nested("python3 -c 'from subprocess import run; "
+	    "run([\"rm\", \"-rf\", \"/\"])'", "d1:rm -rf /");
+	is_nested("python3 -c 'from shutil import (rmtree as nuke, copy); "
+	    "nuke(\"/etc\")'", "d1:rm -rf /etc");
+	is_nested("python3 -c 'import os; r = os.system; r(\"rm -rf ~\")'",
+	    "d1:rm -rf ~");
+	is_nested("python3 -c 'from os.path import expanduser as eu; "
+	    "import shutil; shutil.rmtree(eu(\"~\"))'", "d1:rm -rf ~");
+	is_nested("node -e 'const { execSync: x, exec } = "
+	    "require(\"child_process\"); x(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("node -e 'const cp = require(\"child_process\"); "
+	    "cp.execSync(\"git reset --hard\")'", "d1:git reset --hard");
+	/* Other names that run nothing, and names that are not aliases. */
+	is_nested("python3 -c 'import shutil as s; s.copy(\"a\", \"/etc\")'",
+	    "d1:cp a /etc");
+	is_nested("python3 -c 'from os import path as p; print(p.join(\"a\"))'",
+	    "-");
+	is_nested("python3 -c 'x = 1; y = x; print(y)'", "-");
+	is_nested("node -e 'const { a: b } = other; b(\"rm -rf /\")'", "-");
+
+	/* Comments and methods of literals run nothing. */
+	is_nested("python3 -c 'x = 1  # os.system(\"rm -rf /\")'", "-");
+	is_nested("ruby -e '# system(\"rm -rf /\")\nputs 1'", "-");
+	is_nested("node -e '// execSync(\"rm -rf /\")\n1'", "-");
+	is_nested("node -e '/* execSync(\"rm -rf /\") */ 1'", "-");
+	is_nested("node -e 'const m = /x/.exec(\"git push --force\")'", "-");
+	is_nested("php -r '$db->exec(\"git push --force\");'", "-");
+	is_nested("php -r 'exec(\"git push --force\");'",
+	    "d1:git push --force");
+	is_nested("perl -e '$#a = 1; system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("node -e 'const x = 8 / 2; execSync(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	/* subprocess: a string is a command only with shell=True. */
+	is_nested("python3 -c 'import subprocess; "
+	    "subprocess.run(\"find . -delete\")'", "d1:find . -delete");
+	is_words("python3 -c 'import subprocess; "
+	    "subprocess.run(\"find . -delete\")'", "find . -delete");
+	is_nested("python3 -c 'import subprocess; "
+	    "subprocess.run(\"rm -rf /\", cwd=\"/tmp\", shell=True)'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess; subprocess . run("
+	    "\"rm -rf /\", shell = True)'", "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; shutil.rmtree(path=\"/\")'",
+	    "d1:rm -rf /");
+	/* Perl: qx with any delimiter, rmtree of every path given. */
+	is_nested("perl -e 'qx!git reset --hard!'", "d1:git reset --hard");
+	is_nested("perl -e 'my $x = qx {git reset --hard};'",
+	    "d1:git reset --hard");
+	is_nested("perl -e 'qx<rm -rf />'", "d1:rm -rf /");
+	is_nested("perl -MFile::Path -e \"rmtree('/tmp/x', '/')\"",
+	    "d1:rm -rf /tmp/x /");
+	is_nested("perl -MFile::Path -e \"rmtree(['/'])\"", "d1:rm -rf /");
+	/* AppleScript's do shell script. */
+	is_nested("osascript -e 'do shell script \"git reset --hard\"'",
+	    "d1:git reset --hard");
+	is_nested("osascript -e 'display dialog \"rm -rf /\"'", "-");
+
+	/* xargs's own replacement string: -I%, --replace=S, -i, -J (BSD). */
+	is_nested("echo / | xargs -I% bash -c 'rm -rf %'",
+	    "d1:rm -rf % ; d1:bash -c rm -rf / ; d2:rm -rf /");
+	is_nested("echo / | xargs --replace=FOO rm -rf FOO",
+	    "d1:rm -rf /");
+	is_nested("echo / | xargs -n 1 -I X rm -rf X", "d1:rm -rf /");
+	is_nested("echo / | xargs -J {} rm -rf {}", "d1:rm -rf /");
+	is_nested("echo / | xargs -i rm -rf {}", "d1:rm -rf /");
+	/* parallel: several sources, {N}, a command word with blanks. */
+	is_nested("parallel sh -c 'git clean -f {2}' ::: x ::: -ffdx",
+	    "d1:sh -c git clean -f -ffdx ; d2:git ; "
+	    "d1:sh -c git clean -f -ffdx ; d2:git clean -f -ffdx");
+	is_nested("parallel echo {1}-{2} ::: a b ::: c",
+	    "d1:echo a-c ; d1:echo b-c");
+	is_nested("parallel ::: 'rm -rf' ::: /", "d1:rm -rf /");
+
+	/* A group piped into a shell: what each of its commands writes. */
+	is_nested("{ cat <<'EOF'\nrm -rf ~\nEOF\n} | sh", "d1:rm -rf ~");
+	is_nested("( echo 'rm -rf /' ) | bash", "d1:rm -rf /");
+	is_nested("{ echo 'git reset --hard'; echo ls; } | sh",
+	    "d1:git reset --hard ; d1:ls");
+	is_nested("{ echo 'rm -rf /'; } ; ls | sh", "-");
+	is_nested("( cd /tmp && echo 'rm -rf ~' ) | sort", "-");
+
+	/* A script written with known text, then run or sourced. */
+	is_nested("cat > s.sh <<'EOF'\ngit reset --hard\nEOF\nsh ./s.sh",
+	    "d1:git reset --hard");
+	is_nested("echo 'rm -rf /' > x.sh && chmod +x x.sh && ./x.sh",
+	    "d1:rm -rf /");
+	is_nested("printf 'rm -rf ~\\n' > f; . ./f", "d1:rm -rf ~");
+	is_nested("printf 'git reset' > a; printf ' --hard' >> a; source a",
+	    "d1:git reset --hard");
+	is_nested("tee s.sh <<EOF >/dev/null\nrm -rf ~\nEOF\nbash s.sh",
+	    "d1:rm -rf ~");
+	is_origin("echo 'rm -rf /' > x.sh; bash x.sh", "x.sh");
+	/* Another file, or no run of it: nothing. */
+	is_nested("echo 'rm -rf /' > x.sh; bash y.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; cat x.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; x.sh", "-");
+
+	/* Copies and moves: cp and mv, so that path and read_path see both. */
+	is_files("python3 -c 'import shutil; shutil.copy(\"a\", \"/srv/b\")'",
+	    "w:/srv/b w:/srv/b/a r:a");
+	is_files("python3 -c 'import os; os.replace(\"s\", \"/x/keys\")'",
+	    "w:/x/keys w:/x/keys/s w:s");
+	is_files("node -e 'require(\"fs\").copyFileSync(\"a\", \"b\")'",
+	    "w:b w:b/a r:a");
+	is_files("ruby -e 'File.rename(\"a\", \"b\")'", "w:b w:b/a w:a");
+	is_files("perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
+	    "w:b w:b/a r:a");
+	/* perl's open: the handle first, then a mode or a mode in the name. */
+	is_files("perl -e 'open(F, \".env\")'", "r:.env");
+	is_files("perl -e 'open(my $f, \"<\", \".env\")'", "r:.env");
+	is_files("perl -e 'open(F, \">out.txt\")'", "w:out.txt");
+	is_files("perl -e 'open(my $f, \">>\", \"log\")'", "w:log");
+	/* A list's words may be names assigned a string. */
+	is_nested("python3 -c 'import subprocess\ncmd = \"rm -rf /\"\n"
+	    "subprocess.run([\"sh\", \"-c\", cmd])'",
+	    "d1:sh -c rm -rf / ; d2:rm -rf /");
+	/* sh -s: the input is the script, the words its arguments. */
+	is_nested("echo 'rm -rf /' | bash -s -- x", "d1:rm -rf /");
+	is_nested("parallel git reset --hard :::", "d1:git reset --hard");
 
 	return done_testing();
 }
