@@ -24,6 +24,7 @@
 #include "fileio.h"
 #include "hookreg.h"
 #include "places.h"
+#include "progpath.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
 
@@ -209,31 +210,6 @@ remove_file(const char *path, const char *old, size_t oldlen, mode_t mode,
 	return rc;
 }
 
-/* The file of name in $PATH that we could run, or NULL (owned). */
-static char *
-on_path(const char *name)
-{
-	const char	*path = getenv("PATH"), *p, *end;
-	char		*f;
-	struct stat	 st;
-
-	if (path == NULL)
-		return NULL;
-	for (p = path; ; p = end + 1) {
-		if ((end = strchr(p, ':')) == NULL)
-			end = p + strlen(p);
-		/* An empty entry is the current directory. */
-		f = xasprintf("%.*s%s%s", (int)(end - p), p, end > p ? "/" : "",
-		    name);
-		if (stat(f, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(f, X_OK) == 0)
-			return f;
-		free(f);
-		if (*end == '\0')
-			return NULL;
-	}
-}
-
 /* s quoted for sh when it needs to be. */
 static char *
 sh_quote(const char *s)
@@ -268,8 +244,8 @@ hook_command(char **note)
 	char	*found, *self, *real_found, *q, *cmd;
 
 	*note = NULL;
-	self = realpath("/proc/self/exe", NULL);
-	if ((found = on_path("reflexion-rules")) != NULL) {
+	self = progpath_self();
+	if ((found = progpath_find("reflexion-rules")) != NULL) {
 		real_found = realpath(found, NULL);
 		if (self != NULL && real_found != NULL &&
 		    strcmp(self, real_found) != 0)
@@ -293,46 +269,6 @@ hook_command(char **note)
 	return cmd;
 }
 
-/*
- * Where client c keeps its hooks for scope: under the project root, or
- * the home directory, or its own directory variable.  NULL with *err
- * when it has no such scope or the home is not known.
- */
-static char *
-client_file(const struct reg_client *c, enum reg_scope scope,
-    const char *root, char **err)
-{
-	const struct reg_file	*f = &c->files[scope];
-	const char		*home, *env, *rest;
-
-	if (f->path == NULL) {
-		*err = xasprintf("%s has no %s scope (its scopes: %s%s%s)",
-		    agent_titles[c->agent], reg_scope_names[scope],
-		    c->files[SCOPE_PROJECT].path ? "project" : "",
-		    c->files[SCOPE_LOCAL].path ? ", local" : "",
-		    c->files[SCOPE_USER].path ? ", user" : "");
-		return NULL;
-	}
-	if (strncmp(f->path, "~/", 2) != 0) {
-		if (root == NULL || *root == '\0' || strcmp(root, ".") == 0)
-			return xstrdup(f->path);
-		return xasprintf("%s%s%s", root,
-		    root[strlen(root) - 1] == '/' ? "" : "/", f->path);
-	}
-	if (f->dir_env != NULL && (env = getenv(f->dir_env)) != NULL &&
-	    *env != '\0') {
-		/* "~/.codex/hooks.json": $CODEX_HOME/hooks.json */
-		rest = strchr(f->path + 2, '/');
-		return xasprintf("%s%s", env, rest != NULL ? rest : "");
-	}
-	if ((home = getenv("HOME")) == NULL || *home == '\0') {
-		*err = xasprintf("HOME is not set: no user scope for %s",
-		    agent_titles[c->agent]);
-		return NULL;
-	}
-	return xasprintf("%s/%s", home, f->path + 2);
-}
-
 struct init_run {
 	const char	*root;		/* the project, as printed */
 	enum reg_scope	 scope;
@@ -353,7 +289,7 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	int			 existed, changed, rc = -1;
 	bool			 empty;
 
-	if ((path = client_file(c, ir->scope, ir->root, err)) == NULL)
+	if ((path = hookreg_file(c, ir->scope, ir->root, err)) == NULL)
 		return -1;
 	memset(&ed, 0, sizeof(ed));
 	ed.client = c;

@@ -76,6 +76,15 @@ struct reg_client {
 const struct reg_client *hookreg_client(enum rr_agent);
 
 /*
+ * The file where client c keeps its hooks for scope: f->path under the
+ * project root (root NULL, "" or ".": relative, as it is printed), or
+ * under $HOME, or in the client's own directory variable.  NULL with
+ * *err when the client has no such scope or HOME is not set.  Owned.
+ */
+char	*hookreg_file(const struct reg_client *c, enum reg_scope scope,
+	     const char *root, char **err);
+
+/*
  * Whether command runs this engine's hook: its program is named
  * reflexion-rules (any directory, quoted or not) and its first argument
  * is `hook`.  What init does not duplicate and --uninstall removes.
