@@ -390,3 +390,113 @@ diag_print_github(FILE *fp, const struct diag_list *l)
 	fwrite(b.data, 1, b.len, fp);
 	buf_release(&b);
 }
+
+/* Every code, with its summary: SARIF's rules. */
+static const struct {
+	enum diag_code	 code;
+	const char	*summary;
+} diag_codes[] = {
+#define X(num, name, summary) { DIAG_##name, summary },
+#include "diag.def"
+#undef X
+};
+
+/* A file name as a SARIF URI: file:///abs/path, or a relative reference. */
+static void
+sarif_uri(struct buf *b, const char *file)
+{
+	struct buf		 u;
+	const unsigned char	*p;
+
+	buf_init(&u);
+	if (file[0] == '/')
+		buf_adds(&u, "file://");
+	for (p = (const unsigned char *)file; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p) != NULL)
+			buf_addc(&u, (char)*p);
+		else
+			buf_printf(&u, "%%%02X", *p);
+	}
+	buf_addc(&u, '\0');
+	jsonw_cstring(b, u.data);
+	buf_release(&u);
+}
+
+static size_t
+sarif_rule_index(enum diag_code code)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(diag_codes) / sizeof(diag_codes[0]); i++)
+		if (diag_codes[i].code == code)
+			return i;
+	return 0;
+}
+
+void
+diag_print_sarif(FILE *fp, const struct diag_list *l, const char *version)
+{
+	struct buf		 b;
+	const struct diag	*d;
+	size_t			 i;
+	char			 code[8], *text;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"$schema\":\"https://json.schemastore.org/"
+	    "sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":"
+	    "{\"driver\":{\"name\":\"reflexion-rules\",\"version\":");
+	jsonw_cstring(&b, version);
+	buf_adds(&b, ",\"rules\":[");
+	for (i = 0; i < sizeof(diag_codes) / sizeof(diag_codes[0]); i++) {
+		diag_code_str(diag_codes[i].code, code);
+		buf_printf(&b, "%s\n {\"id\":\"%s\",\"name\":\"%s\","
+		    "\"shortDescription\":{\"text\":", i ? "," : "", code,
+		    diag_code_name(diag_codes[i].code));
+		jsonw_cstring(&b, diag_codes[i].summary);
+		buf_adds(&b, "},\"help\":{\"text\":");
+		text = xasprintf("%s: %s. See reflexion-rules(5), DIAGNOSTICS, "
+		    "for what it means and how to fix it.", code,
+		    diag_codes[i].summary);
+		jsonw_cstring(&b, text);
+		free(text);
+		buf_adds(&b, "}}");
+	}
+	buf_adds(&b, "]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
+	for (i = 0; i < l->n; i++) {
+		d = &l->items[i];
+		diag_code_str(d->code, code);
+		buf_printf(&b, "%s\n {\"ruleId\":\"%s\",\"ruleIndex\":%zu,"
+		    "\"level\":\"%s\",\"message\":{\"text\":", i ? "," : "",
+		    code, sarif_rule_index(d->code),
+		    d->severity == DIAG_ERROR ? "error" :
+		    d->severity == DIAG_WARNING ? "warning" : "note");
+		if (d->hint != NULL) {
+			text = xasprintf("%s\nhint: %s", d->message, d->hint);
+			jsonw_cstring(&b, text);
+			free(text);
+		} else
+			jsonw_cstring(&b, d->message);
+		buf_adds(&b, "},\"locations\":[{\"physicalLocation\":"
+		    "{\"artifactLocation\":{\"uri\":");
+		sarif_uri(&b, d->file);
+		buf_addc(&b, '}');
+		if (d->line > 0) {
+			buf_printf(&b, ",\"region\":{\"startLine\":%d",
+			    d->line);
+			if (d->col > 0)
+				buf_printf(&b, ",\"startColumn\":%d", d->col);
+			if (d->end_line > 0)
+				buf_printf(&b, ",\"endLine\":%d", d->end_line);
+			/* SARIF's end column is the one after the region. */
+			if (d->end_col > 0)
+				buf_printf(&b, ",\"endColumn\":%d",
+				    d->end_col + 1);
+			buf_addc(&b, '}');
+		}
+		buf_adds(&b, "}}]}");
+	}
+	buf_adds(&b, l->n ? "\n]}]}\n" : "]}]}\n");
+	fwrite(b.data, 1, b.len, fp);
+	buf_release(&b);
+}

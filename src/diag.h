@@ -91,6 +91,12 @@ void	 diag_print_json(FILE *, const struct diag_list *);
 /* GitHub Actions workflow commands. */
 void	 diag_print_github(FILE *, const struct diag_list *);
 /*
+ * A SARIF 2.1.0 log of one run: the tool (named with version), every
+ * code as a rule with its help text, and each diagnostic as a result.
+ */
+void	 diag_print_sarif(FILE *, const struct diag_list *,
+	     const char *version);
+/*
  * One line, for a hook's stderr or systemMessage: no source, no caret.
  * The file name and the message are escaped as data (textesc.h): a rule
  * file's name or a key quoted from it can add no line and no terminal
