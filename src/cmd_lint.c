@@ -11,6 +11,7 @@
 
 #include "cmd_check.h"
 #include "cmdargs.h"
+#include "color.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION	"0.0.0"
@@ -45,6 +46,7 @@ cmd_lint_exec(int argc, char **argv)
 	char			*err;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
+	bool			 color;
 
 	if (cmd_args_parse(&cmd_lint_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_lint_entry, err);
@@ -83,8 +85,10 @@ cmd_lint_exec(int argc, char **argv)
 	else if (strcmp(fmt, "github") == 0)
 		diag_print_github(stdout, &cs.diags);
 	else {
+		color = color_wanted(stdout);
 		for (i = 0; i < cs.diags.n; i++)
-			diag_print_text(stdout, &cs.diags.items[i]);
+			diag_print_text_color(stdout, &cs.diags.items[i],
+			    color);
 		if (cs.diags.errors || warnings)
 			printf("%zu error%s, %zu warning%s\n", cs.diags.errors,
 			    cs.diags.errors == 1 ? "" : "s", warnings,

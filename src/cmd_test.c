@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "cmd_check.h"
 #include "cmdargs.h"
+#include "color.h"
 #include "ruletest.h"
 #include "textesc.h"
 #include "xmalloc.h"
@@ -237,7 +238,7 @@ cmd_test_exec(int argc, char **argv)
 	char			*line, *err;
 	size_t			 i, failed = 0;
 	int			 status;
-	bool			 tap, junit;
+	bool			 tap, junit, color = color_wanted(stdout);
 
 	if (cmd_args_parse(&cmd_test_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_test_entry, err);
@@ -272,7 +273,8 @@ cmd_test_exec(int argc, char **argv)
 				printf("# %s\n", line);
 			free(line);
 		} else
-			diag_print_text(stdout, &cs.diags.items[i]);
+			diag_print_text_color(stdout, &cs.diags.items[i],
+			    color);
 	}
 	memset(&n, 0, sizeof(n));
 	n.failed = failed;
@@ -290,7 +292,9 @@ cmd_test_exec(int argc, char **argv)
 		if (n.gaps > 0)
 			printf("%zu known gap%s\n", n.gaps,
 			    n.gaps == 1 ? "" : "s");
-		printf("%zu passed, %zu failed\n", n.passed, n.failed);
+		printf("%s%zu passed, %zu failed%s\n", !color ? "" :
+		    n.failed ? COLOR_RED : COLOR_GREEN, n.passed, n.failed,
+		    color ? COLOR_RESET : "");
 	}
 	status = check_found("test", &cs,
 	    n.failed || cs.diags.errors ? RR_EXIT_FAIL : RR_EXIT_OK);

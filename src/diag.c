@@ -263,16 +263,41 @@ cell_width(const unsigned char *p, size_t n)
 void
 diag_print_text(FILE *fp, const struct diag *d)
 {
+	diag_print_text_color(fp, d, false);
+}
+
+/* ANSI colours, as compilers use them (color.h decides when). */
+#define DIAG_BOLD	"\033[1m"
+#define DIAG_RED	"\033[1;31m"
+#define DIAG_MAGENTA	"\033[1;35m"
+#define DIAG_CYAN	"\033[1;36m"
+#define DIAG_GREEN	"\033[1;32m"
+#define DIAG_RESET	"\033[0m"
+
+void
+diag_print_text_color(FILE *fp, const struct diag *d, bool color)
+{
 	struct buf	 b;
-	char		*s;
+	char		*s, code[8];
 	const char	*p;
 	size_t		 len, off, i, n, width;
 	int		 ch;
 
 	buf_init(&b);
-	s = diag_format_short(d);
-	buf_adds(&b, s);
-	free(s);
+	if (color) {
+		diag_code_str(d->code, code);
+		buf_adds(&b, DIAG_BOLD);
+		print_location(&b, d);
+		buf_printf(&b, ": %s%s:" DIAG_RESET " ", d->severity ==
+		    DIAG_ERROR ? DIAG_RED : d->severity == DIAG_WARNING ?
+		    DIAG_MAGENTA : DIAG_CYAN, severity_name(d->severity));
+		textesc_add(&b, d->message, strlen(d->message), TEXTESC_LINE);
+		buf_printf(&b, " [%s]", code);
+	} else {
+		s = diag_format_short(d);
+		buf_adds(&b, s);
+		free(s);
+	}
 	buf_addc(&b, '\n');
 	if (d->source_line != NULL && d->col > 0) {
 		p = d->source_line;
@@ -287,6 +312,8 @@ diag_print_text(FILE *fp, const struct diag *d)
 				buf_adds(&b, cell_width((const unsigned char *)
 				    p + i, n) == 2 ? "  " : " ");
 		}
+		if (color)
+			buf_adds(&b, DIAG_GREEN);
 		buf_addc(&b, '^');
 		width = 1;
 		if ((d->end_line == 0 || d->end_line == d->line) &&
@@ -298,6 +325,8 @@ diag_print_text(FILE *fp, const struct diag *d)
 			width = (size_t)ch;
 		for (i = 1; i < width; i++)
 			buf_addc(&b, '~');
+		if (color)
+			buf_adds(&b, DIAG_RESET);
 		buf_addc(&b, '\n');
 	}
 	if (d->hint != NULL)

@@ -86,6 +86,8 @@ void	 diag_code_str(enum diag_code, char out[8]);
 
 /* `file:line:col: error: message [RR0101]`, then the line and a caret. */
 void	 diag_print_text(FILE *, const struct diag *);
+/* The same, with ANSI colours when color is true (color.h decides). */
+void	 diag_print_text_color(FILE *, const struct diag *, bool color);
 /* One JSON array of all diagnostics. */
 void	 diag_print_json(FILE *, const struct diag_list *);
 /* GitHub Actions workflow commands. */
