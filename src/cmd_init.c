@@ -441,9 +441,9 @@ cmd_init_exec(int argc, char **argv)
 		fprintf(stderr, "reflexion-rules init: %s\n", note);
 	if (status == RR_EXIT_OK && ir.changed > 0 && !ir.uninstall)
 		printf("reflexion-rules: next: turn rule packs on in "
-		    "~/.reflexion/config.yaml, or write rules in "
-		    ".reflexion/rules/ (reflexion-rules(5)); 'reflexion-rules "
-		    "rules' lists the active ones\n");
+		    "~/.reflexion/config.yaml (packs: [dangerous-commands]), "
+		    "or write rules in .reflexion/rules/ (reflexion-rules(5)); "
+		    "then 'reflexion-rules doctor' checks it all\n");
 out:
 	free(note);
 	free(cmd);
