@@ -218,6 +218,7 @@ cmd_explain_exec(int argc, char **argv)
 	char			*sysmsg, *project;
 	size_t			 len, i, n;
 	int			 ag = AGENT_AUTO;
+	bool			 built = false;
 
 	if (cmd_args_parse(&cmd_explain_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_explain_entry, err);
@@ -245,6 +246,7 @@ cmd_explain_exec(int argc, char **argv)
 			return cmd_usage(&cmd_explain_entry, err);
 		}
 		ag = AGENT_CLAUDE;
+		built = true;
 		goto mapped;
 	}
 	buf_init(&in);
@@ -272,6 +274,8 @@ cmd_explain_exec(int argc, char **argv)
 mapped:
 	agent_map(root, (enum rr_agent)ag, cmd_args_get(&a, EXPLAIN_EVENT),
 	    &m);
+	if (built)
+		m.why = "an event built from the options";
 	n = m.n;
 	evs = xcalloc(n, sizeof(*evs));
 	for (i = 0; i < n; i++) {

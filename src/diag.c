@@ -489,7 +489,10 @@ diag_print_sarif(FILE *fp, const struct diag_list *l, const char *version)
 		    diag_codes[i].summary);
 		jsonw_cstring(&b, text);
 		free(text);
-		buf_adds(&b, "}}");
+		/* The codes that only warn say so in their summary. */
+		buf_printf(&b, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
+		    strstr(diag_codes[i].summary, "(a warning)") != NULL ?
+		    "warning" : "error");
 	}
 	buf_adds(&b, "]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
 	for (i = 0; i < l->n; i++) {

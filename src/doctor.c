@@ -351,11 +351,15 @@ check_database(struct doctor_report *r, const char *home)
 	}
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
 		verdict = (const char *)sqlite3_column_text(st, 0);
-	if (verdict == NULL)
+	if (verdict == NULL) {
+		/* Nothing to export from a file SQLite cannot read. */
+		free(fix);
+		fix = xasprintf("mv %s %s.damaged (the next hook starts a new "
+		    "one)", path, path);
 		doctor_add(r, DOCTOR_PROBLEM, "database", fix, "%s cannot be "
 		    "read: %s", path, c != NULL ? sqlite3_errmsg(c) :
 		    sqlite3_errstr(rc));
-	else if (strcmp(verdict, "ok") != 0)
+	} else if (strcmp(verdict, "ok") != 0)
 		doctor_add(r, DOCTOR_PROBLEM, "database", fix, "%s is damaged: "
 		    "%s", path, verdict);
 	else {
