@@ -2,7 +2,23 @@
 # rules (no pack: line, no file of its own); a project may do it only to
 # a rule that is overridable (LAYERS AND TRUST).
 mkdir -p packs home/rules proj/.git proj/.reflexion/rules
-cp "$RULES/dangerous-commands.yaml" packs/
+cat > packs/guards.yaml <<'YAML'
+version: 1
+pack: guards
+rules:
+  - id: git-push-force
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'git push --force'}
+    action: deny
+    message: no force push
+  - id: git-reset-hard
+    on: PreToolUse
+    tools: [Bash]
+    when: {command: 'git reset --hard'}
+    action: deny
+    message: no hard reset
+YAML
 cat > packs/team.yaml <<'YAML'
 version: 1
 pack: team
@@ -16,7 +32,7 @@ rules:
     overridable: true
 YAML
 export REFLEXION_PACKS_DIR=$PWD/packs
-echo 'packs: [dangerous-commands, team]' > home/config.yaml
+echo 'packs: [guards, team]' > home/config.yaml
 cat > home/rules/mine.yaml <<'YAML'
 version: 1
 rules:
@@ -26,26 +42,26 @@ rules:
     when: {command: 'curl .*\| *sh'}
     action: deny
     message: no curl | sh
-  - id: dangerous-commands/git-push-force
+  - id: guards/git-push-force
     enabled: false
 YAML
 cd proj
 $RR lint 2>/dev/null; echo "status $?"
 $RR rules --tool Bash 2>/dev/null | grep -E 'git-push-force|git-reset-hard|no-curl|no-deploy' | sed 's/  */ /g'
 $RR explain --command 'git push --force origin main' | tail -n 1
-$RR explain --command 'git reset --hard' | tail -n 1 | cut -c1-100
+$RR explain --command 'git reset --hard' | tail -n 1
 echo "== the project may switch off the overridable rule, not the other"
 cat > .reflexion/rules/off.yaml <<'YAML'
 version: 1
 rules:
   - id: team/no-deploy
     enabled: false
-  - id: dangerous-commands/git-reset-hard
+  - id: guards/git-reset-hard
     enabled: false
 YAML
 $RR lint 2>/dev/null; echo "status $?"
 $RR explain --command 'deploy prod' | tail -n 1
-$RR explain --command 'git reset --hard' | tail -n 1 | cut -c1-100
+$RR explain --command 'git reset --hard' | tail -n 1
 echo "== ids with more than one / are not ids"
 printf 'version: 1\nrules:\n  - id: a/b/c\n    enabled: false\n' > .reflexion/rules/off.yaml
 $RR lint 2>/dev/null; echo "status $?"
