@@ -29,67 +29,6 @@
 /* The pack a new user turns on first (README, Quick start). */
 #define FIRST_PACK	"dangerous-commands"
 
-void
-doctor_report_init(struct doctor_report *r)
-{
-	memset(r, 0, sizeof(*r));
-}
-
-void
-doctor_report_release(struct doctor_report *r)
-{
-	size_t	i;
-
-	for (i = 0; i < r->n; i++) {
-		free(r->items[i].check);
-		free(r->items[i].text);
-		free(r->items[i].fix);
-	}
-	free(r->items);
-	doctor_report_init(r);
-}
-
-void
-doctor_add(struct doctor_report *r, enum doctor_level level,
-    const char *check, const char *fix, const char *fmt, ...)
-{
-	struct doctor_finding	*f;
-	va_list			 ap;
-
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->items = xreallocarray(r->items, r->cap, sizeof(*r->items));
-	}
-	f = &r->items[r->n++];
-	f->level = level;
-	f->check = xstrdup(check);
-	f->fix = fix != NULL ? xstrdup(fix) : NULL;
-	va_start(ap, fmt);
-	f->text = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (level == DOCTOR_PROBLEM)
-		r->problems++;
-}
-
-/* Moves every finding of src to the end of dst. */
-static void
-report_take(struct doctor_report *dst, struct doctor_report *src)
-{
-	size_t	i;
-
-	for (i = 0; i < src->n; i++) {
-		if (dst->n == dst->cap) {
-			dst->cap = dst->cap ? dst->cap * 2 : 16;
-			dst->items = xreallocarray(dst->items, dst->cap,
-			    sizeof(*dst->items));
-		}
-		dst->items[dst->n++] = src->items[i];
-	}
-	dst->problems += src->problems;
-	free(src->items);
-	doctor_report_init(src);
-}
-
 /*
  * The program the clients start: a registration by the bare name needs
  * it on PATH (the PATH of this shell; a client started elsewhere may
@@ -435,7 +374,7 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	doctor_report_init(&agents);
 	doctor_agents(o, project, &agents, &bare);
 	check_program(r, bare);
-	report_take(r, &agents);
+	doctor_report_take(r, &agents);
 	packs = packs_dir();
 	memset(&cfg, 0, sizeof(cfg));
 	if (check_home(r, &home) == 0)

@@ -1,12 +1,18 @@
 /*
  * What the files of the doctor share (doctor.h); no other file includes
  * it.  doctor.c checks the installation, doctor_agents.c the agents:
- * their registrations and their clients' versions.
+ * their registrations and their clients' versions; doctor_report.c
+ * holds the findings of both (no call goes back from a file of checks
+ * to doctor.c).
  */
 #ifndef RR_DOCTOR_PRIV_H
 #define RR_DOCTOR_PRIV_H
 
 #include "doctor.h"
+
+/* Moves every finding of src to the end of dst. */
+void	 doctor_report_take(struct doctor_report *dst,
+	     struct doctor_report *src);
 
 /* Adds a finding; fix may be NULL.  Copies every string. */
 void	 doctor_add(struct doctor_report *, enum doctor_level,
