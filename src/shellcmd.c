@@ -118,6 +118,24 @@ program_name(struct arena *a, const char *word)
 	return p;
 }
 
+/*
+ * git-reset ARGS, /usr/libexec/git-core/git-push ARGS: the programs git
+ * runs for its subcommands (and git-lfs and the like, which `git lfs`
+ * runs) are git with that subcommand: argv becomes git SUB ARGS.
+ */
+static void
+dashed_git(struct arena *a, struct sh_cmd *c)
+{
+	const char	**argv = arena_alloc(a, (c->argc + 2) * sizeof(*argv));
+
+	argv[0] = "git";
+	argv[1] = c->program + 4;
+	memcpy(argv + 2, c->argv + 1, (c->argc - 1) * sizeof(*argv));
+	c->argv = argv;
+	c->argc++;
+	c->program = "git";
+}
+
 /* The lexer's lookup_var hook. */
 static const char *
 lookup_var(const struct parser *ps, const char *name, size_t len)
@@ -277,7 +295,7 @@ static const struct wrapper wrappers[] = {
 	{ "ionice", "cnp", no_long, 0 },
 	{ "timeout", "ks", timeout_long, 1 },
 	{ "stdbuf", "ioe", stdbuf_long, 0 },
-	{ "xargs", "adEILlnPs", xargs_long, 0 },
+	{ "xargs", "adEIJLlnPs", xargs_long, 0 },
 	{ "busybox", "", no_long, 0 },
 	/* Run as another user, or under a lock, a root, a CPU set... */
 	{ "pkexec", "", pkexec_long, 0 },
@@ -305,6 +323,30 @@ find_wrapper(const char *name)
 }
 
 /*
+ * env -S STRING WORDS: the string is split into more of env's arguments,
+ * before the words after it (env -S 'PATH=/usr/bin -C dir' git reset
+ * --hard).  Read as env with them, one level deeper.
+ */
+static void
+env_split(struct frame *f, const char *string, const struct sh_word *w,
+    size_t from, size_t n)
+{
+	struct buf	b;
+	size_t		k;
+
+	buf_init(&b);
+	buf_adds(&b, "env ");
+	buf_adds(&b, string);
+	for (k = from; k < n; k++) {
+		buf_addc(&b, ' ');
+		sh_add_quoted(&b, w[k].s, w[k].len);
+	}
+	sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data, b.len),
+	    b.len);
+	buf_release(&b);
+}
+
+/*
  * Index of the command a wrapper at w[i] runs: past its options (and
  * their values), its positional arguments and, for env, assignments.
  * env -S STRING has its string parsed as a nested script.
@@ -328,9 +370,9 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 			if (strcmp(wr->name, "env") == 0 &&
 			    strncmp(s, "--split-string", 14) == 0) {
 				if (eq != NULL)
-					sh_parse_nested(f, eq + 1, strlen(eq + 1));
+					env_split(f, eq + 1, w, i + 1, n);
 				else if (i + 1 < n)
-					sh_parse_nested(f, w[i + 1].s, w[i + 1].len);
+					env_split(f, w[i + 1].s, w, i + 2, n);
 				return n;
 			}
 			if (eq == NULL && str_in_set(s, wr->long_args))
@@ -343,11 +385,11 @@ skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
 					continue;
 				if (strcmp(wr->name, "env") == 0 && s[k] == 'S') {
 					if (s[k + 1])
-						sh_parse_nested(f, s + k + 1,
-						    strlen(s + k + 1));
+						env_split(f, s + k + 1, w,
+						    i + 1, n);
 					else if (i + 1 < n)
-						sh_parse_nested(f, w[i + 1].s,
-						    w[i + 1].len);
+						env_split(f, w[i + 1].s, w,
+						    i + 2, n);
 					return n;
 				}
 				if (s[k + 1] == '\0')
@@ -648,8 +690,11 @@ static const char *const runs_c[] = {
 	"su", "runuser", "flock", "sg", "script", NULL
 };
 
-/* Nested scripts run by the command just emitted. */
-static void
+/*
+ * Nested scripts run by the command just emitted.  Whether the program
+ * is one this reads (a shell, an interpreter, eval, su -c, find ...).
+ */
+static bool
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
     size_t n)
 {
@@ -671,6 +716,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	} else if ((strcmp(c->program, "source") == 0 ||
 	    strcmp(c->program, ".") == 0) && c->argc > 1) {
 		sh_source_word(f, c->argv[1]);
+	} else if (strchr(c->argv[0], '/') != NULL &&
+	    sh_written_text(f->ps, c->argv[0]) != NULL) {
+		sh_source_word(f, c->argv[0]);	/* ./s.sh, written above */
 	} else if (sh_interp(f, c)) {
 		/* An interpreter: its program's calls were read. */
 	} else if (strcmp(c->program, "eval") == 0 && c->argc > 1) {
@@ -714,7 +762,9 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 				    f->depth + 1);
 			i = j;
 		}
-	}
+	} else
+		return false;
+	return true;
 }
 
 static const char *const declarers[] = {
@@ -823,6 +873,9 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
 	c->program = program_name(a, c->argv[0]);
+	if (strncmp(c->program, "git-", 4) == 0 && c->program[4] >= 'a' &&
+	    c->program[4] <= 'z')
+		dashed_git(a, c);
 	buf_init(&text);
 	for (k = 0; k < x.n; k++) {
 		if (k)
@@ -856,9 +909,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	{
 		struct sh_cmd copy = *c;
 		size_t first = sc->n;
+		bool known;
 
-		run_nested(f, &copy, x.v + i, x.n - i);
-		sh_run_forms(f, &copy, x.v, i);
+		known = run_nested(f, &copy, x.v + i, x.n - i);
+		known = sh_run_forms(f, &copy, x.v, i) || known;
+		sh_runner_forms(f, &copy, known);
 		for (k = 0; k < x.n; k++)
 			if (x.v[k].assign && (k < i ||
 			    str_in_set(copy.program, declarers)))
@@ -879,7 +934,9 @@ static const struct sh_hooks reader_hooks = {
 	.lookup_var = lookup_var,
 	.runs_input = runs_input,
 	.pipe_input = sh_pipe_input,
-	.output = sh_literal_output
+	.output = sh_literal_output,
+	.written = sh_record_written,
+	.set_var = set_var
 };
 
 void

@@ -6,8 +6,10 @@
  * reader's limits and work budget:
  *
  *   git NAME ARGS     with alias.NAME from `git -c` or GIT_CONFIG_KEY_n /
- *                     GIT_CONFIG_VALUE_n: `git VALUE ARGS`, or the shell
- *                     command VALUE when it starts with '!';
+ *                     GIT_CONFIG_VALUE_n: `git VALUE ARGS` with the same
+ *                     options and assignments (an alias may name
+ *                     another), or the shell command VALUE when it
+ *                     starts with '!';
  *   git -c core.sshCommand=CMD (and the other config keys whose value
  *                     git runs through a shell);
  *   NAME=CMD          an assignment to a variable whose value programs
@@ -27,6 +29,7 @@
  *
  * Every string lives in the script's arena or is freed here.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +40,9 @@
 #include "strset.h"
 #include "xmalloc.h"
 
-/* Arguments of ::: put in one at a time, at most so many in all. */
+/* Jobs of parallel read, at most; input sources (:::) of one. */
 #define PARALLEL_MAX_ARGS	16
+#define PARALLEL_MAX_SOURCES	4
 /* Words of a for loop that its variable stands for. */
 #define LOOP_MAX_VALUES		16
 /* Separates them in the variable "for NAME" the reader keeps. */
@@ -105,6 +109,8 @@ sh_source_word(struct frame *f, const char *word)
 
 	if ((text = sh_proc_sub(word, &len)) != NULL)
 		sh_parse_from(f, text, len, "<( )");
+	else if ((text = sh_written_text(f->ps, word)) != NULL)
+		sh_parse_from(f, text, strlen(text), word);
 }
 
 static const char *const command_vars[] = {
@@ -292,9 +298,9 @@ static void
 git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
     size_t npre)
 {
-	const char	*sub, *v;
+	const char	*sub, *v, *eq;
 	struct buf	 b;
-	size_t		 i;
+	size_t		 i, k;
 
 	if ((v = git_config(f, c, pre, npre, is_command_key, NULL)) != NULL)
 		parse_str(f, v);
@@ -308,7 +314,22 @@ git_forms(struct frame *f, const struct sh_cmd *c, const struct sh_word *pre,
 	if (v[0] == '!')
 		buf_adds(&b, v + 1);
 	else {
-		buf_adds(&b, "git ");
+		/*
+		 * git VALUE with the same configuration: an alias may name
+		 * another (-c alias.x=y -c alias.y='reset --hard').
+		 */
+		for (k = 0; k < npre; k++)
+			if (pre[k].assign &&
+			    (eq = memchr(pre[k].s, '=', pre[k].len)) != NULL) {
+				/* NAME='VALUE': a quoted NAME is no assignment */
+				buf_add(&b, pre[k].s, (size_t)(eq - pre[k].s) + 1);
+				sh_add_quoted(&b, eq + 1, pre[k].len -
+				    (size_t)(eq - pre[k].s) - 1);
+				buf_addc(&b, ' ');
+			}
+		buf_adds(&b, "git");
+		add_words(&b, c->argv, 1, i, true);
+		buf_addc(&b, ' ');
 		buf_adds(&b, v);
 	}
 	add_words(&b, c->argv, i + 1, c->argc, true);
@@ -361,27 +382,43 @@ replacement_len(const char *p)
 }
 
 /*
- * The command with one argument put in: in place of each replacement
- * string, or after it when there is none, quoted as parallel quotes it;
- * but a command that is a replacement string alone is the argument as
- * written (`parallel {} ::: 'rm -rf /'` runs rm), as parallel does.
+ * The command with one job's arguments put in: in place of {} (all of
+ * them, each quoted), {N} (the Nth source's) and the other replacement
+ * strings (the first), or after it when there is none, quoted as
+ * parallel quotes them; but a command that is a replacement string
+ * alone is the arguments as written (`parallel {} ::: 'rm -rf /'` runs
+ * rm), as parallel does.
  */
 static void
-parallel_one(struct frame *f, const char *tmpl, const char *arg)
+parallel_one(struct frame *f, const char *tmpl, const char *const *args,
+    size_t nargs)
 {
 	struct buf	 b;
 	const char	*p;
-	size_t		 n;
+	size_t		 n, k, idx;
 	bool		 put = false;
 
+	buf_init(&b);
 	if ((n = replacement_len(tmpl)) > 0 && tmpl[n] == '\0') {
-		parse_str(f, arg);
+		for (k = 0; k < nargs; k++) {
+			if (k > 0)
+				buf_addc(&b, ' ');
+			buf_adds(&b, args[k]);
+		}
+		parse_text(f, &b);
+		buf_release(&b);
 		return;
 	}
-	buf_init(&b);
 	for (p = tmpl; *p; p++) {
 		if ((n = replacement_len(p)) > 0) {
-			add_quoted(&b, arg);
+			idx = n == 3 && p[1] >= '1' && p[1] <= '9' ?
+			    (size_t)(p[1] - '1') : SIZE_MAX;
+			if (idx != SIZE_MAX && idx < nargs)
+				add_quoted(&b, args[idx]);
+			else if (n == 2)		/* {} */
+				add_words(&b, args, 0, nargs, true);
+			else if (nargs > 0)
+				add_quoted(&b, args[0]);
 			put = true;
 			p += n - 1;
 			continue;
@@ -390,25 +427,70 @@ parallel_one(struct frame *f, const char *tmpl, const char *arg)
 	}
 	if (!put) {
 		buf_addc(&b, ' ');
-		add_quoted(&b, arg);
+		add_words(&b, args, 0, nargs, true);
 	}
 	parse_text(f, &b);
 	buf_release(&b);
 }
 
+/* The arguments of one input source (after :::), as a list. */
+struct psource {
+	const char *const *v;
+	size_t		 n;
+};
+
 /*
- * parallel [options] [command] ::: args: the command run with each
- * argument (a shell parses the words joined); with no command, each
- * argument is a command.  Arguments from stdin or from files (::::) are
- * not known: the command is parsed as it is written.
+ * Runs the command for each combination of one argument per source, as
+ * parallel does (the first source varies slowest), PARALLEL_MAX_ARGS
+ * jobs at most; for each template given (the words joined as parallel
+ * joins them, and quoted when they hold blanks: see parallel_forms).
+ */
+static void
+parallel_jobs(struct frame *f, const char *const *tmpls, size_t ntmpls,
+    const struct psource *src, size_t nsrc)
+{
+	const char	*args[PARALLEL_MAX_SOURCES];
+	size_t		 pos[PARALLEL_MAX_SOURCES] = { 0 };
+	size_t		 jobs = 0, k, t;
+
+	for (k = 0; k < nsrc; k++)
+		if (src[k].n == 0)
+			return;
+	for (;;) {
+		if (jobs++ == PARALLEL_MAX_ARGS) {
+			f->ps->sc->truncated = true;
+			return;
+		}
+		for (k = 0; k < nsrc; k++)
+			args[k] = src[k].v[pos[k]];
+		for (t = 0; t < ntmpls; t++)
+			parallel_one(f, tmpls[t], args, nsrc);
+		for (k = nsrc; k > 0 && ++pos[k - 1] == src[k - 1].n; k--)
+			pos[k - 1] = 0;
+		if (k == 0)
+			return;
+	}
+}
+
+/*
+ * parallel [options] [command] ::: args [::: args ...]: the command run
+ * with the arguments of each job (a shell parses the words joined by
+ * spaces, as written); with no command, each job's arguments are a
+ * command line.  A command of several words, one holding blanks
+ * (`parallel bash -c 'rm -rf {}' ::: /`), is read both as parallel runs
+ * it (the words joined unquoted: bash -c rm ...) and as it was meant
+ * (each word quoted): a guard sees more than runs, never less.  Arguments from stdin or from files
+ * (::::) are not known here: the command is parsed as it is written
+ * (shellpipe.c gives it known text piped in).
  */
 static void
 parallel_forms(struct frame *f, const struct sh_cmd *c)
 {
-	const char	*s, *tmpl;
-	struct buf	 b;
-	size_t		 i, k, cmd, end, nargs = 0;
-	bool		 files = false;
+	const char		*s, *tmpls[2];
+	struct psource		 src[PARALLEL_MAX_SOURCES];
+	struct buf		 b;
+	size_t			 i, k, cmd, end, nsrc = 0, ntmpls = 0;
+	bool			 files = false, blanks = false;
 
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
@@ -428,29 +510,47 @@ parallel_forms(struct frame *f, const struct sh_cmd *c)
 		i++;
 	for (cmd = end = i; end < c->argc && !is_parallel_sep(c->argv[end]);
 	    end++)
-		;
+		if (strpbrk(c->argv[end], " \t\n") != NULL)
+			blanks = true;
 	buf_init(&b);
 	add_words(&b, c->argv, cmd, end, false);
-	tmpl = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+	tmpls[ntmpls++] = arena_strndup(&f->ps->sc->arena, b.data, b.len);
+	if (blanks && end - cmd > 1) {
+		buf_reset(&b);
+		add_words(&b, c->argv, cmd, end, true);
+		tmpls[ntmpls++] = arena_strndup(&f->ps->sc->arena, b.data,
+		    b.len);
+	}
 	buf_release(&b);
-	for (k = end; k < c->argc && nargs < PARALLEL_MAX_ARGS; k++) {
+	/* The sources: the words after each ::: (a :::: file is unknown). */
+	for (k = end; k < c->argc; k++) {
 		s = c->argv[k];
 		if (is_parallel_sep(s)) {
 			files = s[3] == ':';
+			if (nsrc == PARALLEL_MAX_SOURCES) {
+				f->ps->sc->truncated = true;
+				break;
+			}
+			if (!files) {
+				src[nsrc].v = c->argv + k + 1;
+				src[nsrc].n = 0;
+				nsrc++;
+			}
 			continue;
 		}
-		if (files)
-			continue;
-		nargs++;
-		if (cmd == end)
-			parse_str(f, s);
-		else
-			parallel_one(f, tmpl, s);
+		if (!files && nsrc > 0)
+			src[nsrc - 1].n++;
 	}
-	if (k < c->argc)
-		f->ps->sc->truncated = true;
-	if (nargs == 0 && cmd < end)
-		parse_str(f, tmpl);
+	if (nsrc > 0 && cmd == end) {
+		/* No command: each job's arguments are the command line. */
+		tmpls[0] = "{}";
+		ntmpls = 1;
+	}
+	if (nsrc > 0)
+		parallel_jobs(f, tmpls, ntmpls, src, nsrc);
+	else if (cmd < end)
+		for (k = 0; k < ntmpls; k++)
+			parse_str(f, tmpls[k]);
 }
 
 /* ---- watch, ssh, trap ----------------------------------------------------- */
@@ -736,7 +836,7 @@ sh_expand_loops(struct frame *f, struct wordvec *x)
 	*x = out;
 }
 
-void
+bool
 sh_run_forms(struct frame *f, const struct sh_cmd *c,
     const struct sh_word *pre, size_t npre)
 {
@@ -755,4 +855,7 @@ sh_run_forms(struct frame *f, const struct sh_cmd *c,
 		runuser_forms(f, c);
 	else if (strcmp(c->program, "rsync") == 0)
 		rsync_forms(f, c);
+	else
+		return false;
+	return true;
 }

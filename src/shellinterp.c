@@ -63,6 +63,10 @@ struct scan {
 		size_t		 nlen;
 	}		 aliases[MAX_ALIASES];
 	size_t		 naliases;
+	/* awk: where the expression of the current print starts, or NULL;
+	   the last string literal and where it was (for | getline). */
+	const char	*awk_print;
+	const char	*awk_last, *awk_last_at;
 };
 
 static void scan_program(struct scan *);
@@ -367,7 +371,7 @@ var_value(struct scan *sc, const char **pp, struct buf *out)
 		return false;
 	while (q < sc->end && is_blank(*q))
 		q++;
-	if (q < sc->end && strchr(",)]\n;", *q) == NULL)
+	if (q < sc->end && strchr(",)]\n;|}", *q) == NULL)
 		return false;		/* cmd + x, cmd.strip() */
 	buf_reset(out);
 	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
@@ -601,10 +605,10 @@ static const char *
 call_args(struct scan *sc, const struct call *cl, const char *name,
     const char *p)
 {
-	const char	*end = sc->end, *q;
+	const char	*end = sc->end, *q, *args;
 	struct buf	 lit, first, second, cmd;
 	size_t		 nwords = 0, after_first = 0;
-	bool		 list = false, ok = true, recursive;
+	bool		 list = false, ok = true, recursive, shell;
 
 	while (p < end && is_blank(*p))
 		p++;
@@ -612,6 +616,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		p++;
 	else if (sc->lang != L_RUBY && sc->lang != L_PERL)
 		return p;
+	args = p;
 	buf_init(&lit);
 	buf_init(&first);
 	buf_init(&second);
@@ -619,8 +624,16 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	for (;;) {
 		while (p < end && (is_blank(*p) || *p == '\n'))
 			p++;
-		if (sc->lang == L_PYTHON)
+		if (sc->lang == L_PYTHON && keyword(p, end) != p) {
+			/*
+			 * path="/" names the first argument; after it, a
+			 * keyword (cwd="x", shell=True) ends the words.
+			 */
+			if ((nwords > 0 || list) &&
+			    !(nwords == 1 && strncmp(p, "mode", 4) == 0))
+				break;		/* open(P, mode="w") goes on */
 			p = keyword(p, end);
+		}
 		if (p < end && *p == '[' && !list) {
 			list = true;
 			for (p++; nwords < MAX_CALL_ARGS;) {
@@ -664,10 +677,12 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		}
 		p++;
 	}
-	/* {recursive: true}, recursive=True: within the call. */
+	/* {recursive: true}, recursive=True, shell=True: within the call. */
 	for (q = p; q < end && q - p < 256 && *q != ')'; q++)
 		;
 	recursive = memmem(p, (size_t)(q - p), "recursive", 9) != NULL;
+	shell = memmem(args, (size_t)(q - args), "shell=True", 10) != NULL ||
+	    memmem(args, (size_t)(q - args), "shell = True", 12) != NULL;
 	buf_reset(&lit);
 	if (!ok || nwords == 0)
 		;
@@ -696,15 +711,21 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 			buf_adds(&lit, writes ? "tee " : "cat ");
 			sh_add_quoted(&lit, first.data, first.len);
 		}
-	} else if (cl->kind == K_SHELL && nwords == 1 && !list) {
+	} else if ((cl->kind == K_SHELL || (cl->kind == K_ARGV && shell)) &&
+	    nwords == 1 && !list) {
 		if (first.len > 0)
 			buf_add(&lit, first.data, first.len);
-	} else if (cl->kind == K_SHELL)
+	} else if (cl->kind == K_SHELL || cl->kind == K_ARGV)
+		/*
+		 * The words of one command; subprocess.run("find . -delete")
+		 * without shell=True runs a program of that whole name.
+		 */
 		buf_add(&lit, cmd.data + 1, cmd.len - 1);
-	else if (!list) {
-		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir " :
-		    cl->kind == K_RM && !recursive ? "rm " : "rm -rf ");
-		sh_add_quoted(&lit, first.data, first.len);
+	else {
+		/* rmtree('/a', '/b'), rmtree(['/']): every path given. */
+		buf_adds(&lit, cl->kind == K_RMDIR && !recursive ? "rmdir" :
+		    cl->kind == K_RM && !recursive ? "rm" : "rm -rf");
+		buf_add(&lit, cmd.data, cmd.len);
 	}
 	if (lit.len > 0)
 		emit(sc, lit.data, lit.len, name, q < end && *q == ')' ?
@@ -790,52 +811,267 @@ skip_string(struct scan *sc, const char *p)
 }
 
 /*
- * awk's print "CMD" | "sh": the string printed into a shell is a
- * command.  p is at the first string.
+ * awk runs a command for `EXPR | getline` and for `print EXPR | "CMD"`
+ * (and printf, gawk's |& too), CMD a string or a name assigned one, with
+ * what print writes on its input: read as the shell command `printf
+ * '%s\n' TEXT | CMD`, so that the shell reader decides what runs (a
+ * shell there runs TEXT, `sh -c cat` or `sh ./filter.sh` does not).  p
+ * is at the '|'; sc->awk_print, when set, is where the print statement's
+ * expression starts.  Returns where the scan goes on.
  */
 static const char *
 awk_pipe(struct scan *sc, const char *p)
 {
-	const char	*q = p, *r, *from = p;
-	struct buf	 cmd, shell;
-	size_t		 n;
+	const char	*end = sc->end, *t, *e, *from;
+	struct buf	 target, text, cmd;
+	bool		 known = false;
 
+	if (p + 1 < end && p[1] == '|')
+		return p + 2;
+	t = p + 1;
+	if (t < end && *t == '&')
+		t++;
+	t = skip_blanks(t, end);
+	buf_init(&target);
+	buf_init(&text);
 	buf_init(&cmd);
-	buf_init(&shell);
-	if (!literal(sc, &q, &cmd)) {
-		buf_release(&cmd);
-		return skip_string(sc, p);
-	}
-	r = q;
-	if (r < sc->end && *r == '|') {
-		for (r++; r < sc->end && is_blank(*r); r++)
-			;
-		if (literal(sc, &r, &shell)) {
-			n = strcspn(shell.data ? shell.data : "", " ");
-			if (n >= 2 && cmd.len > 0 &&
-			    memcmp(shell.data + n - 2, "sh", 2) == 0)
-				emit(sc, cmd.data, cmd.len, from, r);
-			q = r;
+	if ((size_t)(end - t) >= 7 && memcmp(t, "getline", 7) == 0 &&
+	    sc->awk_last != NULL) {
+		/* "CMD" | getline: the string before runs. */
+		emit(sc, sc->awk_last, strlen(sc->awk_last), sc->awk_last_at,
+		    t + 7);
+		t += 7;
+	} else if (value(sc, &t, &target, 0) && target.len > 0) {
+		from = sc->awk_print != NULL ? sc->awk_print : p;
+		if (sc->awk_print != NULL) {
+			/* The expression printed: a string, or (a string). */
+			const char *q = skip_blanks(sc->awk_print, p);
+			if (q < p && *q == '(')
+				q = skip_blanks(q + 1, p);
+			if (value(sc, &q, &text, 0)) {
+				e = skip_blanks(q, p);
+				if (e < p && *e == ')')
+					e = skip_blanks(e + 1, p);
+				known = e == p;
+			}
 		}
-	}
+		if (known) {
+			buf_adds(&cmd, "printf '%s\\n' ");
+			sh_add_quoted(&cmd, text.data, text.len);
+			buf_adds(&cmd, " | ");
+		}
+		buf_add(&cmd, target.data, target.len);
+		emit(sc, cmd.data, cmd.len, from, t);
+		sc->awk_print = NULL;	/* each byte of it read once */
+	} else
+		t = p + 1;
+	buf_release(&target);
+	buf_release(&text);
 	buf_release(&cmd);
-	buf_release(&shell);
+	return t;
+}
+
+/* awk: a string literal at p; remembered for a `| getline` after it. */
+static const char *
+awk_string(struct scan *sc, const char *p)
+{
+	const char	*q = p;
+	struct buf	 lit;
+
+	buf_init(&lit);
+	if (literal(sc, &q, &lit)) {
+		sc->awk_last = arena_strndup(&sc->f->ps->sc->arena,
+		    lit.data ? lit.data : "", lit.len);
+		sc->awk_last_at = p;
+	} else
+		q = skip_string(sc, p);
+	buf_release(&lit);
 	return q;
+}
+
+/*
+ * Whether a '/' at p starts a regular expression literal (awk, node):
+ * where an operand is expected, after an operator, a bracket, a comma or
+ * at the start; elsewhere it divides.
+ */
+static bool
+regex_start(const struct scan *sc, const char *p)
+{
+	const char	*q = p;
+
+	while (q > sc->start && is_blank(q[-1]))
+		q--;
+	return q == sc->start || strchr("(,{};!~&|=?:[\n+-*%<>", q[-1]) != NULL;
+}
+
+/* Past a regular expression literal starting at p (its '/'). */
+static const char *
+skip_regex(const struct scan *sc, const char *p)
+{
+	bool	cls = false;
+
+	for (p++; p < sc->end && *p != '\n'; p++) {
+		if (*p == '\\' && p + 1 < sc->end)
+			p++;
+		else if (*p == '[')
+			cls = true;
+		else if (*p == ']')
+			cls = false;
+		else if (*p == '/' && !cls)
+			return p + 1;
+	}
+	return p;
+}
+
+/*
+ * Whether p starts a comment in the program's language, and where it
+ * ends: # to the end of the line (python, ruby, awk, php, perl when #
+ * starts a word), // and block comments (node, php).
+ */
+static const char *
+comment_end(const struct scan *sc, const char *p)
+{
+	const char	*end = sc->end, *q;
+
+	if (*p == '#') {
+		if (sc->lang == L_NODE || sc->lang == L_OSA ||
+		    (sc->lang == L_PERL && p > sc->start && !is_blank(p[-1]) &&
+		    p[-1] != '\n' && p[-1] != ';') ||
+		    (sc->lang == L_PHP && p + 1 < end && p[1] == '['))
+			return NULL;
+	} else if (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*') &&
+	    (sc->lang == L_NODE || sc->lang == L_PHP)) {
+		if (p[1] == '*') {
+			q = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+			return q != NULL ? q + 2 : end;
+		}
+	} else
+		return NULL;
+	q = memchr(p, '\n', (size_t)(end - p));
+	return q != NULL ? q : end;
+}
+
+/*
+ * Perl's qx with any delimiter: qx(...), qx{...}, qx<...>, qx[...],
+ * qx!...!, qx {...}; p after "qx".  Returns where the scan goes on, or
+ * NULL when it is not one.
+ */
+static const char *
+perl_qx(struct scan *sc, const char *name, const char *p)
+{
+	const char	*end = sc->end, *q, *close;
+	char		 open, shut;
+
+	q = skip_blanks(p, end);
+	if (q >= end || is_ident(*q) || *q == ',' || *q == ';' ||
+	    *q == '=' || (q > p && *q == '#'))
+		return NULL;
+	open = *q;
+	shut = open == '(' ? ')' : open == '{' ? '}' : open == '[' ? ']' :
+	    open == '<' ? '>' : open;
+	close = memchr(q + 1, shut, (size_t)(end - q - 1));
+	if (close == NULL)
+		return end;
+	emit(sc, q + 1, (size_t)(close - q - 1), name, close + 1);
+	return close + 1;
+}
+
+/*
+ * The dotted name at p, blanks around its dots allowed (python, node
+ * and ruby read `subprocess . run` as subprocess.run), into out without
+ * them.  Returns its end.
+ */
+static const char *
+spaced_name(const struct scan *sc, const char *p, struct buf *out)
+{
+	const char	*end = sc->end, *q;
+
+	buf_reset(out);
+	for (;;) {
+		while (p < end && is_ident(*p))
+			buf_addc(out, *p++);
+		q = skip_blanks(p, end);
+		if (q >= end || *q != '.' || out->len >= MAX_NAME)
+			break;
+		q = skip_blanks(q + 1, end);
+		if (q >= end || !is_name_start(*q))
+			break;
+		buf_addc(out, '.');
+		p = q;
+	}
+	return p;
+}
+
+/* The end of the text before name, blanks skipped back over. */
+static const char *
+skip_back(const struct scan *sc, const char *name)
+{
+	while (name > sc->start && is_blank(name[-1]))
+		name--;
+	return name;
+}
+
+/* AppleScript's do shell script "CMD", p after "script". */
+static const char *
+osa_script(struct scan *sc, const char *name, const char *p)
+{
+	const char	*q = skip_blanks(p, sc->end);
+	struct buf	 lit;
+
+	buf_init(&lit);
+	if (value(sc, &q, &lit, 0) && lit.len > 0)
+		emit(sc, lit.data, lit.len, name, q);
+	else
+		q = p;
+	buf_release(&lit);
+	return q;
+}
+
+/*
+ * A method called on a literal or an object, not a function that runs
+ * a shell: /x/.exec(...) and "s".exec in JavaScript, $db->exec(...) in
+ * PHP.
+ */
+static bool
+method_of_literal(const struct scan *sc, const char *name)
+{
+	if (name - sc->start >= 2 && name[-1] == '>' && name[-2] == '-')
+		return sc->lang == L_PHP;
+	return sc->lang == L_NODE && name - sc->start >= 2 &&
+	    name[-1] == '.' && strchr("/\"'`]", name[-2]) != NULL;
 }
 
 static void
 scan_program(struct scan *sc)
 {
-	const char		*p = sc->start, *end = sc->end, *name;
+	const char		*p = sc->start, *end = sc->end, *name, *q;
 	const struct call	*cl;
-	struct buf		 alias;
+	struct buf		 alias, spaced;
 	size_t			 len;
 
 	buf_init(&alias);
-
+	buf_init(&spaced);
 	while (p < end) {
-		if (*p == '"' && sc->lang == L_AWK) {
-			p = awk_pipe(sc, p);
+		if ((q = comment_end(sc, p)) != NULL) {
+			p = q;
+			continue;
+		}
+		if (sc->lang == L_AWK) {
+			if (*p == '"') {
+				p = awk_string(sc, p);
+				continue;
+			}
+			if (*p == '|') {
+				p = awk_pipe(sc, p);
+				continue;
+			}
+			if (strchr(";\n{}", *p) != NULL)
+				sc->awk_print = NULL;	/* a statement ends */
+		}
+		if (*p == '/' && (sc->lang == L_AWK || sc->lang == L_NODE) &&
+		    !(p + 1 < end && (p[1] == '/' || p[1] == '*')) &&
+		    regex_start(sc, p)) {
+			p = skip_regex(sc, p);
 			continue;
 		}
 		if (*p == '%' && sc->lang == L_RUBY && end - p > 3 &&
@@ -868,22 +1104,41 @@ scan_program(struct scan *sc)
 			continue;
 		}
 		name = p;
+		if (sc->lang == L_PYTHON || sc->lang == L_NODE ||
+		    sc->lang == L_RUBY) {
+			q = spaced_name(sc, p, &spaced);
+			if (spaced.len != (size_t)(q - p)) {
+				/* subprocess . run: looked up without blanks */
+				p = q;
+				if ((cl = sh_find_call(sc->lang, spaced.data,
+				    spaced.len)) != NULL)
+					p = call_args(sc, cl, name, p);
+				continue;
+			}
+		}
 		while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
 		    is_name_start(p[1])) || (*p == ':' && p + 2 < end &&
 		    p[1] == ':' && is_name_start(p[2]))))
 			p += *p == ':' ? 2 : 1;
 		len = (size_t)(p - name);
 		if (sc->lang == L_PERL && len == 2 &&
-		    memcmp(name, "qx", 2) == 0 && p < end &&
-		    strchr("({/[", *p) != NULL) {
-			const char *close = memchr(p + 1, *p == '(' ? ')' :
-			    *p == '{' ? '}' : *p == '[' ? ']' : '/',
-			    (size_t)(end - p - 1));
-			if (close == NULL)
-				break;
-			emit(sc, p + 1, (size_t)(close - p - 1), name,
-			    close + 1);
-			p = close + 1;
+		    memcmp(name, "qx", 2) == 0 &&
+		    (q = perl_qx(sc, name, p)) != NULL) {
+			p = q;
+			continue;
+		}
+		if (sc->lang == L_AWK && ((len == 5 &&
+		    memcmp(name, "print", 5) == 0) || (len == 6 &&
+		    memcmp(name, "printf", 6) == 0))) {
+			sc->awk_print = p;
+			continue;
+		}
+		if (sc->lang == L_OSA) {
+			/* do shell script "CMD" */
+			if (len == 6 && memcmp(name, "script", 6) == 0 &&
+			    skip_back(sc, name) - sc->start >= 5 &&
+			    memcmp(skip_back(sc, name) - 5, "shell", 5) == 0)
+				p = osa_script(sc, name, p);
 			continue;
 		}
 		if (sc->lang == L_PYTHON && ((len == 6 &&
@@ -897,6 +1152,8 @@ scan_program(struct scan *sc)
 			p = path_call(sc, name, p);
 			continue;
 		}
+		if (method_of_literal(sc, name))
+			continue;	/* /x/.exec(...), $db->exec(...) */
 		if ((cl = sh_find_call(sc->lang, name, len)) == NULL &&
 		    resolve_alias(sc, name, len, &alias))
 			cl = sh_find_call(sc->lang, alias.data, alias.len);
@@ -906,6 +1163,7 @@ scan_program(struct scan *sc)
 			p = assignment(sc, name, len, p);
 	}
 	buf_release(&alias);
+	buf_release(&spaced);
 }
 
 static void
@@ -924,6 +1182,7 @@ scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
 	sc.depth = 0;
 	sc.nvars = 0;
 	sc.naliases = 0;
+	sc.awk_print = sc.awk_last = sc.awk_last_at = NULL;
 	scan_program(&sc);
 }
 

@@ -14,10 +14,10 @@
 
 struct buf;
 
-enum lang { L_PYTHON, L_NODE, L_RUBY, L_PERL, L_PHP, L_AWK };
+enum lang { L_PYTHON, L_NODE, L_RUBY, L_PERL, L_PHP, L_AWK, L_OSA };
 
 #define LB(l)	(1u << (l))
-#define L_ALL	0x3fu
+#define L_ALL	0x3fu	/* all but AppleScript, which has one call */
 
 /* How each interpreter is given its program on the command line. */
 struct interp {
@@ -32,6 +32,9 @@ struct interp {
 
 enum kind {
 	K_SHELL,	/* a string is a shell command, strings are words */
+	K_ARGV,		/* strings are words; one string is a command only
+			   with shell=True (python's subprocess), else
+			   the program's name */
 	K_RMRF,		/* deletes a tree */
 	K_RM,		/* deletes a file (a tree when told "recursive") */
 	K_RMDIR,	/* deletes an empty directory (likewise) */

@@ -215,31 +215,84 @@ parallel_has_sources(const struct sh_cmd *c)
 	return false;
 }
 
-/* Whether a word of c holds {}, which xargs -I{} replaces. */
+/*
+ * The replacement string of the xargs that runs c, into rs: -I STR,
+ * -ISTR, --replace[=STR] and -i[STR] (GNU; {} when STR is not given),
+ * -J STR (BSD).  False when there is none: the items are appended.  Its
+ * options are read from the words before c's own (c->text).
+ */
 static bool
-replaces(const struct sh_cmd *c)
+xargs_replstr(const struct sh_cmd *c, char *rs, size_t size)
 {
-	size_t	i;
+	const char	*p = strstr(c->text, "xargs"), *w, *e;
+	size_t		 n;
+	bool		 next = false;
 
-	for (i = 1; i < c->argc; i++)
-		if (strstr(c->argv[i], "{}") != NULL)
+	if (p == NULL)
+		return false;
+	for (p += 5; *p == ' '; p++)
+		;
+	for (; *p != '\0'; p = *e ? e + 1 : e) {
+		w = p;
+		e = strchr(w, ' ');
+		if (e == NULL)
+			e = w + strlen(w);
+		n = (size_t)(e - w);
+		if (next) {
+			if (n == 0 || n >= size)
+				return false;
+			memcpy(rs, w, n);
+			rs[n] = '\0';
 			return true;
+		}
+		if (n == 0 || w[0] != '-')
+			return false;			/* the command */
+		if ((n == 2 && (w[1] == 'I' || w[1] == 'J')) ||
+		    (n > 2 && (w[1] == 'I' || w[1] == 'J' || w[1] == 'i') &&
+		    w[1] != '-')) {
+			if (n == 2) {
+				next = true;
+				continue;
+			}
+			w += 2;
+			n -= 2;
+		} else if (n >= 10 && strncmp(w, "--replace=", 10) == 0) {
+			w += 10;
+			n -= 10;
+		} else if ((n == 2 && w[1] == 'i') ||
+		    (n == 9 && strncmp(w, "--replace", 9) == 0)) {
+			w = "{}";
+			n = 2;
+		} else {
+			/* An option that takes a value: skip the value. */
+			if (n == 2 && strchr("adELlnPs", w[1]) != NULL &&
+			    *e != '\0' && (e = strchr(e + 1, ' ')) == NULL)
+				return false;
+			continue;
+		}
+		if (n == 0 || n >= size)
+			return false;
+		memcpy(rs, w, n);
+		rs[n] = '\0';
+		return true;
+	}
 	return false;
 }
 
-/* c's words, each quoted, with item (if not NULL) in place of each {}. */
+/* c's words, each quoted, with item (if not NULL) in place of each rs. */
 static void
-add_argv(struct buf *b, const struct sh_cmd *c, const char *item)
+add_argv(struct buf *b, const struct sh_cmd *c, const char *rs,
+    const char *item)
 {
 	struct buf	 w;
 	const char	*p, *q;
-	size_t		 i;
+	size_t		 i, rl = rs != NULL ? strlen(rs) : 0;
 
 	buf_init(&w);
 	for (i = 0; i < c->argc; i++) {
 		w.len = 0;
-		for (p = c->argv[i]; item != NULL &&
-		    (q = strstr(p, "{}")) != NULL; p = q + 2) {
+		for (p = c->argv[i]; item != NULL && rl > 0 &&
+		    (q = strstr(p, rs)) != NULL; p = q + rl) {
 			buf_add(&w, p, (size_t)(q - p));
 			buf_adds(&w, item);
 		}
@@ -253,12 +306,11 @@ add_argv(struct buf *b, const struct sh_cmd *c, const char *item)
 
 /*
  * `echo /etc | xargs -I{} rm -rf {}`: one command per line of out, the
- * line in place of each {} (the replacement string that -I names is not
- * kept by the reader; {} is the one people write).
+ * line in place of each replacement string rs (xargs_replstr()).
  */
 static void
 xargs_replace(struct frame *f, const struct sh_cmd *src,
-    const struct sh_cmd *dst, const struct buf *out)
+    const struct sh_cmd *dst, const struct buf *out, const char *rs)
 {
 	struct buf	 text, origin, item;
 	const char	*p = out->data, *end = out->data + out->len, *q;
@@ -281,7 +333,7 @@ xargs_replace(struct frame *f, const struct sh_cmd *src,
 		buf_add(&item, p, (size_t)(q - p));
 		buf_addc(&item, '\0');
 		text.len = 0;
-		add_argv(&text, dst, item.data);
+		add_argv(&text, dst, rs, item.data);
 		if (!sh_charge(f->ps, text.len))
 			break;
 		sh_parse_from(f, text.data, text.len, origin.data);
@@ -304,6 +356,7 @@ input_arguments(struct frame *f, const struct sh_cmd *src,
 {
 	struct buf	 text, items, origin;
 	const char	*prog;
+	char		 rs[64];
 	bool		 xargs;
 
 	if (strcmp(dst->program, "parallel") == 0 &&
@@ -316,12 +369,12 @@ input_arguments(struct frame *f, const struct sh_cmd *src,
 	buf_init(&text);
 	buf_init(&items);
 	buf_init(&origin);
-	if (xargs && replaces(dst)) {
-		xargs_replace(f, src, dst, out);
+	if (xargs && xargs_replstr(dst, rs, sizeof(rs))) {
+		xargs_replace(f, src, dst, out, rs);
 		return;
 	}
 	if (add_input_items(f->ps, &items, out->data, out->len, !xargs) > 0) {
-		add_argv(&text, dst, NULL);
+		add_argv(&text, dst, NULL, NULL);
 		if (!xargs)
 			buf_adds(&text, " :::");
 		buf_add(&text, items.data, items.len);
@@ -347,8 +400,10 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 	dst = &sc->cmds[to];
 	if (from == to) {
 		/* Its own here-document: a shell's was read already. */
-		if (dst->input != NULL)
+		if (dst->input != NULL) {
 			sh_interp_stdin(f, dst, dst->input, strlen(dst->input));
+			sh_runner_stdin(f, dst);
+		}
 		return;
 	}
 	if (dst->input != NULL)
@@ -377,3 +432,85 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 	buf_release(&out);
 	buf_release(&origin);
 }
+
+/* ---- files written, then run ------------------------------------------ */
+
+/* The name a file is kept under: "file NAME", ./ prefixes dropped. */
+static void
+file_var(struct buf *b, const char *word)
+{
+	while (word[0] == '.' && word[1] == '/')
+		for (word += 2; *word == '/'; word++)
+			;
+	buf_reset(b);
+	buf_adds(b, "file ");
+	buf_adds(b, word);
+}
+
+const char *
+sh_written_text(struct parser *ps, const char *word)
+{
+	struct buf	 name;
+	const char	*v;
+
+	if (word[0] == '\0' || strchr(word, '=') != NULL)
+		return NULL;
+	buf_init(&name);
+	file_var(&name, word);
+	v = ps->hooks->lookup_var(ps, name.data, name.len);
+	buf_release(&name);
+	return v;
+}
+
+/* Keeps text as what the file word holds (after what it held: >>). */
+static void
+keep_file(struct parser *ps, const char *word, const char *text,
+    size_t len, bool append)
+{
+	struct buf	 kv;
+	const char	*old;
+
+	if (word[0] == '\0' || strchr(word, '=') != NULL ||
+	    strncmp(word, "/dev/", 5) == 0 || !sh_charge(ps, len))
+		return;
+	buf_init(&kv);
+	file_var(&kv, word);
+	buf_addc(&kv, '=');
+	if (append && (old = sh_written_text(ps, word)) != NULL)
+		buf_adds(&kv, old);
+	buf_add(&kv, text, len);
+	ps->hooks->set_var(ps, kv.data);
+	buf_release(&kv);
+}
+
+void
+sh_record_written(struct frame *f, size_t i)
+{
+	struct sh_script	*sc = f->ps->sc;
+	const struct sh_cmd	*c;
+	struct buf		 out;
+	size_t			 k;
+	bool			 tee;
+
+	if (i >= sc->n)
+		return;
+	c = &sc->cmds[i];
+	tee = strcmp(c->program, "tee") == 0;
+	if (c->nredirects == 0 && !tee)
+		return;
+	buf_init(&out);
+	if (sh_literal_output(f->ps, c, &out)) {
+		for (k = 0; k < c->nredirects; k++)
+			if (c->redirect_ops[k][0] == '>' ||
+			    c->redirect_ops[k][0] == '&')
+				keep_file(f->ps, c->redirects[k], out.data,
+				    out.len, strstr(c->redirect_ops[k],
+				    ">>") != NULL);
+		for (k = 1; tee && k < c->argc; k++)
+			if (c->argv[k][0] != '-')
+				keep_file(f->ps, c->argv[k], out.data, out.len,
+				    false);
+	}
+	buf_release(&out);
+}
+

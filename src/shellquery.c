@@ -68,7 +68,10 @@ sh_subcommand(const struct sh_cmd *c)
 struct long_opts {
 	const char		*program;
 	const char		*subcommand;	/* NULL: any */
-	const char *const	*opts;
+	const char *const	*opts;		/* its long options, or NULL */
+	const char		*short_vals;	/* short options that take a
+						   value: a bundle ends there
+						   (-bfeature is -b feature) */
 };
 
 static const char *const rm_long[] = {
@@ -106,16 +109,22 @@ static const char *const git_clean_long[] = {
 };
 
 static const struct long_opts long_opts[] = {
-	{ "rm", NULL, rm_long },
-	{ "chmod", NULL, chmod_long },
-	{ "chown", NULL, chown_long },
-	{ "chgrp", NULL, chown_long },
-	{ "git", "reset", git_reset_long },
-	{ "git", "push", git_push_long },
-	{ "git", "clean", git_clean_long },
+	{ "rm", NULL, rm_long, "" },
+	{ "chmod", NULL, chmod_long, "" },
+	{ "chown", NULL, chown_long, "" },
+	{ "chgrp", NULL, chown_long, "" },
+	{ "git", "reset", git_reset_long, "" },
+	{ "git", "push", git_push_long, "o" },
+	{ "git", "clean", git_clean_long, "e" },
+	{ "git", "checkout", NULL, "bB" },
+	{ "git", "switch", NULL, "cC" },
+	{ "git", "branch", NULL, "" },
+	{ "git", "commit", NULL, "mFcCt" },
+	{ "git", "stash", NULL, "m" },
+	{ "git", "tag", NULL, "mFu" },
 };
 
-static const char *const *
+static const struct long_opts *
 find_long_opts(const struct sh_cmd *c)
 {
 	const char	*sub = NULL;
@@ -126,13 +135,13 @@ find_long_opts(const struct sh_cmd *c)
 		if (strcmp(c->program, long_opts[i].program) != 0)
 			continue;
 		if (long_opts[i].subcommand == NULL)
-			return long_opts[i].opts;
+			return &long_opts[i];
 		if (!have_sub) {
 			sub = sh_subcommand(c);
 			have_sub = true;
 		}
 		if (sub != NULL && strcmp(sub, long_opts[i].subcommand) == 0)
-			return long_opts[i].opts;
+			return &long_opts[i];
 	}
 	return NULL;
 }
@@ -161,21 +170,48 @@ resolve_long(const char *s, size_t n, const char *const *opts)
 	return several ? ambiguous : found;
 }
 
+/* Whether the bundle s (-qbfeature) holds letter before a value. */
+static bool
+in_bundle(const char *s, char letter, const char *vals)
+{
+	for (s++; *s != '\0'; s++) {
+		if (*s == letter)
+			return true;
+		if (strchr(vals, *s) != NULL)
+			return false;	/* the rest is its value */
+	}
+	return false;
+}
+
 bool
 sh_has_flag(const struct sh_cmd *c, const char *flag)
 {
-	const char		*s, *full;
+	const char		*s, *full, *vals = "";
 	const char *const	*opts = NULL;
+	const struct long_opts	*lo;
 	size_t			 i, flen = strlen(flag), n;
+	bool			 find = strcmp(c->program, "find") == 0;
 
 	if (flen < 2 || flag[0] != '-')
 		return false;
-	if (flag[1] == '-')
-		opts = find_long_opts(c);
+	if ((lo = find_long_opts(c)) != NULL) {
+		opts = flag[1] == '-' ? lo->opts : NULL;
+		vals = lo->short_vals;
+	}
 	for (i = 1; i < c->argc; i++) {
 		s = c->argv[i];
 		if (strcmp(s, "--") == 0)
 			break;
+		/* find -exec CMD ... ;: CMD's words are not find's. */
+		if (find && (strcmp(s, "-exec") == 0 ||
+		    strcmp(s, "-execdir") == 0 || strcmp(s, "-ok") == 0 ||
+		    strcmp(s, "-okdir") == 0)) {
+			while (i + 1 < c->argc && strcmp(c->argv[i + 1], ";") &&
+			    strcmp(c->argv[i + 1], "+"))
+				i++;
+			i++;
+			continue;
+		}
 		if (s[0] != '-' || s[1] == '\0')
 			continue;
 		if (flag[1] == '-') {			/* --long */
@@ -195,7 +231,7 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			    str_in_set(flag, opts))))
 				return true;
 		} else if (flen == 2) {			/* -x in a bundle */
-			if (s[1] != '-' && strchr(s + 1, flag[1]) != NULL)
+			if (s[1] != '-' && in_bundle(s, flag[1], vals))
 				return true;
 		} else if (strcmp(s, flag) == 0)	/* -word */
 			return true;

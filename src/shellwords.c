@@ -138,6 +138,7 @@ struct wstate {
 	struct buf	 b;
 	bool		 quoted;
 	bool		 assign_ok;	/* only unquoted name chars so far */
+	bool		 plus;		/* and then a '+' */
 	bool		 assign;
 	bool		 split;
 	long		 open, close;
@@ -169,9 +170,16 @@ ws_unquoted(struct wstate *w, char c)
 	if (c == '=' && w->assign_ok && w->b.len > 0 && !w->assign) {
 		w->assign = true;
 		w->assign_ok = false;
+	} else if (w->plus) {
+		w->assign_ok = false;	/* NAME+ not followed by = */
+	} else if (c == '+' && w->assign_ok && w->b.len > 0 && !w->assign) {
+		w->plus = true;		/* NAME+=VALUE appends: an assignment */
+		buf_addc(&w->b, c);
+		return;
 	} else if (w->assign_ok && !(w->b.len == 0 ? is_name_start(c) :
 	    is_name_char(c)))
 		w->assign_ok = false;
+	w->plus = false;
 	/* Brace groups: one per word, not nested, at least one comma. */
 	if (c == '{' && !w->brace_bad && w->close < 0) {
 		if (w->open < 0)
@@ -361,9 +369,11 @@ known_output(struct frame *f, struct wstate *w, size_t before, size_t mark,
 }
 
 /*
- * The command substitutions inside $(( )) in [p, end): the arithmetic is
- * kept as written, but $(rm -rf /) or `...` in it runs all the same.
- * Each byte is looked at once; what a substitution parses, it skips.
+ * The command substitutions inside text that is otherwise kept as
+ * written, in [p, end): $(( arithmetic )), the operand of ${x:-WORD}, an
+ * unquoted here-document's body.  $(rm -rf /) or `...` there runs all
+ * the same; \$ and \` do not.  Each byte is looked at once; what a
+ * substitution parses, it skips.
  */
 static void
 arith_substitutions(struct frame *f, const char *p, const char *end)
@@ -373,7 +383,9 @@ arith_substitutions(struct frame *f, const char *p, const char *end)
 	memset(&scratch, 0, sizeof(scratch));
 	buf_init(&scratch.b);
 	while (p < end) {
-		if (*p == '$' && p + 1 < end && p[1] == '(' &&
+		if (*p == '\\' && p + 1 < end)
+			p += 2;
+		else if (*p == '$' && p + 1 < end && p[1] == '(' &&
 		    !(p + 2 < end && p[2] == '('))
 			p = substitution(f, &scratch, p, p + 2, end);
 		else if (*p == '`')
@@ -383,6 +395,21 @@ arith_substitutions(struct frame *f, const char *p, const char *end)
 		buf_reset(&scratch.b);
 	}
 	buf_release(&scratch.b);
+}
+
+/*
+ * ${ CMDS; } and ${| CMDS; } (bash 5.3): the commands in [p, end) run in
+ * this shell; they are parsed one level deeper, as a $( ) is.
+ */
+static void
+funsub(struct frame *f, const char *p, const char *end)
+{
+	if (f->nest + 1 >= SH_MAX_NEST || f->depth + 1 > SH_MAX_DEPTH) {
+		f->ps->sc->truncated = true;
+		return;
+	}
+	parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true, f->dir,
+	    f->wd);
 }
 
 /* A '$' at p, unquoted or inside double quotes. */
@@ -431,8 +458,16 @@ dollar(struct frame *f, struct wstate *w, const char *p, const char *end,
 		else if (q == p + 3 && positional(f, p + 1, end))
 			/* "${@}" is one word per parameter, as "$@" is. */
 			expand_name(f, w, p + 2, 1, in_dq && p[2] != '@');
-		else
+		else {
+			if (p + 2 < q && (is_blank(p[2]) || p[2] == '\n' ||
+			    p[2] == '|'))
+				/* bash 5.3's ${ CMDS; }: the commands run. */
+				funsub(f, p + 3, q);
+			else
+				/* ${x:-$(CMD)}: the operand's $( ) runs. */
+				arith_substitutions(f, p + 2, q);
 			ws_add(w, p, (size_t)((q < end ? q + 1 : q) - p));
+		}
 		return q < end ? q + 1 : q;
 	}
 	if (is_name_start(*s)) {
@@ -542,6 +577,19 @@ push_word(struct frame *f, const struct sh_word *w)
 {
 	struct wordvec	*v = &f->words;
 
+	/* { opens a group as a command's first word, } closes one. */
+	if (v->n == 0 && !w->quoted && w->len == 1 && w->s[0] == '{') {
+		if (f->nbraces < SH_MAX_BRACES)
+			f->brace_starts[f->nbraces] = f->ps->sc->n;
+		f->nbraces++;
+	} else if (v->n == 0 && !w->quoted && w->len == 1 && w->s[0] == '}' &&
+	    f->nbraces > 0) {
+		if (--f->nbraces < SH_MAX_BRACES) {
+			f->last_from = f->brace_starts[f->nbraces];
+			f->last_to = f->ps->sc->n;
+		}
+	}
+
 	if (v->n >= SH_MAX_WORDS) {
 		f->ps->sc->truncated = true;
 		return;
@@ -580,6 +628,14 @@ finish_cmd(struct frame *f)
 				f->docs[k].pipe_to = (long)before;
 		f->ps->hooks->pipe_input(f, (size_t)from, before);
 	}
+	/* `{ a; b; } | this`: what each of the group writes, in turn. */
+	if (f->group_from < f->group_to && sc->n > before)
+		for (k = f->group_from; k < f->group_to; k++)
+			if (sc->cmds[k].depth == f->depth)
+				f->ps->hooks->pipe_input(f, k, before);
+	f->group_from = f->group_to = 0;
+	if (sc->n > before)
+		f->last_from = f->last_to = 0;	/* a command since */
 	f->words.n = 0;
 	f->redir = R_NONE;
 	f->input = NULL;
@@ -612,6 +668,17 @@ read_heredocs(struct frame *f, const char *p)
 			buf_add(&body, line, (size_t)(eol - line));
 			buf_addc(&body, '\n');
 		}
+		/*
+		 * An unquoted delimiter: the body's $( ) and `...` run
+		 * when it is read (cat <<EOF ... $(rm -rf ~) ... EOF).
+		 */
+		if (!f->docs[k].quoted && body.len > 0 &&
+		    (memchr(body.data, '$', body.len) != NULL ||
+		    memchr(body.data, '`', body.len) != NULL)) {
+			const char *copy = arena_strndup(&sc->arena,
+			    body.data, body.len);
+			arith_substitutions(f, copy, copy + body.len);
+		}
 		if (f->docs[k].cmd >= 0 && (size_t)f->docs[k].cmd < sc->n) {
 			struct sh_cmd *c = &sc->cmds[f->docs[k].cmd];
 			c->input = arena_strndup(&sc->arena, body.data,
@@ -620,6 +687,7 @@ read_heredocs(struct frame *f, const char *p)
 				sh_parse_nested(f, c->input, strlen(c->input));
 			f->ps->hooks->pipe_input(f, (size_t)f->docs[k].cmd,
 			    (size_t)f->docs[k].cmd);
+			f->ps->hooks->written(f, (size_t)f->docs[k].cmd);
 			if (f->docs[k].pipe_to >= 0)
 				f->ps->hooks->pipe_input(f,
 				    (size_t)f->docs[k].cmd,
@@ -710,6 +778,7 @@ redirect_target(struct frame *f, const struct sh_word *w)
 		d = &f->docs[f->ndocs++];
 		d->delim = w->s;
 		d->strip_tabs = f->redir == R_HEREDOC_TABS;
+		d->quoted = w->quoted;
 		d->cmd = -1;
 		d->pipe_to = -1;
 		break;
@@ -804,6 +873,11 @@ finish_with_redirects(struct frame *f)
 	c->redirects = targets;
 	c->redirect_ops = ops;
 	c->nredirects = nt;
+	/* Unless a here-document of it is still to be read. */
+	for (i = 0; i < f->ndocs; i++)
+		if (f->docs[i].cmd == (long)before)
+			return;
+	f->ps->hooks->written(f, before);
 }
 
 /* The descriptor before a redirection: 2>f, or bash's {name}>f. */
@@ -880,6 +954,11 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				p++;
 			if (pipe && ps->sc->n > before)
 				f.pipe_from = (long)before;
+			else if (pipe && f.last_to == ps->sc->n) {
+				f.group_from = f.last_from;
+				f.group_to = f.last_to;
+			}
+			f.last_from = f.last_to = 0;
 			continue;
 		}
 		if (c == '(') {
@@ -890,8 +969,10 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				continue;
 			}
 			/* A ( ) subshell: its cd does not leak out. */
+			f.last_from = ps->sc->n;
 			q = parse_list(ps, p + 1, end, depth, nest + 1, true,
 			    f.dir, f.wd);
+			f.last_to = ps->sc->n;
 			p = q < end && *q == ')' ? q + 1 : q;
 			continue;
 		}

@@ -47,6 +47,7 @@ struct buf;
 #define SH_MAX_NEST	64	/* ( ), $( ), `` and nested scripts */
 #define SH_MAX_BRACE	64	/* alternatives of one {a,b,...} */
 #define SH_MAX_HEREDOCS	16
+#define SH_MAX_BRACES	8	/* { } groups open in one list, tracked */
 /*
  * Work, in bytes parsed again (sh -c, eval, aliases, backquotes) or
  * produced by an expansion ($var, {a,b}): at most this much plus so many
@@ -78,6 +79,7 @@ struct wordvec {
 struct heredoc {
 	const char	*delim;
 	bool		 strip_tabs;
+	bool		 quoted;	/* the delimiter was: no expansion */
 	long		 cmd;		/* index in sc->cmds; -1 not yet, -2 none */
 	long		 pipe_to;	/* the command cmd pipes into, or -1 */
 };
@@ -104,6 +106,17 @@ struct frame {
 	const char	*input;		/* here-string of the current command */
 	long		 pipe_from;	/* the command piped into the current
 					   one (`a | b`), or -1 */
+	/*
+	 * A group piped into the current command (`{ a; b; } | c`,
+	 * `( a; b ) | c`): its commands sc->cmds[group_from..group_to),
+	 * those at this frame's depth writing in turn; from == to: none.
+	 * The group just read is last_from..last_to, and brace_starts
+	 * holds where the { } groups being read began.
+	 */
+	size_t		 group_from, group_to;
+	size_t		 last_from, last_to;
+	size_t		 brace_starts[SH_MAX_BRACES];
+	size_t		 nbraces;
 	struct heredoc	 docs[SH_MAX_HEREDOCS];
 	size_t		 ndocs;
 };
@@ -139,6 +152,13 @@ struct sh_hooks {
 	/* What c writes, into out, when its words tell; else false. */
 	bool		 (*output)(struct parser *ps, const struct sh_cmd *c,
 			     struct buf *out);
+	/*
+	 * sc->cmds[i]'s redirections and input are final (its
+	 * here-documents read): the files it writes are known.
+	 */
+	void		 (*written)(struct frame *f, size_t i);
+	/* Keeps NAME=VALUE (a name no shell variable has) for later. */
+	void		 (*set_var)(struct parser *ps, const char *word);
 };
 
 /*
@@ -184,6 +204,18 @@ void	 sh_parse_from(struct frame *f, const char *text, size_t len,
  * runs its input, the text is parsed one level deeper.
  */
 void	 sh_pipe_input(struct frame *f, size_t from, size_t to);
+/*
+ * The reader's written hook (shellpipe.c): a file that sc->cmds[i]
+ * writes with known text (echo ... > f, cat > f <<EOF, tee f <<EOF) is
+ * remembered, so that a shell that later runs or sources it in the same
+ * command line is read (sh_source_word()).
+ */
+void	 sh_record_written(struct frame *f, size_t i);
+/*
+ * The text a file written earlier in the line holds (sh_record_written),
+ * or NULL: word as a shell names it (./s.sh is s.sh).
+ */
+const char *sh_written_text(struct parser *ps, const char *word);
 /*
  * The reader's output hook (shellpipe.c): echo, printf, cat <<EOF, and
  * cat or tee of a known input.
@@ -232,9 +264,23 @@ bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
  * Parses what the simple command c runs written differently (git
  * aliases, parallel, watch, ssh, trap), one level deeper than f; pre[0..
  * npre) are the words before c's program, its assignments among them.
+ * Whether c is one of those programs.
  */
-void	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
+bool	 sh_run_forms(struct frame *f, const struct sh_cmd *c,
 	     const struct sh_word *pre, size_t npre);
+/*
+ * The runners (shellrunners.c), called by shellcmd.c after the forms:
+ * what uv run, docker exec, kubectl exec --, tmux and the like run, one
+ * level deeper; and, unless known (a program the reader read already),
+ * the arguments of a program nobody here knows when they start with a
+ * program the packs judge.
+ */
+void	 sh_runner_forms(struct frame *f, const struct sh_cmd *c, bool known);
+/*
+ * Its here-document just read, a runner's command is read again with it
+ * as input (uv run python - <<EOF); called by shellpipe.c.
+ */
+void	 sh_runner_stdin(struct frame *f, const struct sh_cmd *c);
 /*
  * An assignment NAME=VALUE: VALUE parsed when NAME holds a command, or
  * the file it names when NAME holds a file a shell sources (BASH_ENV).

@@ -99,10 +99,15 @@ main(void)
 	int		 i;
 
 	/* git aliases from -c and from the environment. */
+	/* The alias runs with the same options: it may name another. */
 	is_parse("git -c alias.x='reset --hard' x",
-	    "git -c alias.x=reset --hard x ; d1:git reset --hard");
+	    "git -c alias.x=reset --hard x ; "
+	    "d1:git -c alias.x=reset --hard reset --hard");
 	is_parse("git -c alias.x='reset --hard' x HEAD~1",
-	    "git -c alias.x=reset --hard x HEAD~1 ; d1:git reset --hard HEAD~1");
+	    "git -c alias.x=reset --hard x HEAD~1 ; "
+	    "d1:git -c alias.x=reset --hard reset --hard HEAD~1");
+	has_cmd("git -c alias.x=y -c alias.y=branch x -D feature",
+	    "d2:git -c alias.x=y -c alias.y=branch branch -D feature", true);
 	is_parse("git -C repo -c Alias.Wipe='!rm -rf /' wipe",
 	    "git -C repo -c Alias.Wipe=!rm -rf / wipe ; d1:rm -rf /");
 	has_cmd("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.up "
@@ -119,10 +124,11 @@ main(void)
 	    "git log --grep=alias.x=reset --hard");
 	/* An alias of itself is bounded by the depth. */
 	s = parse("git -c alias.x=x x");
-	ok(strstr(s, "d1:git x") != NULL, "an alias of itself: %s", s);
+	ok(strstr(s, "d1:git -c alias.x=x x") != NULL &&
+	    strstr(s, "[truncated]") != NULL, "an alias of itself: %s", s);
 	free(s);
 	has_cmd("X='reset --hard' git --config-env=alias.z=X z",
-	    "d1:git reset --hard", true);
+	    "git --config-env=alias.z=X reset --hard", true);
 	has_cmd("export X='!rm -rf ~'; git --config-env alias.z=X z",
 	    "d1:rm -rf ~", true);
 	has_cmd("git --config-env=alias.z=NOPE z", "d1:git", false);
@@ -161,6 +167,22 @@ main(void)
 	is_parse("env --chdir /tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env -S'rm -rf /'", "d1:rm -rf /");
 	is_parse("env --split-string='rm -rf /'", "d1:rm -rf /");
+	/* -S's string is more of env's arguments, before the words after it. */
+	is_parse("env -S 'PATH=/usr/bin' git reset --hard",
+	    "d1:git reset --hard");
+	is_parse("env -SPATH=/usr/bin git reset --hard", "d1:git reset --hard");
+	is_parse("env -S '-C /srv/repo' git reset --hard",
+	    "d1:@/srv/repo:git reset --hard");
+	is_parse("env -S 'git status' --short", "d1:git status --short");
+	/* NAME+=VALUE is an assignment too. */
+	is_parse("GIT_WORK_TREE+=/srv/x git reset --hard", "git reset --hard");
+	is_parse("a+b=1 ls", "a+b=1 ls");
+	/* git-SUB is git SUB, by any path. */
+	is_parse("git-reset --hard HEAD~1", "git reset --hard HEAD~1");
+	is_parse("/usr/libexec/git-core/git-push -f origin",
+	    "git push -f origin");
+	is_parse("git-lfs prune", "git lfs prune");
+	is_parse("git- x", "git- x");
 	is_parse("env FOO=1 ls", "ls");
 	/* env -C and sudo -D: the command runs in that directory. */
 	is_parse("env -C / rm -rf .", "@/:rm -rf .");

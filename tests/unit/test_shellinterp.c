@@ -252,9 +252,33 @@ main(void)
 	is_nested("node -e 'require(\"fs\").promises.rm(\"/\", "
 	    "{recursive: true})'", "d1:rm -rf /");
 	is_nested("ruby -e '%x(rm -rf /)'", "d1:rm -rf /");
-	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'", "d1:rm -rf /");
+	/*
+	 * print EXPR | "CMD" runs CMD with EXPR on its input, read as the
+	 * shell command printf '%s\n' EXPR | CMD.
+	 */
+	is_nested("awk 'BEGIN { print \"rm -rf /\" | \"sh\" }'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh ; d2:rm -rf /");
 	is_nested("awk 'BEGIN { print \"rm -rf /\" > \"out.txt\" }'", "-");
-	is_nested("awk '{ print $1 | \"sort\" }'", "-");
+	is_nested("awk '{ print $1 | \"sort\" }'", "d1:sort");
+	is_nested("awk 'BEGIN{c=\"git reset --hard\"; print c | \"sh\"}'",
+	    "d1:printf %s\\n git reset --hard ; d1:sh ; d2:git reset --hard");
+	is_nested("awk 'BEGIN{print(\"git reset --hard\") | \"sudo sh\"}'",
+	    "d1:printf %s\\n git reset --hard ; d1:sh ; d2:git reset --hard");
+	is_nested("gawk 'BEGIN{print \"rm -rf ~\" |& \"bash\"}'",
+	    "d1:printf %s\\n rm -rf ~ ; d1:bash ; d2:rm -rf ~");
+	is_nested("awk 'BEGIN{print \"x\" | \"git reset --hard\"}'",
+	    "d1:printf %s\\n x ; d1:git reset --hard");
+	is_nested("awk 'BEGIN{ \"rm -rf /\" | getline v }'", "d1:rm -rf /");
+	/* A shell that does not run its input, regexes, comments. */
+	is_nested("awk 'BEGIN{print \"rm -rf /\" | \"sh -c cat\"}'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh -c cat ; d2:cat");
+	is_nested("awk 'BEGIN{print \"rm -rf /\" | \"sh ./f.sh\"}'",
+	    "d1:printf %s\\n rm -rf / ; d1:sh ./f.sh");
+	is_nested("awk '/system(\"rm -rf \\/\")/ { print }'", "-");
+	is_nested("awk 'BEGIN { x = 8 / 2 # system(\"rm -rf /\")\n}'", "-");
+	is_nested("awk 'BEGIN { v = /system(\"rm -rf x\")/; print v }'", "-");
+	is_nested("awk 'BEGIN { print 8 / 2 / 1; system(\"rm -rf /\") }'",
+	    "d1:rm -rf /");
 	is_nested("python3 -c 'x = \"\"\"a\"\"\"; print(x)'", "-");
 
 	/* A name assigned a literal earlier in the program is the literal. */
@@ -513,6 +537,83 @@ main(void)
 	    "-");
 	is_nested("python3 -c 'x = 1; y = x; print(y)'", "-");
 	is_nested("node -e 'const { a: b } = other; b(\"rm -rf /\")'", "-");
+
+	/* Comments and methods of literals run nothing. */
+	is_nested("python3 -c 'x = 1  # os.system(\"rm -rf /\")'", "-");
+	is_nested("ruby -e '# system(\"rm -rf /\")\nputs 1'", "-");
+	is_nested("node -e '// execSync(\"rm -rf /\")\n1'", "-");
+	is_nested("node -e '/* execSync(\"rm -rf /\") */ 1'", "-");
+	is_nested("node -e 'const m = /x/.exec(\"git push --force\")'", "-");
+	is_nested("php -r '$db->exec(\"git push --force\");'", "-");
+	is_nested("php -r 'exec(\"git push --force\");'",
+	    "d1:git push --force");
+	is_nested("perl -e '$#a = 1; system(\"rm -rf /\")'", "d1:rm -rf /");
+	is_nested("node -e 'const x = 8 / 2; execSync(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	/* subprocess: a string is a command only with shell=True. */
+	is_nested("python3 -c 'import subprocess; "
+	    "subprocess.run(\"find . -delete\")'", "d1:find . -delete");
+	is_words("python3 -c 'import subprocess; "
+	    "subprocess.run(\"find . -delete\")'", "find . -delete");
+	is_nested("python3 -c 'import subprocess; "
+	    "subprocess.run(\"rm -rf /\", cwd=\"/tmp\", shell=True)'",
+	    "d1:rm -rf /");
+	is_nested("python3 -c 'import subprocess; subprocess . run("
+	    "\"rm -rf /\", shell = True)'", "d1:rm -rf /");
+	is_nested("python3 -c 'import shutil; shutil.rmtree(path=\"/\")'",
+	    "d1:rm -rf /");
+	/* Perl: qx with any delimiter, rmtree of every path given. */
+	is_nested("perl -e 'qx!git reset --hard!'", "d1:git reset --hard");
+	is_nested("perl -e 'my $x = qx {git reset --hard};'",
+	    "d1:git reset --hard");
+	is_nested("perl -e 'qx<rm -rf />'", "d1:rm -rf /");
+	is_nested("perl -MFile::Path -e \"rmtree('/tmp/x', '/')\"",
+	    "d1:rm -rf /tmp/x /");
+	is_nested("perl -MFile::Path -e \"rmtree(['/'])\"", "d1:rm -rf /");
+	/* AppleScript's do shell script. */
+	is_nested("osascript -e 'do shell script \"git reset --hard\"'",
+	    "d1:git reset --hard");
+	is_nested("osascript -e 'display dialog \"rm -rf /\"'", "-");
+
+	/* xargs's own replacement string: -I%, --replace=S, -i, -J (BSD). */
+	is_nested("echo / | xargs -I% bash -c 'rm -rf %'",
+	    "d1:rm -rf % ; d1:bash -c rm -rf / ; d2:rm -rf /");
+	is_nested("echo / | xargs --replace=FOO rm -rf FOO",
+	    "d1:rm -rf /");
+	is_nested("echo / | xargs -n 1 -I X rm -rf X", "d1:rm -rf /");
+	is_nested("echo / | xargs -J {} rm -rf {}", "d1:rm -rf /");
+	is_nested("echo / | xargs -i rm -rf {}", "d1:rm -rf /");
+	/* parallel: several sources, {N}, a command word with blanks. */
+	is_nested("parallel sh -c 'git clean -f {2}' ::: x ::: -ffdx",
+	    "d1:sh -c git clean -f -ffdx ; d2:git ; "
+	    "d1:sh -c git clean -f -ffdx ; d2:git clean -f -ffdx");
+	is_nested("parallel echo {1}-{2} ::: a b ::: c",
+	    "d1:echo a-c ; d1:echo b-c");
+	is_nested("parallel ::: 'rm -rf' ::: /", "d1:rm -rf /");
+
+	/* A group piped into a shell: what each of its commands writes. */
+	is_nested("{ cat <<'EOF'\nrm -rf ~\nEOF\n} | sh", "d1:rm -rf ~");
+	is_nested("( echo 'rm -rf /' ) | bash", "d1:rm -rf /");
+	is_nested("{ echo 'git reset --hard'; echo ls; } | sh",
+	    "d1:git reset --hard ; d1:ls");
+	is_nested("{ echo 'rm -rf /'; } ; ls | sh", "-");
+	is_nested("( cd /tmp && echo 'rm -rf ~' ) | sort", "-");
+
+	/* A script written with known text, then run or sourced. */
+	is_nested("cat > s.sh <<'EOF'\ngit reset --hard\nEOF\nsh ./s.sh",
+	    "d1:git reset --hard");
+	is_nested("echo 'rm -rf /' > x.sh && chmod +x x.sh && ./x.sh",
+	    "d1:rm -rf /");
+	is_nested("printf 'rm -rf ~\\n' > f; . ./f", "d1:rm -rf ~");
+	is_nested("printf 'git reset' > a; printf ' --hard' >> a; source a",
+	    "d1:git reset --hard");
+	is_nested("tee s.sh <<EOF >/dev/null\nrm -rf ~\nEOF\nbash s.sh",
+	    "d1:rm -rf ~");
+	is_origin("echo 'rm -rf /' > x.sh; bash x.sh", "x.sh");
+	/* Another file, or no run of it: nothing. */
+	is_nested("echo 'rm -rf /' > x.sh; bash y.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; cat x.sh", "-");
+	is_nested("echo 'rm -rf /' > x.sh; x.sh", "-");
 
 	return done_testing();
 }

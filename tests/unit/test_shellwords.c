@@ -98,6 +98,37 @@ parse_io(const char *cmd)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Whether a nested command (depth > 0) has the argv want (joined by
+ * spaces); want NULL: that no command is nested.
+ */
+static void
+has_nested(const char *cmd, const char *want)
+{
+	struct sh_script	sc;
+	struct buf		b;
+	size_t			i, k;
+	bool			found = false, any = false;
+
+	sh_parse(&sc, cmd, strlen(cmd));
+	buf_init(&b);
+	for (i = 0; i < sc.n; i++) {
+		const struct sh_cmd *c = &sc.cmds[i];
+		if (c->depth == 0)
+			continue;
+		any = true;
+		buf_reset(&b);
+		for (k = 0; k < c->argc; k++)
+			buf_printf(&b, "%s%s", k ? " " : "", c->argv[k]);
+		if (want != NULL && strcmp(b.data, want) == 0)
+			found = true;
+	}
+	ok(want == NULL ? !any : found, "%s %s %s", oneline(cmd),
+	    want ? "runs" : "runs nothing nested", want ? want : "");
+	buf_release(&b);
+	sh_release(&sc);
+}
+
 #define is_io(cmd, want) do {						\
 	char *got_ = parse_io(cmd);					\
 	is_str(got_, want, "io: %s", oneline(cmd));			\
@@ -418,7 +449,8 @@ main(void)
 	ok(strstr(s, "echo a a a") != NULL, "variables of variables split");
 	free(s);
 	buf_release(&big);
-	is_parse("\xff\xfe rm -rf /", "\xff\xfe rm -rf /");
+	/* Invalid UTF-8 is bytes; an unknown program's arguments are read. */
+	is_parse("\xff\xfe rm -rf /", "\xff\xfe rm -rf / ; d1:rm -rf /");
 	{
 		/* A NUL byte in the middle is an ordinary byte. */
 		struct sh_script sc;
@@ -426,5 +458,33 @@ main(void)
 		ok(sc.n == 1 && sc.cmds[0].argc == 2, "embedded NUL");
 		sh_release(&sc);
 	}
+	/* Substitutions run inside ${...} and unquoted here-documents. */
+	has_nested("echo ${ rm -rf ~/; }", "rm -rf ~/");
+	has_nested("echo ${| rm -rf ~/; REPLY=x; }", "rm -rf ~/");
+	has_nested("echo ${x:-$(rm -rf ~/)}", "rm -rf ~/");
+	has_nested("echo \"${x:=`rm -rf ~`}\"", "rm -rf ~");
+	has_nested("cat <<EOF\n$(find . -delete)\nEOF", "find . -delete");
+	has_nested("cat <<EOF\r\n$(git switch -f main)\r\nEOF\r\n",
+	    "git switch -f main");
+	has_nested("cat <<-EOF\n\t`rm -rf ~`\n\tEOF", "rm -rf ~");
+	/* Not in a quoted one, nor escaped, nor as a plain name. */
+	has_nested("cat <<'EOF'\n$(find . -delete)\nEOF", NULL);
+	has_nested("cat <<\"EOF\"\n$(rm -rf ~)\nEOF", NULL);
+	has_nested("cat <<EOF\n\\$(rm -rf ~) \\`rm -rf /`\nEOF", NULL);
+	has_nested("echo ${HOME:-/tmp} ${#x} ${x%%/*}", NULL);
+
+	/* A short option that takes a value ends a bundle. */
+	test_flag("git checkout -bfeature", "-f", false);
+	test_flag("git checkout -qbfeature", "-f", false);
+	test_flag("git switch -Cfixup", "-f", false);
+	test_flag("git checkout -qf main", "-f", true);
+	test_flag("git push -of origin", "-f", false);
+	test_flag("git push -fo x origin", "-f", true);
+	test_flag("rm -rf x", "-f", true);
+	/* find -exec's command words are not find's options. */
+	test_flag("find . -exec echo -delete \\; -print", "-delete", false);
+	test_flag("find . -exec echo {} + -delete", "-delete", true);
+	test_flag("find . -ok rm {} \\; -delete", "-delete", true);
+
 	return done_testing();
 }
