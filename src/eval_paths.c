@@ -261,6 +261,30 @@ make_temps(struct ectx *cx)
 }
 
 /*
+ * The devices that keep nothing written to them (2>/dev/null, >&
+ * /dev/stderr): no file is written there, so they are inside every
+ * place rather than outside the project.
+ */
+static bool
+is_sink(const char *name)
+{
+	static const char *const sinks[] = {
+		"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+		"/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
+		"/dev/tty", NULL
+	};
+	size_t	i;
+
+	if (strncmp(name, "/dev/fd/", 8) == 0 ||
+	    strncmp(name, "/proc/self/fd/", 14) == 0)
+		return true;
+	for (i = 0; sinks[i] != NULL; i++)
+		if (strcmp(name, sinks[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
  * The place of `places` a file is inside, or NULL: outside them all.
  * The file is where the kernel would reach it: its real path decides (a
  * link in the project to ~/Documents is outside, /tmp is /private/tmp
@@ -277,6 +301,8 @@ place_of(struct ectx *cx, unsigned places, const struct path_forms *f)
 	/* No working directory: where it is cannot be told. */
 	if (name[0] != '/')
 		return "an unknown directory";
+	if (is_sink(f->abs) || is_sink(name))
+		return "no file (a device that keeps nothing)";
 	if ((places & PLACE_PROJECT) && cx->ev->paths_root_set &&
 	    ((root->real != NULL && path_under(name, root->real) != NULL) ||
 	    (root->dir != NULL && path_under(name, root->dir) != NULL)))

@@ -154,6 +154,9 @@ main(void)
 	write_to(ws, "/private/tmp/y", "", "macOS's /private/tmp");
 	write_to(ws, "/var/folders/ab/T/y", "", "macOS's temporary folders");
 	write_to(ws, "/tmpfoo/y", "ask:out", "/tmpfoo is not /tmp");
+	write_to(ws, "/dev/null", "", "/dev/null keeps nothing: no file");
+	write_to(ws, "/dev/fd/3", "", "nor does a descriptor");
+	write_to(ws, "/dev/kvm", "ask:out", "another device is outside");
 	write_to(ws, "/etc/app.conf", "ask:out deny:not-in-project",
 	    "a glob that outside narrows: /etc/app.conf");
 	write_to(ws, "app.conf", "", "the glob's file in the project");
