@@ -246,204 +246,6 @@ static const char *const shells[] = {
 	"fish", NULL
 };
 
-struct wrapper {
-	const char	*name;
-	const char	*short_args;	/* option letters that take a value */
-	const char *const *long_args;	/* long options that take a value */
-	int		 positional;	/* arguments before the command */
-};
-
-static const char *const sudo_long[] = {
-	"--user", "--group", "--host", "--prompt", "--role", "--type",
-	"--other-user", "--close-from", "--chdir", "--chroot",
-	"--command-timeout", NULL
-};
-static const char *const env_long[] = {
-	"--unset", "--chdir", "--argv0", NULL
-};
-static const char *const timeout_long[] = { "--signal", "--kill-after", NULL };
-static const char *const stdbuf_long[] = {
-	"--input", "--output", "--error", NULL
-};
-static const char *const nice_long[] = { "--adjustment", NULL };
-static const char *const xargs_long[] = {
-	"--arg-file", "--delimiter", "--max-lines", "--max-args",
-	"--max-procs", "--max-chars", "--process-slot-var", NULL
-};
-static const char *const time_long[] = { "--format", "--output", NULL };
-static const char *const no_long[] = { NULL };
-static const char *const pkexec_long[] = { "--user", NULL };
-static const char *const flock_long[] = {
-	"--timeout", "--wait", "--conflict-exit-code", "--command", NULL
-};
-static const char *const chroot_long[] = {
-	"--groups", "--userspec", NULL
-};
-
-static const struct wrapper wrappers[] = {
-	{ "sudo", "CDghprtTUu", sudo_long, 0 },
-	{ "doas", "Cu", no_long, 0 },
-	{ "env", "uCSP", env_long, 0 },
-	{ "command", "", no_long, 0 },
-	{ "builtin", "", no_long, 0 },
-	{ "exec", "a", no_long, 0 },
-	{ "nohup", "", no_long, 0 },
-	{ "setsid", "", no_long, 0 },
-	{ "unbuffer", "", no_long, 0 },
-	{ "time", "fo", time_long, 0 },
-	{ "nice", "n", nice_long, 0 },
-	{ "ionice", "cnp", no_long, 0 },
-	{ "timeout", "ks", timeout_long, 1 },
-	{ "stdbuf", "ioe", stdbuf_long, 0 },
-	{ "xargs", "adEIJLlnPs", xargs_long, 0 },
-	{ "busybox", "", no_long, 0 },
-	/* Run as another user, or under a lock, a root, a CPU set... */
-	{ "pkexec", "", pkexec_long, 0 },
-	{ "flock", "wEc", flock_long, 1 },
-	{ "chroot", "", chroot_long, 1 },
-	{ "taskset", "", no_long, 1 },
-	{ "chrt", "", no_long, 1 },
-	{ "fakeroot", "lsi", no_long, 0 },
-	{ "eatmydata", "", no_long, 0 },
-	{ "caffeinate", "tw", no_long, 0 },
-	{ "gtimeout", "ks", timeout_long, 1 },
-	{ "strace", "abeEIoOpPsSuUX", no_long, 0 },
-	{ "sshpass", "pfdPe", no_long, 0 },
-};
-
-static const struct wrapper *
-find_wrapper(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
-		if (strcmp(wrappers[i].name, name) == 0)
-			return &wrappers[i];
-	return NULL;
-}
-
-/*
- * env -S STRING WORDS: the string is split into more of env's arguments,
- * before the words after it (env -S 'PATH=/usr/bin -C dir' git reset
- * --hard).  Read as env with them, one level deeper.
- */
-static void
-env_split(struct frame *f, const char *string, const struct sh_word *w,
-    size_t from, size_t n)
-{
-	struct buf	b;
-	size_t		k;
-
-	buf_init(&b);
-	buf_adds(&b, "env ");
-	buf_adds(&b, string);
-	for (k = from; k < n; k++) {
-		buf_addc(&b, ' ');
-		sh_add_quoted(&b, w[k].s, w[k].len);
-	}
-	sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, b.data, b.len),
-	    b.len);
-	buf_release(&b);
-}
-
-/*
- * Index of the command a wrapper at w[i] runs: past its options (and
- * their values), its positional arguments and, for env, assignments.
- * env -S STRING has its string parsed as a nested script.
- */
-static size_t
-skip_wrapper(struct frame *f, const struct wrapper *wr, struct sh_word *w,
-    size_t i, size_t n)
-{
-	const char	*s, *eq;
-	size_t		 k;
-	int		 pos = wr->positional;
-
-	for (i++; i < n; i++) {
-		s = w[i].s;
-		if (strcmp(s, "--") == 0) {
-			i++;
-			break;
-		}
-		if (s[0] == '-' && s[1] == '-') {
-			eq = strchr(s, '=');
-			if (strcmp(wr->name, "env") == 0 &&
-			    strncmp(s, "--split-string", 14) == 0) {
-				if (eq != NULL)
-					env_split(f, eq + 1, w, i + 1, n);
-				else if (i + 1 < n)
-					env_split(f, w[i + 1].s, w, i + 2, n);
-				return n;
-			}
-			if (eq == NULL && str_in_set(s, wr->long_args))
-				i++;
-			continue;
-		}
-		if (s[0] == '-' && s[1] != '\0') {
-			for (k = 1; s[k]; k++) {
-				if (strchr(wr->short_args, s[k]) == NULL)
-					continue;
-				if (strcmp(wr->name, "env") == 0 && s[k] == 'S') {
-					if (s[k + 1])
-						env_split(f, s + k + 1, w,
-						    i + 1, n);
-					else if (i + 1 < n)
-						env_split(f, w[i + 1].s, w,
-						    i + 2, n);
-					return n;
-				}
-				if (s[k + 1] == '\0')
-					i++;	/* the value is the next word */
-				break;
-			}
-			continue;
-		}
-		if (strcmp(wr->name, "env") == 0 &&
-		    (w[i].assign || strcmp(s, "-") == 0))
-			continue;	/* env - is env -i */
-		if (pos > 0) {
-			pos--;
-			continue;
-		}
-		break;
-	}
-	/* An option that takes a value may have been the last word. */
-	return i < n ? i : n;
-}
-
-/*
- * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
- * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
- */
-static const char *
-wrapper_chdir(const struct wrapper *wr, const struct sh_word *w, size_t i,
-    size_t end)
-{
-	const char	*s, *dir = NULL;
-	char		 letter;
-
-	if (strcmp(wr->name, "env") == 0)
-		letter = 'C';
-	else if (strcmp(wr->name, "sudo") == 0)
-		letter = 'D';
-	else
-		return NULL;
-	for (i++; i < end; i++) {
-		s = w[i].s;
-		if (strcmp(s, "--") == 0)
-			break;
-		if (strncmp(s, "--chdir=", 8) == 0)
-			dir = s + 8;
-		else if ((strcmp(s, "--chdir") == 0 ||
-		    (s[0] == '-' && s[1] == letter && s[2] == '\0')) &&
-		    i + 1 < end)
-			dir = w[++i].s;
-		else if (s[0] == '-' && s[1] == letter)
-			dir = s + 2;
-	}
-	return dir;
-}
-
 const char sh_unknown_dir[] = "?";
 
 /* Whether a wd names its own root: /, ~ or $NAME. */
@@ -618,7 +420,7 @@ static const char *
 shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 {
 	const char	*s;
-	bool		 has_c = false, noexec = false;
+	bool		 has_c = false, noexec = false, stdin_script = false;
 	size_t		 i;
 
 	*reads_stdin = false;
@@ -645,6 +447,10 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 			/* -n reads the script and runs nothing. */
 			if (s[0] == '-' && strchr(s + 1, 'n') != NULL)
 				noexec = true;
+			/* -s: the script is the input, the words arguments */
+			if (s[0] == '-' && strchr(s + 1, 's') != NULL &&
+			    s[1] != '-')
+				stdin_script = true;
 			continue;
 		}
 		break;
@@ -652,6 +458,10 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	*at = i;
 	if (noexec)
 		return NULL;
+	if (stdin_script && !has_c) {
+		*reads_stdin = true;
+		return NULL;
+	}
 	if (i < c->argc)
 		return has_c ? c->argv[i] : NULL;
 	*reads_stdin = !has_c;
@@ -823,15 +633,15 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			free(x.v);
 			return;
 		}
-		wr = find_wrapper(base_name(x.v[i].s));
+		wr = sh_find_wrapper(base_name(x.v[i].s));
 		/* command -v NAME, -V: says what NAME is, runs nothing. */
 		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
 		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&
 		    strpbrk(x.v[i + 1].s + 1, "vV") != NULL)
 			break;
 		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
-			k = skip_wrapper(f, wr, x.v, i, x.n);
-			if ((s = wrapper_chdir(wr, x.v, i, k)) != NULL)
+			k = sh_skip_wrapper(f, wr, x.v, i, x.n);
+			if ((s = sh_wrapper_chdir(wr, x.v, i, k)) != NULL)
 				chdir = s;
 			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
 			    strcmp(wr->name, "time") != 0 &&

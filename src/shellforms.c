@@ -454,8 +454,12 @@ parallel_jobs(struct frame *f, const char *const *tmpls, size_t ntmpls,
 	size_t		 jobs = 0, k, t;
 
 	for (k = 0; k < nsrc; k++)
-		if (src[k].n == 0)
+		if (src[k].n == 0) {
+			/* An empty source: no job, but read it as written. */
+			for (t = 0; t < ntmpls; t++)
+				parse_str(f, tmpls[t]);
 			return;
+		}
 	for (;;) {
 		if (jobs++ == PARALLEL_MAX_ARGS) {
 			f->ps->sc->truncated = true;

@@ -19,8 +19,10 @@
  * under another name (import ... as, from M import f, r = os.system,
  * const {execSync: x} = require(...)) is looked up by the name it
  * stands for.  An argument computed at run time ("rm -rf " + path,
- * f"{x}", "#{x}", `${x}`) hides the call, a known gap.  The tables of interpreters and
- * calls are in shellinterp_tab.c.
+ * f"{x}", "#{x}", `${x}`) hides the call, a known gap.  The tables of
+ * interpreters and calls are in shellinterp_tab.c; the values of the
+ * program (literals, names, path functions) are read by
+ * shellinterp_value.c.
  * What is read is parsed one level deeper, the commands marked with the
  * call they came from (sh_cmd.origin).  This file knows the languages;
  * it calls the lexer only (sh_parse_from).
@@ -32,551 +34,7 @@
 #include "shellinterp_priv.h"
 #include "shellwords_priv.h"
 
-/* ---- the program text -------------------------------------------------- */
-
-#define MAX_CALL_ARGS	64	/* words of one list form */
-#define MAX_VARS	16	/* literal assignments remembered */
-#define MAX_ALIASES	16	/* other names of modules and calls */
-#define MAX_NAME	128	/* bytes of a dotted name looked up */
-#define ORIGIN_MAX	80	/* bytes of the call shown in explain */
-#define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
-
-struct scan {
-	struct frame	*f;
-	enum lang	 lang;
-	const char	*prog;		/* the interpreter's name */
-	const char	*start, *end;	/* the program text */
-	int		 depth;		/* of exec and eval strings */
-	/* NAME = "literal" earlier in the program: the call's argument. */
-	struct {
-		const char	*name, *value;	/* the arena */
-		size_t		 nlen, vlen;
-	}		 vars[MAX_VARS];
-	size_t		 nvars;
-	/*
-	 * Names that stand for another (from os import system as run,
-	 * import subprocess as sp, const {execSync: x} = require(...),
-	 * run = os.system): the call is looked up by what they stand for.
-	 */
-	struct {
-		const char	*name, *target;	/* the arena */
-		size_t		 nlen;
-	}		 aliases[MAX_ALIASES];
-	size_t		 naliases;
-	/* awk: where the expression of the current print starts, or NULL;
-	   the last string literal and where it was (for | getline). */
-	const char	*awk_print;
-	const char	*awk_last, *awk_last_at;
-};
-
 static void scan_program(struct scan *);
-static bool value(struct scan *, const char **, struct buf *, int);
-
-static bool
-is_ident(char c)
-{
-	return is_name_char(c);
-}
-
-static const char *
-skip_blanks(const char *p, const char *end)
-{
-	while (p < end && is_blank(*p))
-		p++;
-	return p;
-}
-
-/*
- * A string literal at *pp into out, unescaped; *pp moves past it.  False
- * (and *pp unmoved) when there is none, or when it is computed: an
- * interpolation (f"{x}", "#{x}", `${x}`), or an operator after it.
- */
-static bool
-literal(struct scan *sc, const char **pp, struct buf *out)
-{
-	const char	*p = *pp, *end = sc->end;
-	char		 q;
-	bool		 fstr = false;
-
-	while (p < end && strchr("rRbBuUfF", *p) != NULL && p + 1 < end &&
-	    sc->lang == L_PYTHON && (p[1] == '"' || p[1] == '\'' ||
-	    strchr("rRbBuUfF", p[1]) != NULL)) {
-		if (*p == 'f' || *p == 'F')
-			fstr = true;
-		p++;
-	}
-	if (p >= end || (*p != '"' && *p != '\'' &&
-	    !(*p == '`' && sc->lang == L_NODE)))
-		return false;
-	q = *p++;
-	buf_reset(out);
-	if (sc->lang == L_PYTHON && end - p >= 2 && p[0] == q && p[1] == q) {
-		/* """...""": up to the next three quotes. */
-		for (p += 2; p + 2 < end && !(p[0] == q && p[1] == q &&
-		    p[2] == q); p++)
-			buf_addc(out, *p);
-		if (p + 2 >= end || fstr)
-			return false;
-		p += 2;
-	}
-	for (; p < end && *p != q; p++) {
-		if (*p == '\\' && p + 1 < end) {
-			p++;
-			buf_addc(out, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
-			continue;
-		}
-		if ((fstr && *p == '{') || (q == '`' && *p == '$') ||
-		    (q == '"' && sc->lang == L_RUBY && *p == '#' &&
-		    p + 1 < end && p[1] == '{'))
-			return false;
-		buf_addc(out, *p);
-	}
-	if (p >= end)
-		return false;
-	p++;
-	while (p < end && is_blank(*p))
-		p++;
-	/* "rm -rf " + x, "a" . $b, "a" x: built at run time. */
-	if (p < end && strchr("+.%*", *p) != NULL && !(*p == '.' &&
-	    sc->lang != L_PERL && sc->lang != L_PHP))
-		return false;
-	*pp = p;
-	return true;
-}
-
-/* name[0..len) stands for target[0..tlen) from now on. */
-static void
-add_alias(struct scan *sc, const char *name, size_t len, const char *target,
-    size_t tlen)
-{
-	struct arena	*a = &sc->f->ps->sc->arena;
-
-	if (sc->naliases == MAX_ALIASES || len == 0 || tlen == 0 ||
-	    tlen >= MAX_NAME || !sh_charge(sc->f->ps, len + tlen))
-		return;
-	sc->aliases[sc->naliases].name = arena_strndup(a, name, len);
-	sc->aliases[sc->naliases].nlen = len;
-	sc->aliases[sc->naliases].target = arena_strndup(a, target, tlen);
-	sc->naliases++;
-}
-
-/* The end of a dotted name at p (a.b.c), or p when there is none. */
-static const char *
-dotted_end(const struct scan *sc, const char *p)
-{
-	const char	*end = sc->end;
-
-	if (p >= end || !is_name_start(*p))
-		return p;
-	while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
-	    is_name_start(p[1]))))
-		p++;
-	return p;
-}
-
-/*
- * The dotted name name[0..len) with its first part replaced by what an
- * alias stands for, into out (at most MAX_NAME bytes); false when its
- * first part is no alias.
- */
-static bool
-resolve_alias(const struct scan *sc, const char *name, size_t len,
-    struct buf *out)
-{
-	size_t	first, i;
-
-	for (first = 0; first < len && name[first] != '.' &&
-	    name[first] != ':'; first++)
-		;
-	for (i = sc->naliases; i > 0; i--)
-		if (sc->aliases[i - 1].nlen == first &&
-		    memcmp(sc->aliases[i - 1].name, name, first) == 0)
-			break;
-	if (i == 0 || len > MAX_NAME)
-		return false;
-	buf_reset(out);
-	buf_adds(out, sc->aliases[i - 1].target);
-	buf_add(out, name + first, len - first);
-	return true;
-}
-
-/*
- * Python's import statements, p after "import" or "from": `import M as
- * B` makes B stand for M; `from M import A as B` makes B stand for M.A,
- * and `from M import A` A for M.A (so that run() from subprocess is
- * subprocess.run).  Returns where the scan goes on.
- */
-static const char *
-python_import(struct scan *sc, bool from, const char *p)
-{
-	const char	*end = sc->end, *mod = NULL, *a, *ae, *b, *be;
-	struct buf	 target;
-	size_t		 modlen = 0;
-
-	buf_init(&target);
-	if (from) {
-		p = skip_blanks(p, end);
-		mod = p;
-		p = dotted_end(sc, p);
-		modlen = (size_t)(p - mod);
-		p = skip_blanks(p, end);
-		if (modlen == 0 || (size_t)(end - p) < 6 ||
-		    memcmp(p, "import", 6) != 0) {
-			buf_release(&target);
-			return p;
-		}
-		p += 6;
-	}
-	for (;;) {
-		p = skip_blanks(p, end);
-		if (p < end && *p == '(')
-			p = skip_blanks(p + 1, end);
-		a = p;
-		ae = p = dotted_end(sc, p);
-		if (ae == a)
-			break;
-		b = a;
-		be = ae;
-		p = skip_blanks(p, end);
-		if ((size_t)(end - p) > 3 && memcmp(p, "as", 2) == 0 &&
-		    is_blank(p[2])) {
-			b = skip_blanks(p + 2, end);
-			be = p = dotted_end(sc, b);
-		}
-		buf_reset(&target);
-		if (from) {
-			buf_add(&target, mod, modlen);
-			buf_addc(&target, '.');
-		}
-		buf_add(&target, a, (size_t)(ae - a));
-		if (from || be - b != ae - a || memcmp(a, b, (size_t)(ae - a)))
-			add_alias(sc, b, (size_t)(be - b), target.data,
-			    target.len);
-		p = skip_blanks(p, end);
-		if (p >= end || *p != ',')
-			break;
-		p++;
-	}
-	buf_release(&target);
-	return p;
-}
-
-/*
- * JavaScript's `{ execSync: run, exec } = require("child_process")`, p
- * at the '{': each name stands for the module's member.
- */
-static const char *
-node_destructure(struct scan *sc, const char *p)
-{
-	const char	*end = sc->end, *q, *close, *a, *ae, *b, *be;
-	struct buf	 mod, target;
-
-	close = memchr(p, '}', (size_t)(end - p));
-	if (close == NULL || close - p > 512)
-		return p + 1;
-	q = skip_blanks(close + 1, end);
-	if (q >= end || *q != '=')
-		return p + 1;
-	q = skip_blanks(q + 1, end);
-	if ((size_t)(end - q) < 8 || memcmp(q, "require(", 8) != 0)
-		return p + 1;
-	q += 8;
-	buf_init(&mod);
-	buf_init(&target);
-	if (literal(sc, &q, &mod) && mod.len > 0) {
-		for (p++; p < close;) {
-			p = skip_blanks(p, close);
-			while (p < close && (*p == '\n' || *p == ','))
-				p = skip_blanks(p + 1, close);
-			a = p;
-			ae = p = dotted_end(sc, p);
-			if (ae == a)
-				break;
-			b = a;
-			be = ae;
-			p = skip_blanks(p, close);
-			if (p < close && *p == ':') {
-				b = skip_blanks(p + 1, close);
-				be = p = dotted_end(sc, b);
-			}
-			buf_reset(&target);
-			buf_add(&target, mod.data, mod.len);
-			buf_addc(&target, '.');
-			buf_add(&target, a, (size_t)(ae - a));
-			add_alias(sc, b, (size_t)(be - b), target.data,
-			    target.len);
-		}
-	}
-	buf_release(&mod);
-	buf_release(&target);
-	return close + 1;
-}
-
-/*
- * NAME = "literal" at name (len bytes), p after the name: remembered, so
- * that cmd = "rm -rf /"; os.system(cmd) is read as the literal.  Returns
- * where the scan goes on.
- */
-static const char *
-assignment(struct scan *sc, const char *name, size_t len, const char *p)
-{
-	struct arena	*a = &sc->f->ps->sc->arena;
-	const char	*q = p, *r;
-	struct buf	 lit;
-
-	while (q < sc->end && is_blank(*q))
-		q++;
-	if (q + 1 >= sc->end || *q != '=' || q[1] == '=' ||
-	    sc->nvars == MAX_VARS)
-		return p;
-	for (q++; q < sc->end && is_blank(*q); q++)
-		;
-	buf_init(&lit);
-	if (value(sc, &q, &lit, 0) && (q == sc->end || strchr(";\n", *q)) &&
-	    sh_charge(sc->f->ps, len + lit.len)) {
-		sc->vars[sc->nvars].name = arena_strndup(a, name, len);
-		sc->vars[sc->nvars].nlen = len;
-		sc->vars[sc->nvars].value = arena_strndup(a,
-		    lit.data ? lit.data : "", lit.len);
-		sc->vars[sc->nvars].vlen = lit.len;
-		sc->nvars++;
-		p = q;
-	} else if ((r = dotted_end(sc, q)) > q &&
-	    (r = skip_blanks(r, sc->end)) <= sc->end &&
-	    (r == sc->end || strchr(";\n", *r) != NULL)) {
-		/* run = os.system: run stands for it. */
-		add_alias(sc, name, len, q, (size_t)(dotted_end(sc, q) - q));
-		p = r;
-	}
-	buf_release(&lit);
-	return p;
-}
-
-/* A name assigned a literal, as an argument: its value into out. */
-static bool
-var_value(struct scan *sc, const char **pp, struct buf *out)
-{
-	const char	*p = *pp, *q = p;
-	size_t		 i;
-
-	while (q < sc->end && is_name_char(*q))
-		q++;
-	if (q == p || !is_name_start(*p))
-		return false;
-	for (i = sc->nvars; i > 0; i--)
-		if (sc->vars[i - 1].nlen == (size_t)(q - p) &&
-		    memcmp(sc->vars[i - 1].name, p, (size_t)(q - p)) == 0)
-			break;
-	if (i == 0)
-		return false;
-	while (q < sc->end && is_blank(*q))
-		q++;
-	if (q < sc->end && strchr(",)]\n;|}", *q) == NULL)
-		return false;		/* cmd + x, cmd.strip() */
-	buf_reset(out);
-	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
-	*pp = q;
-	return true;
-}
-
-#define MAX_VALUE_DEPTH	4	/* path.join(path.join(os.homedir() ... */
-
-/* Appends the path part to path, as os.path.join does: "/x" restarts. */
-static void
-join_path(struct buf *path, const char *part, size_t len)
-{
-	if (len > 0 && part[0] == '/')
-		buf_reset(path);
-	else if (path->len > 0 && path->data[path->len - 1] != '/')
-		buf_addc(path, '/');
-	buf_add(path, part, len);
-}
-
-/*
- * What follows a python path value: .expanduser(), .resolve(),
- * .absolute() keep it; .joinpath(V) and / V join V to it.
- */
-static const char *
-path_suffixes(struct scan *sc, const char *p, struct buf *out, int depth)
-{
-	static const char *const same[] = {
-		".expanduser()", ".resolve()", ".absolute()", NULL
-	};
-	const char	*end = sc->end, *q;
-	const char *const *m;
-	struct buf	 part;
-	size_t		 n;
-
-	buf_init(&part);
-	for (;;) {
-		q = skip_blanks(p, end);
-		for (m = same; *m != NULL; m++)
-			if ((size_t)(end - q) >= (n = strlen(*m)) &&
-			    memcmp(q, *m, n) == 0)
-				break;
-		if (*m != NULL) {
-			p = q + n;
-			continue;
-		}
-		if (q < end && *q == '/')
-			q = skip_blanks(q + 1, end);
-		else if ((size_t)(end - q) > 10 &&
-		    memcmp(q, ".joinpath(", 10) == 0)
-			q += 10;
-		else
-			break;
-		if (!value(sc, &q, &part, depth + 1))
-			break;
-		join_path(out, part.data, part.len);
-		if (q < end && *q == ')' && p[0] != '/' &&
-		    *skip_blanks(p, end) == '.')
-			q++;
-		p = q;
-	}
-	buf_release(&part);
-	return p;
-}
-
-/*
- * A path function of values (struct pathfn_entry) at *pp, into out:
- * os.path.expanduser("~"), path.join(os.homedir(), ".ssh"),
- * Path.home() / ".aws", os.environ["HOME"], process.env.HOME,
- * $ENV{HOME}.  The home directory is written ~ and a variable $NAME,
- * as a shell rule knows them.  *pp moves past it.
- */
-static bool
-path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
-{
-	const struct pathfn_entry	*fn;
-	const char			*p = *pp, *end = sc->end, *name, *q;
-	struct buf			 arg;
-	size_t				 nargs = 0;
-	char				 close;
-
-	if (depth > MAX_VALUE_DEPTH)
-		return false;
-	if (sc->lang == L_PERL && (size_t)(end - p) > 5 &&
-	    memcmp(p, "$ENV{", 5) == 0) {
-		p += 5;
-		buf_init(&arg);
-		if (!value(sc, &p, &arg, depth + 1)) {
-			for (q = p; q < end && is_name_char(*q); q++)
-				;
-			buf_add(&arg, p, (size_t)(q - p));
-			p = q;
-		}
-		if (p >= end || *p != '}' || arg.len == 0) {
-			buf_release(&arg);
-			return false;
-		}
-		buf_reset(out);
-		buf_addc(out, '$');
-		buf_add(out, arg.data, arg.len);
-		buf_release(&arg);
-		*pp = p + 1;
-		return true;
-	}
-	if (p >= end || !is_name_start(*p))
-		return false;
-	for (name = p; p < end && (is_ident(*p) || (*p == '.' &&
-	    p + 1 < end && is_name_start(p[1])) || (*p == ':' &&
-	    p + 2 < end && p[1] == ':' && is_name_start(p[2])));)
-		p += *p == ':' ? 2 : 1;
-	/* process.env.HOME */
-	if (sc->lang == L_NODE && (size_t)(p - name) > 12 &&
-	    memcmp(name, "process.env.", 12) == 0) {
-		buf_reset(out);
-		buf_addc(out, '$');
-		buf_add(out, name + 12, (size_t)(p - name - 12));
-		*pp = p;
-		return true;
-	}
-	buf_init(&arg);
-	if (sc->lang == L_NODE && p - name == 7 &&
-	    memcmp(name, "require", 7) == 0 && p < end && *p == '(') {
-		/* require("os").homedir(): as os.homedir() */
-		q = p + 1;
-		if (literal(sc, &q, &arg) && q + 1 < end && *q == ')' &&
-		    q[1] == '.' && is_name_start(q[2])) {
-			for (p = q + 1; p < end && (is_ident(*p) ||
-			    (*p == '.' && p + 1 < end && is_name_start(p[1])));
-			    p++)
-				;
-			buf_add(&arg, q + 1, (size_t)(p - q - 1));
-			fn = sh_find_pathfn(sc->lang, arg.data, arg.len);
-		} else
-			fn = NULL;
-	} else if ((fn = sh_find_pathfn(sc->lang, name,
-	    (size_t)(p - name))) == NULL &&
-	    resolve_alias(sc, name, (size_t)(p - name), &arg))
-		fn = sh_find_pathfn(sc->lang, arg.data, arg.len);
-	buf_reset(&arg);
-	if (fn == NULL) {
-		buf_release(&arg);
-		return false;
-	}
-	buf_reset(out);
-	if (fn->kind == PF_HOME) {
-		buf_release(&arg);
-		if ((size_t)(end - p) >= 2 && p[0] == '(' && p[1] == ')')
-			p += 2;
-		buf_addc(out, '~');
-		*pp = path_suffixes(sc, p, out, depth);
-		return true;
-	}
-	if (p >= end || (*p != '(' && !(*p == '[' && fn->kind == PF_ENV))) {
-		buf_release(&arg);
-		return false;
-	}
-	close = *p == '(' ? ')' : ']';
-	for (p++;; p++) {
-		p = skip_blanks(p, end);
-		if (!value(sc, &p, &arg, depth + 1))
-			break;
-		if (fn->kind == PF_ENV && nargs == 0)
-			buf_addc(out, '$');
-		if (fn->kind == PF_JOIN)
-			join_path(out, arg.data, arg.len);
-		else if (nargs == 0)
-			buf_add(out, arg.data, arg.len);
-		nargs++;
-		p = skip_blanks(p, end);
-		if (p >= end || *p != ',' || fn->kind != PF_JOIN)
-			break;
-	}
-	buf_release(&arg);
-	if (nargs == 0 || p >= end || *p != close ||
-	    (nargs > 1 && fn->kind != PF_JOIN))
-		return false;
-	*pp = path_suffixes(sc, p + 1, out, depth);
-	return true;
-}
-
-/*
- * A value computed from literals alone at *pp, into out: a string
- * literal, a name assigned one, or a path function of such values.
- */
-static bool
-value(struct scan *sc, const char **pp, struct buf *out, int depth)
-{
-	return literal(sc, pp, out) || var_value(sc, pp, out) ||
-	    path_expr(sc, pp, out, depth);
-}
-
-/* Past a python keyword argument's name (path="/"), if p is at one. */
-static const char *
-keyword(const char *p, const char *end)
-{
-	const char	*q = p;
-
-	if (p >= end || !is_name_start(*p))
-		return p;
-	while (q < end && is_name_char(*q))
-		q++;
-	if (q + 1 < end && *q == '=' && q[1] != '=')
-		return q + 1;
-	return p;
-}
 
 /* Parses cmd as what the call at [from, to) of the program does. */
 static void
@@ -616,6 +74,15 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		p++;
 	else if (sc->lang != L_RUBY && sc->lang != L_PERL)
 		return p;
+	/* perl's open(FH, [MODE,] FILE): past the handle. */
+	if (sc->lang == L_PERL && cl->kind == K_OPEN) {
+		for (q = p; q < end && *q != ',' && *q != ')' &&
+		    q - p < 64; q++)
+			;
+		if (q >= end || *q != ',')
+			return p;
+		p = q + 1;
+	}
 	args = p;
 	buf_init(&lit);
 	buf_init(&first);
@@ -624,7 +91,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	for (;;) {
 		while (p < end && (is_blank(*p) || *p == '\n'))
 			p++;
-		if (sc->lang == L_PYTHON && keyword(p, end) != p) {
+		if (sc->lang == L_PYTHON && ip_keyword(p, end) != p) {
 			/*
 			 * path="/" names the first argument; after it, a
 			 * keyword (cwd="x", shell=True) ends the words.
@@ -632,7 +99,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 			if ((nwords > 0 || list) &&
 			    !(nwords == 1 && strncmp(p, "mode", 4) == 0))
 				break;		/* open(P, mode="w") goes on */
-			p = keyword(p, end);
+			p = ip_keyword(p, end);
 		}
 		if (p < end && *p == '[' && !list) {
 			list = true;
@@ -643,7 +110,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 					p++;
 					break;
 				}
-				if (!literal(sc, &p, &lit)) {
+				if (!ip_value(sc, &p, &lit, 0)) {
 					ok = false;
 					break;
 				}
@@ -654,7 +121,7 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 				if (p < end && *p == ',')
 					p++;
 			}
-		} else if (nwords < MAX_CALL_ARGS && value(sc, &p, &lit, 0)) {
+		} else if (nwords < MAX_CALL_ARGS && ip_value(sc, &p, &lit, 0)) {
 			if (nwords == 0)
 				buf_add(&first, lit.data, lit.len);
 			else if (nwords == 1)
@@ -706,10 +173,35 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 		bool writes = cl->kind == K_WRITE || (cl->kind == K_OPEN &&
 		    second.len > 0 &&
 		    strcspn(second.data, "wax+") < second.len);
+		struct buf *file = &first;
 
-		if (!list && first.len > 0) {
+		if (sc->lang == L_PERL && cl->kind == K_OPEN) {
+			/* open(F, '<', 'x'), open(F, ">x"): mode, then file */
+			struct buf *mode = nwords >= 2 ? &first : &second;
+			size_t skip = 0;
+
+			file = nwords >= 2 ? &second : &first;
+			if (nwords < 2)
+				while (skip < file->len &&
+				    strchr("<>+ ", file->data[skip]) != NULL)
+					skip++;
+			writes = memchr(nwords >= 2 ? mode->data : file->data,
+			    '>', nwords >= 2 ? mode->len : skip) != NULL;
+			if (skip > 0) {
+				memmove(file->data, file->data + skip,
+				    file->len - skip);
+				buf_truncate(file, file->len - skip);
+			}
+		}
+		if (!list && file->len > 0) {
 			buf_adds(&lit, writes ? "tee " : "cat ");
-			sh_add_quoted(&lit, first.data, first.len);
+			sh_add_quoted(&lit, file->data, file->len);
+		}
+	} else if (cl->kind == K_COPY || cl->kind == K_MOVE) {
+		/* shutil.copy(A, B), fs.renameSync(A, B): cp A B, mv A B */
+		if (!list && nwords >= 2) {
+			buf_adds(&lit, cl->kind == K_COPY ? "cp" : "mv");
+			buf_add(&lit, cmd.data, cmd.len);
 		}
 	} else if ((cl->kind == K_SHELL || (cl->kind == K_ARGV && shell)) &&
 	    nwords == 1 && !list) {
@@ -760,7 +252,7 @@ path_call(struct scan *sc, const char *name, const char *p)
 		return p;
 	q = p + 1;
 	buf_init(&lit);
-	if (!literal(sc, &q, &lit) || q >= end || *q != ')') {
+	if (!ip_literal(sc, &q, &lit) || q >= end || *q != ')') {
 		buf_release(&lit);
 		return p;
 	}
@@ -768,7 +260,7 @@ path_call(struct scan *sc, const char *name, const char *p)
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		n = strlen(methods[i].method);
 		if ((size_t)(end - q) >= n && memcmp(q, methods[i].method, n) ==
-		    0 && (q + n == end || !is_ident(q[n])))
+		    0 && (q + n == end || !ip_is_ident(q[n])))
 			break;
 	}
 	if (i == sizeof(methods) / sizeof(methods[0])) {
@@ -831,7 +323,7 @@ awk_pipe(struct scan *sc, const char *p)
 	t = p + 1;
 	if (t < end && *t == '&')
 		t++;
-	t = skip_blanks(t, end);
+	t = ip_skip_blanks(t, end);
 	buf_init(&target);
 	buf_init(&text);
 	buf_init(&cmd);
@@ -841,17 +333,17 @@ awk_pipe(struct scan *sc, const char *p)
 		emit(sc, sc->awk_last, strlen(sc->awk_last), sc->awk_last_at,
 		    t + 7);
 		t += 7;
-	} else if (value(sc, &t, &target, 0) && target.len > 0) {
+	} else if (ip_value(sc, &t, &target, 0) && target.len > 0) {
 		from = sc->awk_print != NULL ? sc->awk_print : p;
 		if (sc->awk_print != NULL) {
 			/* The expression printed: a string, or (a string). */
-			const char *q = skip_blanks(sc->awk_print, p);
+			const char *q = ip_skip_blanks(sc->awk_print, p);
 			if (q < p && *q == '(')
-				q = skip_blanks(q + 1, p);
-			if (value(sc, &q, &text, 0)) {
-				e = skip_blanks(q, p);
+				q = ip_skip_blanks(q + 1, p);
+			if (ip_value(sc, &q, &text, 0)) {
+				e = ip_skip_blanks(q, p);
 				if (e < p && *e == ')')
-					e = skip_blanks(e + 1, p);
+					e = ip_skip_blanks(e + 1, p);
 				known = e == p;
 			}
 		}
@@ -879,7 +371,7 @@ awk_string(struct scan *sc, const char *p)
 	struct buf	 lit;
 
 	buf_init(&lit);
-	if (literal(sc, &q, &lit)) {
+	if (ip_literal(sc, &q, &lit)) {
 		sc->awk_last = arena_strndup(&sc->f->ps->sc->arena,
 		    lit.data ? lit.data : "", lit.len);
 		sc->awk_last_at = p;
@@ -962,8 +454,8 @@ perl_qx(struct scan *sc, const char *name, const char *p)
 	const char	*end = sc->end, *q, *close;
 	char		 open, shut;
 
-	q = skip_blanks(p, end);
-	if (q >= end || is_ident(*q) || *q == ',' || *q == ';' ||
+	q = ip_skip_blanks(p, end);
+	if (q >= end || ip_is_ident(*q) || *q == ',' || *q == ';' ||
 	    *q == '=' || (q > p && *q == '#'))
 		return NULL;
 	open = *q;
@@ -988,12 +480,12 @@ spaced_name(const struct scan *sc, const char *p, struct buf *out)
 
 	buf_reset(out);
 	for (;;) {
-		while (p < end && is_ident(*p))
+		while (p < end && ip_is_ident(*p))
 			buf_addc(out, *p++);
-		q = skip_blanks(p, end);
+		q = ip_skip_blanks(p, end);
 		if (q >= end || *q != '.' || out->len >= MAX_NAME)
 			break;
-		q = skip_blanks(q + 1, end);
+		q = ip_skip_blanks(q + 1, end);
 		if (q >= end || !is_name_start(*q))
 			break;
 		buf_addc(out, '.');
@@ -1015,11 +507,11 @@ skip_back(const struct scan *sc, const char *name)
 static const char *
 osa_script(struct scan *sc, const char *name, const char *p)
 {
-	const char	*q = skip_blanks(p, sc->end);
+	const char	*q = ip_skip_blanks(p, sc->end);
 	struct buf	 lit;
 
 	buf_init(&lit);
-	if (value(sc, &q, &lit, 0) && lit.len > 0)
+	if (ip_value(sc, &q, &lit, 0) && lit.len > 0)
 		emit(sc, lit.data, lit.len, name, q);
 	else
 		q = p;
@@ -1085,7 +577,7 @@ scan_program(struct scan *sc)
 			continue;
 		}
 		if (*p == '{' && sc->lang == L_NODE) {
-			p = node_destructure(sc, p);
+			p = ip_node_destructure(sc, p);
 			continue;
 		}
 		if (*p == '"' || *p == '\'' || (*p == '`' &&
@@ -1098,7 +590,7 @@ scan_program(struct scan *sc)
 			    backquoted(sc, p);
 			continue;
 		}
-		if (!is_name_start(*p) || (p > sc->start && (is_ident(p[-1]) ||
+		if (!is_name_start(*p) || (p > sc->start && (ip_is_ident(p[-1]) ||
 		    p[-1] == '$'))) {
 			p++;
 			continue;
@@ -1116,7 +608,7 @@ scan_program(struct scan *sc)
 				continue;
 			}
 		}
-		while (p < end && (is_ident(*p) || (*p == '.' && p + 1 < end &&
+		while (p < end && (ip_is_ident(*p) || (*p == '.' && p + 1 < end &&
 		    is_name_start(p[1])) || (*p == ':' && p + 2 < end &&
 		    p[1] == ':' && is_name_start(p[2]))))
 			p += *p == ':' ? 2 : 1;
@@ -1144,7 +636,7 @@ scan_program(struct scan *sc)
 		if (sc->lang == L_PYTHON && ((len == 6 &&
 		    memcmp(name, "import", 6) == 0) || (len == 4 &&
 		    memcmp(name, "from", 4) == 0))) {
-			p = python_import(sc, len == 4, p);
+			p = ip_python_import(sc, len == 4, p);
 			continue;
 		}
 		if (sc->lang == L_PYTHON && len >= 4 &&
@@ -1155,12 +647,12 @@ scan_program(struct scan *sc)
 		if (method_of_literal(sc, name))
 			continue;	/* /x/.exec(...), $db->exec(...) */
 		if ((cl = sh_find_call(sc->lang, name, len)) == NULL &&
-		    resolve_alias(sc, name, len, &alias))
+		    ip_resolve_alias(sc, name, len, &alias))
 			cl = sh_find_call(sc->lang, alias.data, alias.len);
 		if (cl != NULL)
 			p = call_args(sc, cl, name, p);
 		else if (sc->lang != L_PERL && sc->lang != L_PHP)
-			p = assignment(sc, name, len, p);
+			p = ip_assignment(sc, name, len, p);
 	}
 	buf_release(&alias);
 	buf_release(&spaced);

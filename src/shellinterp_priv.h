@@ -42,7 +42,9 @@ enum kind {
 	K_EXECV,	/* os.execvp(FILE, [ARGV]): the words after FILE */
 	K_WRITE,	/* writes its file: read as tee P */
 	K_READ,		/* reads its file: read as cat P */
-	K_OPEN		/* open(P, MODE): writes if MODE has w a x + */
+	K_OPEN,		/* open(P, MODE): writes if MODE has w a x + */
+	K_COPY,		/* copies its first argument to its second: cp */
+	K_MOVE		/* moves it: mv */
 };
 
 struct call {
@@ -89,5 +91,81 @@ const struct call *sh_find_call(enum lang, const char *name, size_t len);
 /* Likewise for the path functions. */
 const struct pathfn_entry *sh_find_pathfn(enum lang, const char *name,
 	    size_t len);
+
+/*
+ * The state of one scan of a program (shellinterp.c), and what the
+ * value reader (shellinterp_value.c) keeps in it.
+ */
+#define MAX_CALL_ARGS	64	/* words of one list form */
+#define MAX_VARS	16	/* literal assignments remembered */
+#define MAX_ALIASES	16	/* other names of modules and calls */
+#define MAX_NAME	128	/* bytes of a dotted name looked up */
+#define ORIGIN_MAX	80	/* bytes of the call shown in explain */
+#define MAX_CODE_DEPTH	4	/* eval("eval(\"...\")") */
+
+
+struct scan {
+	struct frame	*f;
+	enum lang	 lang;
+	const char	*prog;		/* the interpreter's name */
+	const char	*start, *end;	/* the program text */
+	int		 depth;		/* of exec and eval strings */
+	/* NAME = "literal" earlier in the program: the call's argument. */
+	struct {
+		const char	*name, *value;	/* the arena */
+		size_t		 nlen, vlen;
+	}		 vars[MAX_VARS];
+	size_t		 nvars;
+	/*
+	 * Names that stand for another (from os import system as run,
+	 * import subprocess as sp, const {execSync: x} = require(...),
+	 * run = os.system): the call is looked up by what they stand for.
+	 */
+	struct {
+		const char	*name, *target;	/* the arena */
+		size_t		 nlen;
+	}		 aliases[MAX_ALIASES];
+	size_t		 naliases;
+	/* awk: where the expression of the current print starts, or NULL;
+	   the last string literal and where it was (for | getline). */
+	const char	*awk_print;
+	const char	*awk_last, *awk_last_at;
+};
+
+/* shellinterp_value.c */
+bool		 ip_is_ident(char c);
+const char	*ip_skip_blanks(const char *p, const char *end);
+/*
+ * A string literal at *pp into out, unescaped; *pp moves past it.  False
+ * (and *pp unmoved) when there is none, or when it is computed.
+ */
+bool		 ip_literal(struct scan *, const char **pp, struct buf *out);
+/*
+ * A value computed from literals alone at *pp, into out: a literal, a
+ * name assigned one, or a path function of such values (depth: of
+ * nested calls so far, 0 at the top).
+ */
+bool		 ip_value(struct scan *, const char **pp, struct buf *out,
+		     int depth);
+/* Past a python keyword argument's name (path="/"), if p is at one. */
+const char	*ip_keyword(const char *p, const char *end);
+/* The end of a dotted name at p (a.b.c), or p when there is none. */
+const char	*ip_dotted_end(const struct scan *, const char *p);
+/*
+ * name[0..len) with its first part replaced by what an alias stands
+ * for, into out; false when its first part is no alias.
+ */
+bool		 ip_resolve_alias(const struct scan *, const char *name,
+		     size_t len, struct buf *out);
+/* Python's import and from ... import, p after the keyword. */
+const char	*ip_python_import(struct scan *, bool from, const char *p);
+/* JavaScript's { a: b } = require("m"), p at the '{'. */
+const char	*ip_node_destructure(struct scan *, const char *p);
+/*
+ * NAME = VALUE at name (len bytes), p after the name: a value or an
+ * alias remembered.  Returns where the scan goes on.
+ */
+const char	*ip_assignment(struct scan *, const char *name, size_t len,
+		     const char *p);
 
 #endif

@@ -256,11 +256,12 @@ xargs_replstr(const struct sh_cmd *c, char *rs, size_t size)
 			}
 			w += 2;
 			n -= 2;
-		} else if (n >= 10 && strncmp(w, "--replace=", 10) == 0) {
+		} else if (n > 10 && strncmp(w, "--replace=", 10) == 0) {
 			w += 10;
 			n -= 10;
 		} else if ((n == 2 && w[1] == 'i') ||
-		    (n == 9 && strncmp(w, "--replace", 9) == 0)) {
+		    (n == 9 && strncmp(w, "--replace", 9) == 0) ||
+		    (n == 10 && strncmp(w, "--replace=", 10) == 0)) {
 			w = "{}";
 			n = 2;
 		} else {

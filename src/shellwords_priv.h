@@ -9,13 +9,19 @@
  *                 wrappers, cd) and the scripts it runs (sh -c, eval,
  *                 su -c, env -S, find -exec) are parsed one level deeper.
  *                 It knows which programs are shells.
+ *   shellwrap.c   part of the reader: the wrappers (sudo, env, timeout,
+ *                 xargs ...) taken off a command's front; env -S.
  *   shellforms.c  part of the reader: the commands that other commands
  *                 run written differently (git aliases, parallel, watch,
  *                 ssh, trap, variables that hold a command).
  *   shellparams.c the reader's positional parameters ($1, "$@") of
  *                 sh -c and set --; it calls the lexer.
  *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
- *                 reader hands it each command; it calls the lexer.
+ *                 reader hands it each command; it calls the lexer and
+ *                 shellinterp_value.c (literals, names, path functions).
+ *   shellrunners.c what uv run, docker exec, kubectl exec --, tmux ...
+ *                 run, and an unknown program's arguments; it calls the
+ *                 lexer.
  *   shellpipe.c   text fed to a shell on a pipe, and what echo, printf
  *                 and cat <<EOF write: the reader's pipe_input and
  *                 output hooks; it calls the lexer and shellinterp.c.
@@ -257,6 +263,33 @@ bool	 sh_interp(struct frame *f, const struct sh_cmd *c);
  */
 bool	 sh_interp_stdin(struct frame *f, const struct sh_cmd *c,
 	     const char *text, size_t len);
+
+/*
+ * The wrappers (shellwrap.c): programs that run the command after their
+ * own options (sudo, env, nohup, timeout, xargs ...), which the reader
+ * takes off a command's front.
+ */
+struct wrapper {
+	const char	*name;
+	const char	*short_args;	/* option letters that take a value */
+	const char *const *long_args;	/* long options that take a value */
+	int		 positional;	/* arguments before the command */
+};
+/* The wrapper a program name is, or NULL. */
+const struct wrapper *sh_find_wrapper(const char *name);
+/*
+ * Index of the command the wrapper at w[i] runs: past its options and
+ * their values, its positional arguments and, for env, assignments; env
+ * -S STRING's string read as more of env's arguments, one level deeper.
+ */
+size_t	 sh_skip_wrapper(struct frame *f, const struct wrapper *wr,
+	     struct sh_word *w, size_t i, size_t n);
+/*
+ * The directory a wrapper at w[i] runs its command in (env -C DIR, sudo
+ * -D DIR, --chdir DIR), from its words up to its command w[end], or NULL.
+ */
+const char *sh_wrapper_chdir(const struct wrapper *wr,
+	     const struct sh_word *w, size_t i, size_t end);
 
 /*
  * The forms of the reader (shellforms.c), called by shellcmd.c.

@@ -532,7 +532,7 @@ main(void)
 	    "cp.execSync(\"git reset --hard\")'", "d1:git reset --hard");
 	/* Other names that run nothing, and names that are not aliases. */
 	is_nested("python3 -c 'import shutil as s; s.copy(\"a\", \"/etc\")'",
-	    "-");
+	    "d1:cp a /etc");
 	is_nested("python3 -c 'from os import path as p; print(p.join(\"a\"))'",
 	    "-");
 	is_nested("python3 -c 'x = 1; y = x; print(y)'", "-");
@@ -614,6 +614,29 @@ main(void)
 	is_nested("echo 'rm -rf /' > x.sh; bash y.sh", "-");
 	is_nested("echo 'rm -rf /' > x.sh; cat x.sh", "-");
 	is_nested("echo 'rm -rf /' > x.sh; x.sh", "-");
+
+	/* Copies and moves: cp and mv, so that path and read_path see both. */
+	is_files("python3 -c 'import shutil; shutil.copy(\"a\", \"/srv/b\")'",
+	    "w:/srv/b w:/srv/b/a r:a");
+	is_files("python3 -c 'import os; os.replace(\"s\", \"/x/keys\")'",
+	    "w:/x/keys w:/x/keys/s w:s");
+	is_files("node -e 'require(\"fs\").copyFileSync(\"a\", \"b\")'",
+	    "w:b w:b/a r:a");
+	is_files("ruby -e 'File.rename(\"a\", \"b\")'", "w:b w:b/a w:a");
+	is_files("perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
+	    "w:b w:b/a r:a");
+	/* perl's open: the handle first, then a mode or a mode in the name. */
+	is_files("perl -e 'open(F, \".env\")'", "r:.env");
+	is_files("perl -e 'open(my $f, \"<\", \".env\")'", "r:.env");
+	is_files("perl -e 'open(F, \">out.txt\")'", "w:out.txt");
+	is_files("perl -e 'open(my $f, \">>\", \"log\")'", "w:log");
+	/* A list's words may be names assigned a string. */
+	is_nested("python3 -c 'import subprocess\ncmd = \"rm -rf /\"\n"
+	    "subprocess.run([\"sh\", \"-c\", cmd])'",
+	    "d1:sh -c rm -rf / ; d2:rm -rf /");
+	/* sh -s: the input is the script, the words its arguments. */
+	is_nested("echo 'rm -rf /' | bash -s -- x", "d1:rm -rf /");
+	is_nested("parallel git reset --hard :::", "d1:git reset --hard");
 
 	return done_testing();
 }
