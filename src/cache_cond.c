@@ -118,6 +118,12 @@ encode_matcher(struct buf *b, const struct matcher *m,
 		    encode_checks(b, m->json->checks, m->json->nchecks) < 0)
 			return -1;
 	}
+	/* A path's outside and except (rule.h). */
+	wr_u32(b, m->outside);
+	wr_u32(b, (uint32_t)m->nexcept);
+	for (i = 0; i < m->nexcept; i++)
+		if (encode_pattern(b, M_GLOB, &m->except[i], res) < 0)
+			return -1;
 	return 0;
 }
 
@@ -377,13 +383,27 @@ decode_matcher(struct dec *d, struct matcher *m)
 	if (rd_u8(&d->r) == 0) {
 		if (m->kind == M_JSON)
 			d->r.bad = true;
-		return;
+	} else {
+		js = arena_alloc(d->a, sizeof(*js));
+		js->find = rd_u8(&d->r) != 0;
+		js->where = decode_checks(d, &js->nwhere, 0);
+		js->checks = decode_checks(d, &js->nchecks, 0);
+		m->json = js;
 	}
-	js = arena_alloc(d->a, sizeof(*js));
-	js->find = rd_u8(&d->r) != 0;
-	js->where = decode_checks(d, &js->nwhere, 0);
-	js->checks = decode_checks(d, &js->nchecks, 0);
-	m->json = js;
+	m->outside = rd_u32(&d->r);
+	m->nexcept = cr_rd_count(d, 12);
+	m->except = arena_alloc(d->a, (m->nexcept ? m->nexcept : 1) *
+	    sizeof(*m->except));
+	for (i = 0; i < m->nexcept && !d->r.bad; i++)
+		decode_pattern(d, M_GLOB, &m->except[i]);
+	/*
+	 * What the compiler makes: places it knows, and no pattern only
+	 * for a glob matcher that outside or except narrows.
+	 */
+	if ((m->outside & ~(unsigned)PLACE__ALL) != 0 || (m->npats == 0 &&
+	    m->kind != M_JSON && (m->kind != M_GLOB || (m->outside == 0 &&
+	    m->nexcept == 0))))
+		d->r.bad = true;
 }
 
 static void

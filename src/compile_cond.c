@@ -6,7 +6,8 @@
  *
  *   shell:     a condition map over the simple commands of `command`
  *              (shellwords.h); holds when one simple command satisfies
- *              it.  Its keys are the parts of a command.
+ *              it.  Its keys are the parts of a command, and path and
+ *              read_path, that command's files.
  *   sections:  keyword tags, each with a condition; the sections of a
  *              Markdown file tagged with a tag whose condition holds.
  *
@@ -27,7 +28,7 @@ static const char *const cond_keys[] = {
 
 static const char *const shell_keys[] = {
 	"program", "subcommand", "args", "flags", "dir", "redirects", "input",
-	"any", "all", "not", NULL
+	"path", "read_path", "any", "all", "not", NULL
 };
 
 static const char *const sections_keys[] = {
@@ -124,7 +125,8 @@ compile_shell(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		struct diag *d = cx_error(cx, v, DIAG_wrong_type,
 		    "'shell' must be a mapping, not %s", ynode_type_name(v));
 		diag_set_hint(d, "its keys are program, subcommand, args, "
-		    "flags, dir, redirects, input, any, all, not");
+		    "flags, dir, redirects, input, path, read_path, any, all, "
+		    "not");
 		return NULL;
 	}
 	cx->in_shell = true;
@@ -183,6 +185,18 @@ compile_shell_part(struct cctx *cx, const struct ynode *key,
 		}
 		return cx->errors == before ? c : NULL;
 	}
+	/*
+	 * The files this simple command writes or reads: a path condition,
+	 * which the evaluation gives only that command's files inside a
+	 * shell map (eval_paths.c).
+	 */
+	if (strcmp(name, "path") == 0 || strcmp(name, "read_path") == 0) {
+		c = new_cond(cx, C_TEXT, key, name);
+		c->field = name[0] == 'p' ? F_PATH : F_READ_PATH;
+		if (compile_text_matcher(cx, v, TU_PATH, &c->m, name) < 0)
+			return NULL;
+		return c;
+	}
 	for (part = 0; part < SH__COUNT; part++)
 		if (strcmp(sh_part_names[part], name) == 0)
 			break;
@@ -195,14 +209,14 @@ compile_shell_part(struct cctx *cx, const struct ynode *key,
 		else
 			diag_set_hint(d, "inside 'shell' the keys are program, "
 			    "subcommand, args, flags, dir, redirects, input, "
-			    "any, all, not");
+			    "path, read_path, any, all, not");
 		return NULL;
 	}
 	c = new_cond(cx, C_SH_TEXT, key, sh_part_names[part]);
 	c->sh_part = (enum sh_part)part;
 	/* Program and subcommand names are globs: rm, 'mkfs*'. */
 	if (compile_text_matcher(cx, v, part == SH_PROGRAM ||
-	    part == SH_SUBCOMMAND, &c->m, name) < 0)
+	    part == SH_SUBCOMMAND ? TU_NAMES : TU_TEXT, &c->m, name) < 0)
 		return NULL;
 	return c;
 }
@@ -355,7 +369,7 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		c->field = (enum rr_field)f;
 	}
 	if (compile_text_matcher(cx, v, c->field == F_PATH ||
-	    c->field == F_READ_PATH, &c->m, name) < 0)
+	    c->field == F_READ_PATH ? TU_PATH : TU_TEXT, &c->m, name) < 0)
 		return NULL;
 	return c;
 }

@@ -99,8 +99,14 @@ struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
 /* compile_match.c */
-int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
-	     struct matcher *, const char *label);
+/* What a text matcher is for: its plain strings, and its extra keys. */
+enum text_use {
+	TU_TEXT,	/* plain strings are regexes */
+	TU_NAMES,	/* globs: a shell command's program and subcommand */
+	TU_PATH		/* globs, and outside / except: path, read_path */
+};
+int	 compile_text_matcher(struct cctx *, const struct ynode *,
+	     enum text_use, struct matcher *, const char *label);
 
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,

@@ -64,7 +64,7 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 	const char		*one[PATH_FORMS_MAX], **subjects = one;
 	size_t			 ones[PATH_FORMS_MAX], *lens = ones;
 	enum path_form_kind	 onek[PATH_FORMS_MAX], *kinds = onek;
-	size_t			 n, i, nsub = 0;
+	size_t			 n, i, k, nsub = 0;
 	bool			 r;
 
 	n = event_paths(cx->ev, &f);
@@ -73,11 +73,22 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 		lens = xcalloc(n * PATH_FORMS_MAX, sizeof(*lens));
 		kinds = xcalloc(n * PATH_FORMS_MAX, sizeof(*kinds));
 	}
-	for (i = 0; i < n; i++)
-		nsub += path_forms_list(&f[i], subjects + nsub, lens + nsub,
+	for (i = 0; i < n; i++) {
+		k = path_forms_list(&f[i], subjects + nsub, lens + nsub,
 		    kinds + nsub);
+		/* outside and except leave files out, one by one. */
+		if ((c->m.outside == 0 && c->m.nexcept == 0) ||
+		    eval_path_counts(cx, c, &f[i], subjects + nsub,
+		    lens + nsub, k))
+			nsub += k;
+	}
 	explain_path_forms(cx, c, subjects, lens, kinds, nsub);
-	r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when, NULL);
+	if (nsub == 0 && n > 0) {
+		explain(cx, "%s: none of its files is left\n", c->label);
+		r = false;
+	} else
+		r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when,
+		    NULL);
 	if (subjects != one) {
 		free(subjects);
 		free(lens);
@@ -233,12 +244,16 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;
+		cx->sh_path_hit = NULL;
 		cx->depth++;
 		r = eval_condition(cx, c->kids[0], false);
 		cx->depth--;
 		cx->sh_cmd = NULL;
 		if (!r)
 			continue;
+		/* {{path}}: the file a path of the map matched in it. */
+		if (in_when && cx->path_hit == NULL)
+			cx->path_hit = cx->sh_path_hit;
 		/* {{match}}: the whole simple command, as unquoted. */
 		if (in_when && (cx->match == NULL || cx->match_is_glob)) {
 			cx->match = sc->text;
@@ -425,8 +440,9 @@ eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
 static bool
 eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 {
-	size_t	i;
-	bool	r;
+	const struct eval_path	*hit;
+	size_t			 i;
+	bool			 r;
 
 	switch (c->kind) {
 	case C_TEXT:
@@ -480,9 +496,12 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		return c->kind == C_ALL;
 	case C_NOT:
 		explain(cx, "not:\n");
+		/* A file that matched under not: is not the rule's {{path}}. */
+		hit = cx->sh_path_hit;
 		cx->depth++;
 		r = !eval_cond(cx, c->kids[0], false);
 		cx->depth--;
+		cx->sh_path_hit = hit;
 		return r;
 	case C_KB:
 		return eval_kb(cx, c, in_when);

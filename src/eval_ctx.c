@@ -54,6 +54,7 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 	cx->sections = NULL;
 	cx->keywords = NULL;
 	cx->path_hit = NULL;
+	cx->sh_path_hit = NULL;
 }
 
 void
@@ -66,6 +67,10 @@ eval_ctx_release(struct ectx *cx)
 	kb_rows_release(&cx->rows);
 	free(cx->paths.v[0]);
 	free(cx->paths.v[1]);
+	free(cx->paths.by_cmd[0]);
+	free(cx->paths.by_cmd[1]);
+	free(cx->paths.cmd_start[0]);
+	free(cx->paths.cmd_start[1]);
 	if (cx->paths.shell)
 		sh_targets_release(&cx->paths.targets);
 	memset(&cx->paths, 0, sizeof(cx->paths));

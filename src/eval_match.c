@@ -191,6 +191,29 @@ ignores_case(struct ectx *cx, const struct cond *c)
 	    c->m.kind != M_REGEX && event_paths_fold_case(cx->ev));
 }
 
+/* A glob on one subject, ignoring case or not; its limit is noted. */
+static bool
+glob_hit(struct ectx *cx, const struct cond *c, const struct pattern *p,
+    bool ci, const char *s, size_t len)
+{
+	enum rr_match_result	 r;
+	struct buf		 own;
+	const char		*f;
+	size_t			 flen;
+
+	if (ci) {
+		buf_init(&own);
+		f = folded_subject(cx, s, len, &flen, &own);
+		r = rr_glob_test_ci(p->glob, s, len, f, flen);
+		buf_release(&own);
+	} else
+		r = rr_glob_test(p->glob, s, len);
+	if (r == RR_MATCH_LIMIT)
+		limit_hit(cx, c, p->line, p->col, "glob hit its match limit",
+		    "a glob hit its limit");
+	return r == RR_MATCH_YES;
+}
+
 /*
  * Tests one subject against pattern pi of a matcher.  On a hit sets
  * *start and *end.  A regex or glob that hits its limit is noted.
@@ -202,9 +225,6 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	const struct matcher	*m = &c->m;
 	const struct pattern	*p = &m->pats[pi];
 	enum rr_match_result	 r;
-	struct buf		 own;
-	const char		*f;
-	size_t			 flen;
 
 	switch (m->kind) {
 	case M_REGEX:
@@ -217,18 +237,7 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	case M_GLOB:
 		*start = 0;
 		*end = len;
-		if (ignores_case(cx, c)) {
-			buf_init(&own);
-			f = folded_subject(cx, s, len, &flen, &own);
-			r = rr_glob_test_ci(p->glob, s, len, f, flen);
-			buf_release(&own);
-		} else
-			r = rr_glob_test(p->glob, s, len);
-		if (r == RR_MATCH_LIMIT)
-			limit_hit(cx, c, p->line, p->col,
-			    "glob hit its match limit",
-			    "a glob hit its limit");
-		return r == RR_MATCH_YES;
+		return glob_hit(cx, c, p, ignores_case(cx, c), s, len);
 	case M_KEYWORDS:
 	case M_CONTAINS:
 	case M_EQUALS:
@@ -363,6 +372,24 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 
 /* ---- subjects ----------------------------------------------------------- */
 
+bool
+eval_match_except(struct ectx *cx, const struct cond *c,
+    const char *const *subjects, const size_t *lens, size_t n, size_t *which)
+{
+	/* Globs of a path: folded where the file system folds case. */
+	bool	ci = c->m.ignore_case || event_paths_fold_case(cx->ev);
+	size_t	i, k;
+
+	for (i = 0; i < c->m.nexcept; i++)
+		for (k = 0; k < n; k++)
+			if (glob_hit(cx, c, &c->m.except[i], ci, subjects[k],
+			    lens[k])) {
+				*which = i;
+				return true;
+			}
+	return false;
+}
+
 /*
  * Tests the subjects of a condition (one field's text, or several words of
  * a shell command) against its matcher: any subject may match.
@@ -383,6 +410,22 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 		return eval_json(cx, c, subjects, lens, nsub, in_when);
 	if (c->m.required)
 		return eval_required(cx, c, subjects, lens, nsub, in_when);
+	if (c->m.npats == 0) {
+		/* outside / except alone: every file they left in. */
+		if (hit != NULL)
+			*hit = 0;
+		if (in_when && cx->match == NULL) {
+			cx->match = subjects[0];
+			cx->match_len = lens[0];
+			cx->match_is_glob = true;
+		}
+		if (x != NULL) {
+			explain(cx, "%s: any file: ", c->label);
+			eval_snippet(x, subjects[0], lens[0]);
+			buf_addc(x, '\n');
+		}
+		return true;
+	}
 	for (k = 0; k < nsub; k++) {
 		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
 		    &end))

@@ -51,6 +51,18 @@ struct eval_paths {
 						   and their folding where
 						   case folds: the
 						   prefilter's text */
+	/*
+	 * The files of each simple command, for path and read_path in a
+	 * shell map: command i's are v[a][by_cmd[a][k]] for k from
+	 * cmd_start[a][i] to cmd_start[a][i + 1].  Made when first asked.
+	 */
+	bool			 by_cmd_made;
+	size_t			*by_cmd[2];
+	size_t			*cmd_start[2];
+	/* The temporary directories of `outside: temp`, made once. */
+	bool			 temps_made;
+	const char		*temps[16];
+	size_t			 ntemps;
 };
 
 /*
@@ -105,6 +117,11 @@ struct ectx {
 	struct eval_paths	 paths;		/* see above */
 	/* The file of a shell command a `when` path matched: {{path}}. */
 	const struct eval_path	*path_hit;
+	/*
+	 * The file a path in a shell map matched, for the simple command
+	 * being tested: {{path}} when the map holds for it.
+	 */
+	const struct eval_path	*sh_path_hit;
 	const struct sh_cmd	*sh_cmd;	/* the one a shell map tests */
 	/*
 	 * file_after: 0 not made yet, 1 made, -1 none (the tool would
@@ -140,10 +157,18 @@ struct sh_script *eval_command(struct ectx *);
 const struct eval_args *eval_command_args(struct ectx *, size_t i);
 
 /* eval_match.c */
-/* *hit (may be NULL) is set to the index of the subject that matched. */
+/*
+ * *hit (may be NULL) is set to the index of the subject that matched.  A
+ * path matcher without patterns (only outside or except) matches every
+ * subject.
+ */
 bool	 eval_match_subjects(struct ectx *, const struct cond *,
 	     const char *const *subjects, const size_t *lens, size_t n,
 	     bool in_when, size_t *hit);
+/* Whether one of the subjects matches a glob of c's `except`: *which. */
+bool	 eval_match_except(struct ectx *, const struct cond *c,
+	     const char *const *subjects, const size_t *lens, size_t n,
+	     size_t *which);
 
 /* eval_paths.c */
 /*
@@ -155,6 +180,14 @@ bool	 eval_paths_cond(struct ectx *, const struct cond *, bool in_when,
 	     bool *holds);
 /* The prefilter's text of path or read_path (struct pf_lazy). */
 bool	 eval_paths_text(void *ectx, enum rr_field, struct rr_text *);
+/*
+ * Whether a file counts for a path condition c: inside none of the
+ * places of c's `outside` and none of its names (names[0..n), from
+ * path_forms_list()) matched by c's `except`.  Explains why not.
+ */
+bool	 eval_path_counts(struct ectx *, const struct cond *c,
+	     const struct path_forms *, const char *const *names,
+	     const size_t *lens, size_t n);
 
 /* eval_cond.c */
 bool	 eval_condition(struct ectx *, const struct cond *, bool in_when);

@@ -105,15 +105,35 @@ struct pattern {
 	int		 line, col;	/* where the pattern was written */
 };
 
+/*
+ * The places a path matcher's `outside` names (reflexion-rules(5), Path
+ * matching): a file inside one of them does not count.  Where they are
+ * is known only when an event comes (eval_paths.c).
+ */
+enum rr_place {
+	PLACE_PROJECT = 1 << 0,	/* under the project directory */
+	PLACE_TEMP = 1 << 1,	/* under a temporary directory */
+	PLACE__ALL = (1 << 2) - 1
+};
+
 struct matcher {
 	enum matcher_kind kind;
 	bool		 ignore_case;
 	bool		 word;		/* keywords: whole words only */
 	struct pattern	*pats;
-	size_t		 npats;
+	size_t		 npats;		/* 0 only for a path matcher with
+					   outside or except: every file */
 	bool		 line;		/* equals/starts_with/ends_with per line */
 	bool		 required;	/* holds when a pattern is missing */
 	struct json_spec *json;		/* M_JSON, in the ruleset's arena */
+	/*
+	 * path and read_path only, decided per file: a file counts when
+	 * it is inside none of the places of `outside` (enum rr_place
+	 * bits) and none of its names matches a glob of `except`.
+	 */
+	unsigned	 outside;
+	struct pattern	*except;	/* globs (their glob set) */
+	size_t		 nexcept;
 };
 
 enum cond_kind {

@@ -424,6 +424,22 @@ static const struct probe probes[] = {
 	    "{read_path: '**/.env'}", false },
 	{ "path of a shell command, prefilter on", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", true },
+	/* Every file looked at, none left: places, then except. */
+	{ "path outside, except", SHELL_FILES, COMMAND,
+	    "{path: {outside: [project, temp], except: ['**/.cache/**', "
+	    "'**']}}", false },
+	{ "path outside, except", SHELL_COPY, COMMAND,
+	    "{path: {outside: [temp], except: '**'}}", false },
+	/* The files of each simple command, through the index. */
+	{ "path in a shell map", SHELL_FILES, COMMAND,
+	    "{shell: {program: [rm, cp, tee, sed, mv], path: {outside: "
+	    "[project], except: '**'}}}", false },
+	{ "path in a shell map", SHELL_LIST, COMMAND,
+	    "{shell: {program: '*', read_path: {outside: [temp], "
+	    "except: '**'}}}", false },
+	{ "path in a shell map", SHELL_COPY, COMMAND,
+	    "{shell: {program: cp, path: {glob: '**/.env', "
+	    "outside: [project]}}}", false },
 	{ "json, find", BRACES, CONTENT,
 	    "{content: {json: {find: true, keys: [a.b]}}}", false },
 	{ "json, find", UNCLOSED, CONTENT,
