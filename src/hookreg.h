@@ -2,7 +2,8 @@
  * Where and how each client registers a hook command (init): its file
  * for each scope, the shape of its hooks object, its event names, the
  * key and the unit of its timeout (agent-protocols.md; reflexion-rules(1),
- * AGENT PROTOCOLS).  Data only, and what tells our entries from others.
+ * AGENT PROTOCOLS).  Data, the path of each file (init writes them,
+ * doctor reads them), and what tells our entries from others.
  */
 #ifndef RR_HOOKREG_H
 #define RR_HOOKREG_H
