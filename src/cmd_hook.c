@@ -27,13 +27,14 @@
 
 static int cmd_hook_exec(int, char **);
 
-enum { HOOK_AGENT, HOOK_RULES, HOOK_EXIT2, HOOK_DEADLINE };
+enum { HOOK_AGENT, HOOK_RULES, HOOK_EXIT2, HOOK_DEADLINE, HOOK_EVENT };
 
 static const struct cmd_option hook_options[] = {
 	{ "agent", 0, "claude", 0, HOOK_AGENT },
 	{ "rules", 0, "PATH", CMD_OPT_REPEAT, HOOK_RULES },
 	{ "exit2", 0, NULL, 0, HOOK_EXIT2 },
 	{ "deadline", 0, "MS", 0, HOOK_DEADLINE },
+	{ "event", 0, "NAME", 0, HOOK_EVENT },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
@@ -96,7 +97,7 @@ cmd_hook_exec(int argc, char **argv)
 	struct hook_opts	 opts;
 	struct hook_reply	 reply;
 	struct buf		 in;
-	const char		*agent;
+	const char		*agent, *event;
 	char			*input, *err = NULL;
 	struct rr_home		 home;
 	size_t			 len;
@@ -138,6 +139,7 @@ cmd_hook_exec(int argc, char **argv)
 	}
 	input = buf_detach(&in, &len);
 	agent = cmd_args_get(&a, HOOK_AGENT);
+	event = cmd_args_get(&a, HOOK_EVENT);
 	if (args_rc < 0)
 		usage_reply(&reply, "bad arguments (see 'reflexion-rules hook "
 		    "--help')");
@@ -146,6 +148,9 @@ cmd_hook_exec(int argc, char **argv)
 	} else if (agent != NULL && strcmp(agent, "claude") != 0)
 		usage_reply(&reply, "only '--agent claude' is supported by "
 		    "this version");
+	else if (event != NULL && event_kind_from_name(event) == EV_OTHER)
+		usage_reply(&reply, "--event takes an event name, such as "
+		    "PreToolUse or PostToolUse");
 	else if (err != NULL) {
 		buf_printf(&reply.err, "reflexion-rules: %s; allowing\n", err);
 	} else {
@@ -154,6 +159,7 @@ cmd_hook_exec(int argc, char **argv)
 		    &opts.sources.npaths);
 		opts.exit2 = cmd_args_has(&a, HOOK_EXIT2);
 		opts.deadline_ms = ms;
+		opts.event = event;
 		home_find(&home);
 		opts.home = home.dir;
 		opts.home_info = &home;

@@ -15,11 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blocks.h"
 #include "edits.h"
 #include "eval_priv.h"
 #include "fileio.h"
+#include "jsoncheck.h"
 #include "jsonw.h"
 #include "kb.h"
+#include "pathtpl.h"
 #include "shellwords.h"
 #include "xmalloc.h"
 
@@ -53,11 +56,15 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 	cx->sections = NULL;
 	cx->keywords = NULL;
 	cx->path_hit = NULL;
+	cx->nhits = 0;
+	cx->block = NULL;
 }
 
 void
 eval_ctx_release(struct ectx *cx)
 {
+	size_t	i;
+
 	free(cx->file_text);
 	cx->file_text = NULL;
 	kb_rows_release(&cx->rows);
@@ -72,6 +79,25 @@ eval_ctx_release(struct ectx *cx)
 		cx->sh = NULL;
 	}
 	buf_release(&cx->missing);
+	for (i = 0; i < cx->nlists; i++) {
+		block_list_release(cx->lists[i]);
+		free(cx->lists[i]);
+	}
+	free(cx->lists);
+	free(cx->hits);
+	free(cx->memo);
+	free(cx->listed);
+	for (i = 0; i < cx->nrfiles; i++) {
+		free(cx->rfiles[i].path);
+		free(cx->rfiles[i].text);
+		cJSON_Delete(cx->rfiles[i].doc);
+	}
+	free(cx->rfiles);
+	for (i = 0; i < cx->nrdirs; i++) {
+		free(cx->rdirs[i].path);
+		dir_names_free(cx->rdirs[i].names, cx->rdirs[i].n);
+	}
+	free(cx->rdirs);
 	/* file_before pointed into file_text, freed above. */
 	cx->ev->f[F_FILE_BEFORE].s = NULL;
 	cx->ev->f[F_FILE_BEFORE].len = 0;
@@ -222,4 +248,80 @@ eval_file_field(struct ectx *cx, enum rr_field f)
 		break;
 	}
 	buf_release(&b);
+}
+
+/* ---- blocks and related files --------------------------------------------- */
+
+void
+eval_keep_list(struct ectx *cx, struct block_list *l)
+{
+	if (cx->nlists == cx->lists_cap) {
+		cx->lists_cap = cx->lists_cap ? cx->lists_cap * 2 : 4;
+		cx->lists = xreallocarray(cx->lists, cx->lists_cap,
+		    sizeof(*cx->lists));
+	}
+	cx->lists[cx->nlists++] = l;
+}
+
+void
+eval_tpl_values(struct ectx *cx, const char *values[])
+{
+	struct rr_event	*ev = cx->ev;
+	const char	*abs = ev->abs_path, *slash, *dot;
+	size_t		 i;
+
+	for (i = 0; i < PV__COUNT; i++)
+		values[i] = NULL;
+	if (abs != NULL && abs[0] == '/' && (slash = strrchr(abs, '/')) !=
+	    NULL) {
+		values[PV_DIR] = slash == abs ? "/" :
+		    arena_strndup(&ev->arena, abs, (size_t)(slash - abs));
+		values[PV_NAME] = slash + 1;
+		/* ".env" is its own stem; "a.tar.gz" is "a.tar". */
+		dot = strrchr(slash + 1, '.');
+		values[PV_STEM] = dot == NULL || dot == slash + 1 ?
+		    slash + 1 : arena_strndup(&ev->arena, slash + 1,
+		    (size_t)(dot - slash - 1));
+	}
+	if (ev->project_dir != NULL && ev->project_dir[0] == '/')
+		values[PV_PROJECT] = ev->project_dir;
+	if (cx->block != NULL)
+		values[PV_BLOCK] = cx->block->id;
+}
+
+/* A JSON key's template made for the current block (json_env). */
+static const char *
+expand_key(void *arg, const char *tpl)
+{
+	struct ectx	*cx = arg;
+	const char	*values[PV__COUNT], *why;
+	struct buf	 b;
+	const char	*out = NULL;
+
+	eval_tpl_values(cx, values);
+	buf_init(&b);
+	if (ptpl_expand(tpl, values, false, &b, &why) == 0)
+		out = arena_strndup(&cx->ev->arena, b.data, b.len);
+	buf_release(&b);
+	return out;
+}
+
+void
+eval_json_env(struct ectx *cx, struct json_env *env)
+{
+	env->expand = expand_key;
+	env->arg = cx;
+}
+
+void
+eval_limit(struct ectx *cx, const struct cond *c, const char *what,
+    const char *why)
+{
+	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
+	    "%s on %s; counted as no match\n", cx->rule->file, c->line,
+	    c->col, cx->rule->id, what, c->label);
+	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+		cx->out->undecided = cx->rule;
+		cx->out->undecided_why = why;
+	}
 }

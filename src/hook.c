@@ -4,6 +4,7 @@
  * cleaned up.  The answers the rules do not give (fail-closed denies, the
  * deadline's) are made in hook_answer.c.
  */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,38 @@ hook_record(struct rr_db *db, const struct eval_outcome *out,
 	}
 }
 
+/*
+ * The event again, named `name` (hook --event): what a hand-made event or
+ * a client that sends no hook_event_name is, said by whoever runs it.
+ */
+static int
+name_event(struct rr_event *ev, const char *input, size_t len,
+    const char *name, char **err)
+{
+	cJSON	*root;
+	char	*json;
+	int	 rc;
+
+	root = cJSON_ParseWithLength(input, len);
+	if (root == NULL || !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		*err = xstrdup("the event on stdin is not a JSON object");
+		event_release(ev);
+		return -1;
+	}
+	cJSON_AddStringToObject(root, "hook_event_name", name);
+	json = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	event_release(ev);
+	if (json == NULL)
+		out_of_memory(len);
+	rc = event_parse(ev, json, strlen(json), NULL, err);
+	free(json);
+	if (rc < 0)
+		event_release(ev);
+	return rc;
+}
+
 void
 hook_run(const char *input, size_t len, const struct hook_opts *opts,
     struct hook_reply *reply)
@@ -204,6 +237,18 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		free(err);
 		return;
 	}
+	if (ev.guessed != NULL && opts->event != NULL &&
+	    name_event(&ev, input, len, opts->event, &err) < 0) {
+		bad_event(err, opts, reply);
+		free(err);
+		return;
+	}
+	if (ev.guessed != NULL)
+		buf_printf(&reply->err, "reflexion-rules: the event has no "
+		    "hook_event_name: %s%s (%s); hook --event NAME says "
+		    "which\n", ev.kind == EV_OTHER ? "not evaluated" :
+		    "read as ", ev.kind == EV_OTHER ? "" : ev.event_name,
+		    ev.guessed);
 	project = project_root(ev.cwd);
 	event_set_project(&ev, project);
 	free(project);

@@ -18,6 +18,11 @@ struct hook_opts {
 	const struct rr_home	*home_info;	/* why NULL (places.h) */
 	bool			 exit2;
 	unsigned long		 deadline_ms;	/* 0: none (see watchdog.h) */
+	/*
+	 * --event: the event an event without hook_event_name is (a valid
+	 * name, or NULL to go by what it holds: event.h, guessed).
+	 */
+	const char		*event;
 };
 
 /*
