@@ -35,8 +35,9 @@ push(struct block_list *l)
 		l->cap = l->cap ? l->cap * 2 : 16;
 		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
 	}
-	b = &l->v[l->n++];
+	b = &l->v[l->n];
 	memset(b, 0, sizeof(*b));
+	b->index = l->n++;
 	return b;
 }
 

@@ -28,6 +28,7 @@ struct block {
 	const char		*text;	/* text blocks: its lines, borrowed */
 	size_t			 len;
 	size_t			 line;	/* of its first line, from 1; 0: JSON */
+	size_t			 index;	/* its place among the blocks, from 0 */
 	const struct cJSON	*member; /* JSON blocks, in the list's doc */
 };
 

@@ -46,7 +46,12 @@ one_regex(struct cctx *cx, const struct ynode *v, const char *what)
 	}
 	if (compile_text_matcher(cx, v, false, &m, what) < 0)
 		return NULL;
-	return m.npats == 1 ? &m.pats[0] : NULL;
+	if (m.npats != 1) {
+		cx_error(cx, v, DIAG_wrong_type, "'%s' must be one regular "
+		    "expression, not a list", what);
+		return NULL;
+	}
+	return &m.pats[0];
 }
 
 static bool

@@ -376,6 +376,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 			f = &cx->out->fired[cx->out->nfired - 1];
 			f->block = bh->id;
 			f->block_line = bh->line;
+			f->block_index = bh->index;
 			f->block_name = bh->name;
 		}
 		buf_release(&text);

@@ -70,6 +70,7 @@ struct fired_rule {
 	 */
 	const char	*block;
 	size_t		 block_line;
+	size_t		 block_index;	/* its place among the blocks */
 	const char	*block_name;
 };
 

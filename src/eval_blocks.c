@@ -119,7 +119,7 @@ eval_block_part(struct ectx *cx, const struct cond *c, bool in_when)
 		len[0] = b->len;
 	}
 	return eval_match_subjects(cx, c, subject, len, subject[0] != NULL ?
-	    1 : 0, false, NULL);
+	    1 : 0, in_when, NULL);
 }
 
 /*

@@ -464,6 +464,7 @@ add_hit(struct ectx *cx, const struct blocks_spec *b, const struct block *bl,
 	h = &cx->hits[cx->nhits++];
 	h->id = bl->id;
 	h->line = bl->line;
+	h->index = bl->index;
 	h->name = b->name;
 	h->member = bl->member;
 	h->missing = missing->len ? arena_strndup(&cx->ev->arena,

@@ -82,6 +82,7 @@ struct eval_fold {
 struct block_hit {
 	const char		*id;
 	size_t			 line;		/* 0: none */
+	size_t			 index;		/* among its blocks */
 	const char		*name;		/* the id's name in reports */
 	const char		*missing;	/* its {{missing}}, or NULL */
 	const struct cJSON	*member;	/* a JSON block's, or NULL */
