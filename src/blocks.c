@@ -59,14 +59,15 @@ make_id(struct arena *a, const char *s, size_t len)
 	return arena_strndup(a, s, len);
 }
 
-/* Whether a line is blank (spaces, tabs, CR). */
+/* Whether a text is blank (spaces, tabs, line ends). */
 static bool
 blank(const char *s, size_t len)
 {
 	size_t	i;
 
 	for (i = 0; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
+		    s[i] != '\n')
 			return false;
 	return true;
 }

@@ -450,6 +450,15 @@ memo_add(struct ectx *cx, const struct cond *c, bool holds)
 	cx->memo[cx->nmemo++].holds = holds;
 }
 
+/* What a remembered condition is called: its one key, not a wrapper's. */
+static const char *
+memo_label(const struct cond *c)
+{
+	while ((c->kind == C_ALL || c->kind == C_ANY) && c->nkids == 1)
+		c = c->kids[0];
+	return c->label;
+}
+
 static void
 add_hit(struct ectx *cx, const struct blocks_spec *b, const struct block *bl,
     const struct buf *missing)
@@ -590,7 +599,7 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		/* Within a blocks map: decided once (see memo_find). */
 		if (memo_find(cx, c, &r)) {
 			explain(cx, "%s: %s, as for the first block\n",
-			    c->label, r ? "holds" : "does not hold");
+			    memo_label(c), r ? "holds" : "does not hold");
 			return r;
 		}
 		r = eval_cond_kind(cx, c, false);
