@@ -98,6 +98,11 @@ eval_ctx_release(struct ectx *cx)
 		dir_names_free(cx->rdirs[i].names, cx->rdirs[i].n);
 	}
 	free(cx->rdirs);
+	for (i = 0; i < cx->nparsed; i++)
+		cJSON_Delete(cx->parsed[i].doc);
+	for (i = 0; i < cx->njidx; i++)
+		free(cx->jidx[i].slots);
+	free(cx->jidx);
 	/* file_before pointed into file_text, freed above. */
 	cx->ev->f[F_FILE_BEFORE].s = NULL;
 	cx->ev->f[F_FILE_BEFORE].len = 0;
@@ -306,11 +311,133 @@ expand_key(void *arg, const char *tpl)
 	return out;
 }
 
+/* Below this many members a scan is as cheap as an index. */
+#define JSON_INDEX_MIN	32
+
+static size_t
+key_hash(const char *s)
+{
+	size_t	h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct json_index *
+json_index_make(struct ectx *cx, const cJSON *box)
+{
+	struct json_index	*x;
+	const cJSON		*m;
+	size_t			 n = 0, h;
+
+	cJSON_ArrayForEach(m, box)
+		n++;
+	if (cx->njidx == cx->jidx_cap) {
+		cx->jidx_cap = cx->jidx_cap ? cx->jidx_cap * 2 : 4;
+		cx->jidx = xreallocarray(cx->jidx, cx->jidx_cap,
+		    sizeof(*cx->jidx));
+	}
+	x = &cx->jidx[cx->njidx++];
+	memset(x, 0, sizeof(*x));
+	x->box = box;
+	x->n = n;
+	if (cJSON_IsArray(box)) {
+		x->slots = xcalloc(n + 1, sizeof(*x->slots));
+		n = 0;
+		cJSON_ArrayForEach(m, box)
+			x->slots[n++] = m;
+		return x;
+	}
+	for (x->cap = 64; x->cap < 2 * n; x->cap *= 2)
+		;
+	x->slots = xcalloc(x->cap, sizeof(*x->slots));
+	cJSON_ArrayForEach(m, box) {
+		if (m->string == NULL)
+			continue;
+		for (h = key_hash(m->string) & (x->cap - 1); x->slots[h] !=
+		    NULL; h = (h + 1) & (x->cap - 1))
+			if (strcmp(x->slots[h]->string, m->string) == 0)
+				break;
+		if (x->slots[h] == NULL)	/* the first of a key wins */
+			x->slots[h] = m;
+	}
+	return x;
+}
+
+/* A member by key or index: an index the first time a big box is asked. */
+static const cJSON *
+member_of(void *arg, const cJSON *box, const char *key)
+{
+	struct ectx		*cx = arg;
+	struct json_index	*x = NULL;
+	const cJSON		*m;
+	char			*end;
+	size_t			 i, h, n = 0;
+	long			 idx;
+
+	if (!cJSON_IsObject(box) && !cJSON_IsArray(box))
+		return NULL;
+	for (i = 0; i < cx->njidx; i++)
+		if (cx->jidx[i].box == box) {
+			x = &cx->jidx[i];
+			break;
+		}
+	if (x == NULL) {
+		cJSON_ArrayForEach(m, box)
+			if (++n >= JSON_INDEX_MIN)
+				break;
+		if (n >= JSON_INDEX_MIN)
+			x = json_index_make(cx, box);
+	}
+	if (cJSON_IsArray(box)) {
+		idx = strtol(key, &end, 10);
+		if (*key < '0' || *key > '9' || *end != '\0' || idx < 0)
+			return NULL;
+		if (x != NULL)
+			return (size_t)idx < x->n ? x->slots[idx] : NULL;
+		return idx > 1000000 ? NULL : cJSON_GetArrayItem(box, (int)idx);
+	}
+	if (x == NULL) {
+		cJSON_ArrayForEach(m, box)
+			if (m->string != NULL && strcmp(m->string, key) == 0)
+				return m;
+		return NULL;
+	}
+	for (h = key_hash(key) & (x->cap - 1); x->slots[h] != NULL;
+	    h = (h + 1) & (x->cap - 1))
+		if (strcmp(x->slots[h]->string, key) == 0)
+			return x->slots[h];
+	return NULL;
+}
+
 void
-eval_json_env(struct ectx *cx, struct json_env *env)
+eval_json_env(struct ectx *cx, struct json_env *env, bool indexed)
 {
 	env->expand = expand_key;
+	env->member = indexed ? member_of : NULL;
 	env->arg = cx;
+}
+
+cJSON *
+eval_parsed(struct ectx *cx, const char *s, size_t len, bool *kept)
+{
+	struct parsed_text	*p;
+	size_t			 i;
+
+	for (i = 0; i < cx->nparsed; i++)
+		if (cx->parsed[i].s == s && cx->parsed[i].len == len) {
+			*kept = true;
+			return cx->parsed[i].doc;
+		}
+	*kept = cx->nparsed < EVAL_PARSED;
+	if (!*kept)
+		return json_parse_whole(s, len);
+	p = &cx->parsed[cx->nparsed++];
+	p->s = s;
+	p->len = len;
+	p->doc = json_parse_whole(s, len);
+	return p->doc;
 }
 
 void

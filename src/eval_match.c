@@ -12,6 +12,7 @@
  * would match.  Every literal matcher is linear in its subject
  * (textfind.h; equals, starts_with and ends_with look at each line once).
  */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,15 +359,26 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 	enum json_result	 r = JSON_NO_DOCUMENT;
 	struct json_env		 env;
 	struct buf		 fails;
+	cJSON			*doc;
 	size_t			 k;
-	bool			 holds;
+	bool			 holds, kept;
 
-	eval_json_env(cx, &env);
 	buf_init(&fails);
 	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
 		buf_reset(&fails);
-		r = json_check_text(c->m.json, subjects[k], lens[k], &fails,
-		    &env);
+		if (c->m.json->find || lens[k] > JSON_TEXT_MAX) {
+			/* Each search its own: no document is kept. */
+			eval_json_env(cx, &env, false);
+			r = json_check_text(c->m.json, subjects[k], lens[k],
+			    &fails, &env);
+			continue;
+		}
+		/* Parsed once per event, for every rule and block. */
+		doc = eval_parsed(cx, subjects[k], lens[k], &kept);
+		eval_json_env(cx, &env, kept);
+		r = json_check_doc(c->m.json, doc, &fails, &env);
+		if (!kept)
+			cJSON_Delete(doc);
 	}
 	holds = json_verdict(cx, c, r, &fails, in_when);
 	buf_release(&fails);
@@ -382,7 +394,7 @@ eval_json_doc(struct ectx *cx, const struct cond *c, const struct cJSON *doc,
 	struct buf		 fails;
 	bool			 holds;
 
-	eval_json_env(cx, &env);
+	eval_json_env(cx, &env, true);
 	buf_init(&fails);
 	r = json_check_doc(c->m.json, doc, &fails, &env);
 	holds = json_verdict(cx, c, r, &fails, in_when);

@@ -118,6 +118,29 @@ struct related_dir {
 	size_t			 n;
 };
 
+/*
+ * A text parsed as JSON once per event, whatever the number of rules and
+ * blocks that check it (doc NULL: not JSON).
+ */
+struct parsed_text {
+	const char	*s;
+	size_t		 len;
+	struct cJSON	*doc;
+};
+#define EVAL_PARSED	16
+
+/*
+ * The members of a big object or array of a document the ectx keeps,
+ * indexed the first time a key is looked up in it: by key (open
+ * addressing), or by position.
+ */
+struct json_index {
+	const struct cJSON	*box;
+	const struct cJSON	**slots;
+	size_t			 cap;		/* a power of 2; 0: an array */
+	size_t			 n;
+};
+
 /* Per-event scratch shared by every rule. */
 struct ectx {
 	struct rr_event		*ev;
@@ -176,6 +199,10 @@ struct ectx {
 	size_t			 rbytes;	/* read so far */
 	struct related_dir	*rdirs;
 	size_t			 nrdirs, rdirs_cap;
+	struct parsed_text	 parsed[EVAL_PARSED];	/* see above */
+	size_t			 nparsed;
+	struct json_index	*jidx;
+	size_t			 njidx, jidx_cap;
 };
 
 /* eval_ctx.c */
@@ -201,9 +228,20 @@ struct sh_script *eval_command(struct ectx *);
  * NULL for what the event has not.
  */
 void	 eval_tpl_values(struct ectx *, const char *values[]);
-/* A json_env (jsoncheck.h) whose keys name the current block. */
+/*
+ * A json_env (jsoncheck.h) whose keys name the current block; with
+ * indexed, it looks keys up in an index of the document's members, which
+ * must then live until the event's end (a related file's, a block's, one
+ * of eval_parsed()).
+ */
 struct json_env;
-void	 eval_json_env(struct ectx *, struct json_env *);
+void	 eval_json_env(struct ectx *, struct json_env *, bool indexed);
+/*
+ * The text s[0..len) parsed as one JSON value, once per event (NULL: not
+ * JSON); *kept false when it could not be remembered (the caller frees).
+ */
+struct cJSON *eval_parsed(struct ectx *, const char *s, size_t len,
+	     bool *kept);
 /* A limit reached by a rule's condition: noted, and undecided if fail-closed. */
 void	 eval_limit(struct ectx *, const struct cond *, const char *what,
 	     const char *why);

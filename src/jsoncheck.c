@@ -297,17 +297,11 @@ describe_failure(const struct json_check *c, const char *prefix,
 
 /* ---- members -------------------------------------------------------------- */
 
-/*
- * Whether member m (at index idx of box) is one that `fit` picks: its
- * where, its key and the paths it has.
- */
+/* Whether member m has what fit's where and has ask for. */
 static bool
-member_fits(const struct json_spec *fit, const cJSON *box, const cJSON *m,
-    int idx, const struct json_env *env)
+member_has(const struct json_spec *fit, const cJSON *m)
 {
-	const char	*want;
-	char		 num[32];
-	size_t		 i;
+	size_t	i;
 
 	if (fit == NULL)
 		return true;
@@ -316,16 +310,45 @@ member_fits(const struct json_spec *fit, const cJSON *box, const cJSON *m,
 	for (i = 0; i < fit->nhas; i++)
 		if (json_at_path(m, fit->has[i]) == NULL)
 			return false;
-	if (fit->key == NULL)
-		return true;
+	return true;
+}
+
+/*
+ * The one member that fit's key names (*key: the key made), or NULL:
+ * through the env's index when it has one (a lookup per block must not
+ * scan a big object each time), else by a scan.  *keyed is false when
+ * fit names no key.
+ */
+static const cJSON *
+keyed_member(const struct json_spec *fit, const cJSON *box,
+    const struct json_env *env, bool *keyed, const char **key)
+{
+	const char	*want;
+	const cJSON	*m;
+	char		*end;
+	long		 idx;
+
+	*keyed = fit != NULL && fit->key != NULL;
+	*key = NULL;
+	if (!*keyed)
+		return NULL;
 	want = fit->key;
 	if (strstr(want, "{{") != NULL &&
 	    (env == NULL || (want = env->expand(env->arg, want)) == NULL))
-		return false;
-	if (cJSON_IsObject(box))
-		return m->string != NULL && strcmp(m->string, want) == 0;
-	snprintf(num, sizeof(num), "%d", idx);
-	return strcmp(num, want) == 0;
+		return NULL;
+	*key = want;
+	if (env != NULL && env->member != NULL)
+		return env->member(env->arg, box, want);
+	if (cJSON_IsObject(box)) {
+		cJSON_ArrayForEach(m, box)
+			if (m->string != NULL && strcmp(m->string, want) == 0)
+				return m;
+		return NULL;
+	}
+	idx = strtol(want, &end, 10);
+	if (*want < '0' || *want > '9' || *end != '\0' || idx > INT32_MAX)
+		return NULL;
+	return cJSON_GetArrayItem(box, (int)idx);
 }
 
 /* ---- comparisons ---------------------------------------------------------- */
@@ -372,8 +395,9 @@ num_value(const struct json_num *n, const cJSON *doc, const char *prefix,
     const struct json_env *env, double *out, struct buf *why)
 {
 	const cJSON	*v, *m;
+	const char	*key;
 	size_t		 i;
-	int		 idx = 0;
+	bool		 keyed;
 
 	*out = 0;
 	switch (n->kind) {
@@ -408,11 +432,14 @@ num_value(const struct json_num *n, const cJSON *doc, const char *prefix,
 			    prefix, n->paths[0]);
 			return -1;
 		}
-		cJSON_ArrayForEach(m, v) {
-			if (member_fits(n->fit, v, m, idx, env))
-				*out += 1;
-			idx++;
+		if ((m = keyed_member(n->fit, v, env, &keyed, &key)) !=
+		    NULL || keyed) {
+			*out = m != NULL && member_has(n->fit, m) ? 1 : 0;
+			return 0;
 		}
+		cJSON_ArrayForEach(m, v)
+			if (member_has(n->fit, m))
+				*out += 1;
 		return 0;
 	}
 	return -1;
@@ -472,37 +499,48 @@ compare_holds(const struct json_check *c, const cJSON *doc,
 static bool run_checks(const struct json_spec *, const cJSON *,
     const char *prefix, int depth, struct buf *, const struct json_env *);
 
+/* Member m, named prefix + path + "." + key, through each's checks. */
+static bool
+member_checks(const struct json_check *c, const cJSON *m, const char *key,
+    const char *prefix, int depth, struct buf *failures,
+    const struct json_env *env)
+{
+	struct buf	 name;
+	bool		 pass;
+
+	buf_init(&name);
+	buf_printf(&name, "%s%s.%s.", prefix, c->path, key);
+	pass = run_checks(c->each, m, name.data, depth + 1, failures, env);
+	buf_release(&name);
+	return pass;
+}
+
 /*
- * The members of the container at c->path that fit c->each (its where,
- * key and has), each through c->each's checks, named prefix + path + "."
- * + key (or index).
+ * The members of the container at c->path that fit c->each (its key,
+ * where and has), each through c->each's checks.
  */
 static bool
 each_holds(const struct json_check *c, const cJSON *doc, const char *prefix,
     int depth, struct buf *failures, const struct json_env *env)
 {
 	const cJSON	*box = json_at_path(doc, c->path), *m;
-	struct buf	 name;
-	bool		 pass = true;
+	const char	*key;
+	char		 num[32];
+	bool		 pass = true, keyed;
 	int		 idx = 0;
 
-	buf_init(&name);
+	/* A key names one member: no scan of the others. */
+	m = keyed_member(c->each, box, env, &keyed, &key);
+	if (keyed)
+		return m == NULL || !member_has(c->each, m) ||
+		    member_checks(c, m, key, prefix, depth, failures, env);
 	cJSON_ArrayForEach(m, box) {
-		if (member_fits(c->each, box, m, idx, env)) {
-			buf_truncate(&name, 0);
-			if (cJSON_IsObject(box))
-				buf_printf(&name, "%s%s.%s.", prefix, c->path,
-				    m->string ? m->string : "");
-			else
-				buf_printf(&name, "%s%s.%d.", prefix, c->path,
-				    idx);
-			if (!run_checks(c->each, m, name.data, depth + 1,
-			    failures, env))
-				pass = false;
-		}
-		idx++;
+		snprintf(num, sizeof(num), "%d", idx++);
+		if (member_has(c->each, m) && !member_checks(c, m,
+		    cJSON_IsObject(box) ? (m->string ? m->string : "") : num,
+		    prefix, depth, failures, env))
+			pass = false;
 	}
-	buf_release(&name);
 	return pass;
 }
 

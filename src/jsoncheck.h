@@ -108,10 +108,15 @@ struct json_spec {
 /*
  * What a key template ('{{block}}') is made from: expand() returns the
  * text of tpl (borrowed until the next call), or NULL when it cannot be
- * made, and then no member has that key.
+ * made, and then no member has that key.  member(), when not NULL, finds
+ * the member of an object by key (of an array by index) in constant time
+ * (an index the caller keeps), so that a key looked up once per block
+ * costs no scan of a big object each time.
  */
 struct json_env {
 	const char	*(*expand)(void *arg, const char *tpl);
+	const struct cJSON *(*member)(void *arg, const struct cJSON *box,
+			    const char *key);
 	void		*arg;
 };
 
