@@ -79,6 +79,7 @@ read_file(const char *path, struct buf *out, struct check_report *r)
 	    err == EINVAL ? "not a regular file" : err == EFBIG ?
 	    "larger than 64 MB" : strerror(err));
 	r->unreadable = true;
+	r->unread++;
 	return -1;
 }
 
@@ -226,6 +227,7 @@ check_file(const struct ruleset *rs, const char *path, const char *cwd,
 		buf_printf(&r->notes, "reflexion-rules check: %s: %s\n", path,
 		    err);
 		r->unreadable = true;
+		r->unread++;
 		free(err);
 		free(json);
 		event_release(&ev);

@@ -41,7 +41,8 @@ struct check_report {
 	size_t			 n, cap;
 	struct buf		 notes;		/* lines for stderr */
 	size_t			 files;
-	bool			 unreadable;	/* a file could not be read */
+	size_t			 unread;	/* files that could not be read */
+	bool			 unreadable;	/* unread > 0 */
 };
 
 void	 check_report_init(struct check_report *);

@@ -119,11 +119,15 @@ cmd_checkfiles_exec(int argc, char **argv)
 		    "errors; their broken rules checked nothing\n");
 		status = RR_EXIT_COMPILE;
 	}
-	if (strcmp(fmt, "text") == 0 || out != NULL)
-		fprintf(stderr, "reflexion-rules check: %zu file%s, %zu "
-		    "result%s that do%s not pass\n", rep.files,
-		    rep.files == 1 ? "" : "s", failures, failures == 1 ? "" :
-		    "s", failures == 1 ? "es" : "");
+	if (strcmp(fmt, "text") == 0 || out != NULL) {
+		fprintf(stderr, "reflexion-rules check: %zu file%s", rep.files,
+		    rep.files == 1 ? "" : "s");
+		if (rep.unread > 0)
+			fprintf(stderr, " (%zu not read)", rep.unread);
+		fprintf(stderr, ", %zu result%s that do%s not pass\n",
+		    failures, failures == 1 ? "" : "s", failures == 1 ?
+		    "es" : "");
+	}
 	status = check_found("check", &cs, status);
 	buf_release(&b);
 	check_report_release(&rep);

@@ -494,8 +494,10 @@ block_holds(struct ectx *cx, const struct blocks_spec *b, bool in_when,
 	bool		 glob = cx->match_is_glob, r;
 
 	*counts = false;
-	if (b->when != NULL && !eval_cond(cx, b->when, false))
+	if (b->when != NULL && !eval_cond(cx, b->when, false)) {
+		explain(cx, "not counted: its when does not hold\n");
 		return false;
+	}
 	if (b->unless != NULL && eval_cond(cx, b->unless, false)) {
 		explain(cx, "not counted: its unless holds\n");
 		return false;
