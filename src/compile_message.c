@@ -35,6 +35,7 @@ static struct template *
 one_template(struct cctx *cx, const struct ynode *v)
 {
 	struct template	*t;
+	struct diag	*d;
 	char		*err = NULL;
 	size_t		 off = 0;
 	int		 rc;
@@ -48,8 +49,7 @@ one_template(struct cctx *cx, const struct ynode *v)
 	if ((rc = tpl_compile(&cx->rs->arena, v->str, v->len, t, &err,
 	    &off)) == 0)
 		return t;
-	struct diag *d = cx_error_at(cx, v, off, DIAG_unknown_template, "%s",
-	    err);
+	d = cx_error_at(cx, v, off, DIAG_unknown_template, "%s", err);
 	diag_set_hint(d, "variables are path, file_path, abs_path, command, "
 	    "tool, event, rule, skill, description, match, prompt, message, "
 	    "error, cwd, session_id, input.<key>, env.<NAME>, missing, "
@@ -74,6 +74,7 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 	const struct ynode	*k;
 	struct rule_message	*m;
 	struct template		*t;
+	struct diag		*d;
 	size_t			 i, before = cx->errors, def = 0;
 
 	if (v->type != YNODE_MAP) {
@@ -89,7 +90,7 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 	for (i = 0; i < v->n; i++) {
 		k = v->items[2 * i];
 		if (!is_string(k) || !valid_lang(k->str)) {
-			struct diag *d = cx_error(cx, k, DIAG_invalid_value,
+			d = cx_error(cx, k, DIAG_invalid_value,
 			    "a message's key is a language, such as en or ko");
 			diag_set_hint(d, "message: {en: 'Blocked: ...', ko: "
 			    "'차단: ...'}: en (else the first) is the default");

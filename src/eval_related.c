@@ -165,6 +165,7 @@ named_files(struct ectx *cx, const struct cond *c, struct named *nf)
 	const char		*abs, *rel;
 	struct related_dir	*d;
 	struct buf		 dir, name;
+	char			*dt;
 	size_t			 i;
 	bool			 wild, ok = false;
 
@@ -177,8 +178,7 @@ named_files(struct ectx *cx, const struct cond *c, struct named *nf)
 	/* The directory and the file's name are made apart: a value's
 	   '*' escaped for the name's pattern is no path separator. */
 	if (slash != NULL) {
-		char *dt = xmemdup0(tpl, slash == tpl ? 1 : (size_t)(slash -
-		    tpl));
+		dt = xmemdup0(tpl, slash == tpl ? 1 : (size_t)(slash - tpl));
 		if (ptpl_expand(dt, values, false, &dir, &why) < 0) {
 			free(dt);
 			goto cannot;
