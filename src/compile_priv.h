@@ -12,8 +12,11 @@
  *   compile_path.c   rule files and directories on disk
  *   compile_rule.c   a rule file's YAML and its rules
  *   compile_layer.c  overridable, locked, rules that disable others
+ *   compile_message.c a rule's message, in one language or several
  *   compile_reach.c  warnings: unknown tools, conditions that never hold
- *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
+ *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections,
+ *                    blocks
+ *   compile_docs.c   how blocks cut a text, block, listed, related files
  *   compile_match.c  text matchers
  *   compile_json.c   a json matcher's spec
  *   compile_kb.c     the kb condition, record: options, test seeds
@@ -43,6 +46,7 @@ struct cctx {
 	bool			 locked;	/* locked: true, every rule */
 	unsigned		 guarded;	/* events of deny/ask rules */
 	bool			 in_shell;	/* inside a `shell:` map */
+	bool			 in_blocks;	/* inside a `blocks:` map */
 	struct diag_cursor	 cursor;	/* of doc's text, for diags */
 };
 
@@ -98,6 +102,16 @@ const struct record_opts *compile_record(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
+/* compile_docs.c */
+int	 compile_block_cut(struct cctx *, const struct ynode *v,
+	     struct blocks_spec *);
+struct cond *compile_block_part(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_listed(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_related(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+
 /* compile_match.c */
 /* What a text matcher is for: its plain strings, and its extra keys. */
 enum text_use {
@@ -111,6 +125,11 @@ int	 compile_text_matcher(struct cctx *, const struct ynode *,
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
+
+/* compile_message.c */
+void	 compile_message(struct cctx *, struct rule *, const struct ynode *);
+/* Whether a message of r (any language) lists kb rows. */
+bool	 message_uses_kb(const struct rule *);
 
 /* compile_layer.c */
 void	 layer_rule_keys(struct cctx *, struct rule *, const struct ynode *);

@@ -38,7 +38,20 @@ struct eval_opts {
 	struct buf	*explain;	/* non-NULL: append a trace */
 	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
 	bool		 no_prefilter;	/* evaluate every rule in full */
+	/*
+	 * `reflexion-rules check`: the rules `on: Check` run too, and a
+	 * rule whose blocks conditions found blocks fires once per block,
+	 * its message made for that block.
+	 */
+	bool		 check;
 	eval_decided_fn	*decided;	/* NULL: nobody is told */
+	/*
+	 * The language of messages written in several (message: {en: ...,
+	 * ko: ...}): NULL for config.yaml's `lang:` (ruleset.lang), else
+	 * the locale's (LC_ALL, LC_MESSAGES, LANG: ko_KR.UTF-8 is ko); ""
+	 * for each rule's default (rule tests, unless they name one).
+	 */
+	const char	*lang;
 	void		*decided_arg;
 };
 
@@ -51,6 +64,14 @@ struct fired_rule {
 	 * in the event's arena), or NULL: the event's own path is meant.
 	 */
 	const char	*path;
+	/*
+	 * With eval_opts.check, the block it fired for (in the event's
+	 * arena), its line (0: none) and the name of its id; else NULL.
+	 */
+	const char	*block;
+	size_t		 block_line;
+	size_t		 block_index;	/* its place among the blocks */
+	const char	*block_name;
 };
 
 struct eval_outcome {

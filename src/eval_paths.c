@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "eval_priv.h"
 #include "event.h"
@@ -87,6 +88,25 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 	event_path_identity(ev, *abs, strlen(*abs), forms);
 }
 
+/*
+ * Whether t's if_dir names a directory on disk, made absolute as its
+ * file is (a path that cannot be placed counts as one: more is seen).
+ */
+static bool
+target_is_dir(struct rr_event *ev, const struct sh_target *t)
+{
+	struct sh_target	 d = *t;
+	struct stat		 st;
+	const char		*abs, *rel;
+	struct path_forms	 forms;
+
+	d.file = t->if_dir;
+	resolve_target(ev, &d, &abs, &rel, &forms);
+	if (abs[0] != '/')
+		return true;
+	return stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* A new, zeroed entry at the end of ps->v[a], which grows. */
 static struct eval_path *
 add_path(struct eval_paths *ps, size_t a, size_t *cap)
@@ -127,6 +147,9 @@ make_paths(struct ectx *cx)
 	}
 	for (i = 0; i < ps->targets.n; i++) {
 		a = ps->targets.v[i].access;
+		if (ps->targets.v[i].if_dir != NULL &&
+		    !target_is_dir(ev, &ps->targets.v[i]))
+			continue;	/* cp a b: b is no directory */
 		p = add_path(ps, a, &cap[a]);
 		p->from = &ps->targets.v[i];
 		resolve_target(ev, p->from, &p->abs, &p->rel, &p->forms);

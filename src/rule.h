@@ -147,7 +147,18 @@ enum cond_kind {
 	C_SHELL,		/* kids[0] holds for one simple command */
 	C_SH_TEXT,		/* in a shell map: a part of the command */
 	C_SH_FLAGS,		/* in a shell map: one of strs is an option */
-	C_SECTIONS		/* tagged sections of a Markdown file */
+	C_SECTIONS,		/* tagged sections of a Markdown file */
+	C_BLOCKS,		/* the blocks of a text, each against a map */
+	C_BLOCK_PART,		/* in a blocks map: the block's text or id */
+	C_LISTED,		/* in a blocks map: the text lists its id */
+	C_RELATED		/* a file beside the one the tool touches */
+};
+
+/* What a C_BLOCK_PART tests. */
+enum block_part {
+	BP_TEXT,		/* `block`: the block's text */
+	BP_ID,			/* `block_id`: its id */
+	BP__COUNT
 };
 
 /* The lookups of the `kb` condition (kb.h). */
@@ -179,6 +190,36 @@ struct sections_spec {
 	size_t		 ntags;
 };
 
+/*
+ * blocks: how a text is cut (blocks.h), and the condition map each block
+ * is tested against.  A text is cut by the line patterns (start or
+ * separator, end, id), a JSON document into the members at `json`.
+ */
+struct blocks_spec {
+	enum rr_field	 in;		/* the text cut */
+	const char	*in_key;	/* F_INPUT */
+	struct pattern	*start, *separator, *end, *id;	/* each or NULL */
+	const char	*json;		/* key path of the members, or NULL */
+	const char	*json_id;	/* JSON: key path of an item's id */
+	bool		 every;		/* every block must hold; else some */
+	struct cond	*when;		/* the blocks that count; NULL: all */
+	struct cond	*unless;	/* the blocks that do not; NULL */
+	struct cond	*test;		/* some: / every: */
+	const char	*name;		/* an id's name in check's report */
+};
+
+/*
+ * A related file (file_exists, file_contains: {file: ...}, json_file):
+ * a path template (pathtpl.h) relative to the directory of the file the
+ * tool touches, whose last name may hold '*' and '?'.
+ */
+struct related_spec {
+	const char	*tpl;
+	unsigned	 uses;		/* the variables it names (PV_BIT) */
+	bool		 exists;	/* file_exists: no matcher */
+	struct matcher	 m;		/* file_contains, json_file */
+};
+
 struct cond {
 	enum cond_kind	 kind;
 	const char	*label;		/* "path", "input.url", "any", ... */
@@ -200,6 +241,16 @@ struct cond {
 	enum sh_part	 sh_part;
 	/* C_SECTIONS */
 	struct sections_spec *sections;
+	/* C_BLOCKS; C_BLOCK_PART (with m); C_LISTED (m: its regexes) */
+	struct blocks_spec *blocks;
+	enum block_part	 block_part;
+	/* C_RELATED */
+	struct related_spec *related;
+	/*
+	 * It depends on the block being checked (cond_mark): within a
+	 * blocks map, a condition that does not is decided once.
+	 */
+	bool		 per_block;
 };
 
 /*
@@ -239,6 +290,13 @@ struct rule_test {
 	size_t		 nfiles;
 	const char	**says;		/* message_contains */
 	size_t		 nsays;
+	const char	*lang;		/* of the message; NULL: default */
+};
+
+/* One language of a message written as {en: ..., ko: ...}. */
+struct rule_message {
+	const char	*lang;		/* "en", "ko", "pt-BR" */
+	struct template	*tpl;
 };
 
 struct rule {
@@ -253,7 +311,10 @@ struct rule {
 	struct cond	*unless;	/* NULL: never cancelled */
 	enum rr_once	 once;
 	enum rr_action	 action;
-	struct template	*message;	/* NULL when none */
+	struct template	*message;	/* NULL when none; the default */
+	/* Its languages, when written as a mapping (the default among). */
+	struct rule_message *messages;
+	size_t		 nmessages;
 	const char	*skill;
 	const char	**tags;
 	size_t		 ntags;
@@ -263,6 +324,11 @@ struct rule {
 	/* A less trusted layer may replace or disable it (enum rr_trust). */
 	bool		 overridable;
 	bool		 locked;	/* it, or its file: not even that */
+	/*
+	 * `on: Check`: it runs only under `reflexion-rules check`, on the
+	 * Write of each file checked (events holds PreToolUse).
+	 */
+	bool		 check_only;
 	struct rule_test *tests;
 	size_t		 ntests;
 	const struct record_opts *record;	/* record:, or NULL */
@@ -305,6 +371,11 @@ struct ruleset {
 	/* Files that declare on_error: deny, in load order. */
 	struct fail_closed_file *fc_files;
 	size_t		 nfc_files, fc_files_cap;
+	/*
+	 * config.yaml's `lang:`, the language of messages written in
+	 * several, or NULL (then the locale's; eval.h).
+	 */
+	const char	*lang;
 	/* Prefilter index (prefilter.h), or NULL; freed if pf_owned. */
 	const unsigned char *pf;
 	size_t		 pflen;
@@ -354,6 +425,11 @@ extern const char *const action_names[ACT__COUNT];
 extern const char *const priority_names[PRI__COUNT];
 
 void	 record_opts_default(struct record_opts *);
+/*
+ * Sets per_block in c and every condition inside it: the compiler and
+ * the cache call it on each `when` and `unless` they make.
+ */
+void	 cond_mark(struct cond *);
 
 void	 ruleset_init(struct ruleset *);
 void	 ruleset_release(struct ruleset *);

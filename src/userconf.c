@@ -18,7 +18,7 @@
 #define PACK_NAME_MAX	64
 
 static const char *const config_keys[] = {
-	"packs", "sources", "trust", "self_protection", NULL
+	"packs", "sources", "trust", "self_protection", "lang", NULL
 };
 static const char *const source_keys[] = { "path", "sha256", NULL };
 
@@ -112,6 +112,35 @@ config_self_protection(struct rr_config *cfg, const struct ydoc *doc,
 	d = cfg_error(diags, doc, v, DIAG_wrong_type,
 	    "'self_protection' must be true or false");
 	diag_set_hint(d, "self-protection stays on");
+}
+
+/*
+ * lang: the language of the messages that packs write in several, a
+ * language tag such as ko or en.
+ */
+static void
+config_lang(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *v, struct diag_list *diags)
+{
+	struct diag	*d;
+	size_t		 i, n = 0;
+
+	if (v->type == YNODE_SCALAR) {
+		for (i = 0; v->str[i] >= 'a' && v->str[i] <= 'z'; i++)
+			n++;
+		if (n >= 2 && n <= 3 && (v->str[i] == '\0' ||
+		    (v->str[i] == '-' && v->str[i + 1] != '\0' &&
+		    strspn(v->str + i + 1, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+		    strlen(v->str + i + 1)))) {
+			cfg->lang = xstrdup(v->str);
+			return;
+		}
+	}
+	d = cfg_error(diags, doc, v, DIAG_invalid_value,
+	    "'lang' must be a language, such as en or ko");
+	diag_set_hint(d, "messages are in the language of the locale "
+	    "(LANG) meanwhile");
 }
 
 /* One name of packs: checked, found in dir, added to cfg. */
@@ -463,7 +492,7 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		    "unknown key '%s' in config.yaml",
 		    k->type == YNODE_SCALAR ? k->str : "?");
 		diag_set_hint(d, "the keys are: packs, sources, trust, "
-		    "self_protection");
+		    "self_protection, lang");
 	}
 	cfg->text = buf_detach(&text, &cfg->len);
 	if ((v = ynode_get(root, "trust")) != NULL)
@@ -472,6 +501,8 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		config_sources(cfg, &doc, v, diags);
 	if ((v = ynode_get(root, "self_protection")) != NULL)
 		config_self_protection(cfg, &doc, v, diags);
+	if ((v = ynode_get(root, "lang")) != NULL)
+		config_lang(cfg, &doc, v, diags);
 	packs = ynode_get(root, "packs");
 	if (packs == NULL || ynode_is_null(packs))
 		goto out;
@@ -509,6 +540,7 @@ config_release(struct rr_config *cfg)
 	free(cfg->trust);
 	free(cfg->text);
 	free(cfg->file);
+	free(cfg->lang);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -8,6 +8,7 @@
  *       - {path: ~/team-rules, sha256: 3f0a...}
  *     trust: [~/work/app]
  *     self_protection: true
+ *     lang: ko
  *
  * A pack is the rule file NAME.yaml in the packs directory: the
  * REFLEXION_PACKS_DIR environment variable when set (tests, running from
@@ -64,6 +65,8 @@ struct rr_config {
 	 * of a config never read, or read by no one, keeps it on.
 	 */
 	bool			 self_protection_off;
+	/* `lang: ko`: the language of messages written in several. */
+	char			*lang;
 };
 
 /* The packs directory; owned. */
