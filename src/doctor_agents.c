@@ -355,7 +355,7 @@ read_file(const char *path, char **text, size_t *len, char **err)
  */
 static void
 check_commands(struct doctor_report *r, const char *title,
-    const char *path, const char *fix, const struct reg_found *rf,
+    const char *path, const char *refix, const struct reg_found *rf,
     bool *bare)
 {
 	const char	*p, *nl;
@@ -368,8 +368,8 @@ check_commands(struct doctor_report *r, const char *title,
 		if (strchr(prog, '/') == NULL)
 			*bare = true;
 		else if (access(prog, X_OK) != 0)
-			doctor_add(r, DOCTOR_PROBLEM, title, fix, "%s runs '%s', "
-			    "and %s cannot be run: %s", path, cmd, prog,
+			doctor_add(r, DOCTOR_PROBLEM, title, refix, "%s runs "
+			    "'%s', and %s cannot be run: %s", path, cmd, prog,
 			    strerror(errno));
 		else {
 			self = progpath_self();
@@ -397,7 +397,7 @@ check_registrations(const struct reg_client *c, const char *root,
 {
 	const char	*title = agent_titles[c->agent];
 	struct reg_found rf;
-	char		*path, *text, *err = NULL, *fix;
+	char		*path, *text, *err = NULL, *fix, *refix, *bak;
 	size_t		 len, files = 0;
 	int		 s, got;
 
@@ -419,10 +419,15 @@ check_registrations(const struct reg_client *c, const char *root,
 		    scan_settings(c, text, len, &rf, &err) < 0)
 			got = -1;
 		if (got < 0) {
-			doctor_add(r, DOCTOR_PROBLEM, title, NULL, "%s (%s "
+			bak = xasprintf("%s.bak", path);
+			refix = access(bak, R_OK) == 0 ? xasprintf("cp %s %s "
+			    "(the version before init's last change)", bak,
+			    path) : NULL;
+			doctor_add(r, DOCTOR_PROBLEM, title, refix, "%s (%s "
 			    "scope): %s; %s cannot read its hooks either: fix "
-			    "it by hand (init keeps the last version as %s.bak)",
-			    path, reg_scope_names[s], err, title, path);
+			    "it by hand", path, reg_scope_names[s], err, title);
+			free(refix);
+			free(bak);
 			free(err);
 			err = NULL;
 		} else if (got > 0 && rf.ours == rf.events) {
@@ -437,8 +442,13 @@ check_registrations(const struct reg_client *c, const char *root,
 			    "not on %s", path, reg_scope_names[s], rf.ours,
 			    rf.events, rf.missing.data);
 		}
+		/* init keeps a registration of ours: take it out first. */
+		refix = xasprintf("reflexion-rules init --uninstall --agent %s "
+		    "--scope %s && %s", agent_names[c->agent],
+		    reg_scope_names[s], fix);
 		if (got > 0)
-			check_commands(r, title, path, fix, &rf, bare);
+			check_commands(r, title, path, refix, &rf, bare);
+		free(refix);
 		free(text);
 		buf_release(&rf.missing);
 		buf_release(&rf.commands);

@@ -159,8 +159,13 @@ check_doc "init adds the missing event back" 0 "7 events"
 sed "s|\"reflexion-rules hook\"|\"$T/gone/reflexion-rules hook\"|" \
     "$T/settings.json" >"$P/.claude/settings.json"
 doc
-check_doc "a registered program that is not there" 1 \
-    "runs '$T/gone/reflexion-rules hook', and $T/gone/reflexion-rules cannot be run"
+check_doc "a registered program that is not there: uninstall, then init" 1 \
+    "runs '$T/gone/reflexion-rules hook', and $T/gone/reflexion-rules cannot be run" \
+    "fix: reflexion-rules init --uninstall --agent claude --scope project && reflexion-rules init --agent claude --scope project"
+(cd "$P" && HOME=$T/home PATH=$BIN:$BASEPATH sh -c \
+    'reflexion-rules init --uninstall --agent claude --scope project && reflexion-rules init --agent claude --scope project') >/dev/null 2>&1
+doc
+check_doc "... which that fix mends" 0 "7 events"
 cp "$T/settings.json" "$P/.claude/settings.json"
 rm "$BIN/reflexion-rules"
 doc
@@ -172,6 +177,12 @@ echo '{"hooks": ' >"$P/.claude/settings.json"
 doc
 check_doc "a settings file that is not JSON" 1 \
     "problem  Claude Code  $P/.claude/settings.json (project scope): it is not JSON"
+if grep -q "fix: cp $P/.claude/settings.json.bak" "$T/out"; then
+	ok "a settings file that is not JSON: init's backup named"
+else
+	not_ok "a settings file that is not JSON: init's backup named"
+	diag <"$T/out"
+fi
 cp "$T/settings.json" "$P/.claude/settings.json"
 
 # Other agents: named, registered, installed but not registered.
