@@ -442,6 +442,37 @@ db_exec(struct rr_db *db, const char *sql, char **err)
 	return -1;
 }
 
+/* After each commit in WAL mode (replaces the automatic checkpoint). */
+static int
+wal_count(void *arg, sqlite3 *c, const char *name, int frames)
+{
+	struct rr_db	*db = arg;
+
+	(void)c;
+	(void)name;
+	db->wal_frames = frames;
+	return SQLITE_OK;
+}
+
+/*
+ * Copies a full WAL back into the database and truncates it, so that the
+ * next connections have nothing to read back from it.  (SQLite's own
+ * automatic checkpoint is PASSIVE: it would copy the frames, but what it
+ * copied is known only to the shared memory of the connections open,
+ * which the next process, alone, starts afresh; the WAL would grow for
+ * ever and every commit copy it all again.)  Busy or failed, it is
+ * tried again after a later commit.
+ */
+static void
+checkpoint_full(struct rr_db *db)
+{
+	if (db->wal_frames < DB_WAL_PAGES)
+		return;
+	if (sqlite3_wal_checkpoint_v2(db->conn, "main",
+	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) == SQLITE_OK)
+		db->wal_frames = 0;
+}
+
 int
 db_begin(struct rr_db *db, char **err)
 {
@@ -458,8 +489,10 @@ db_commit(struct rr_db *db, char **err)
 {
 	int	rc = sqlite3_exec(db->conn, "COMMIT", NULL, NULL, NULL);
 
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		checkpoint_full(db);
 		return 0;
+	}
 	*err = db_fail(db, rc, "commit");
 	db_rollback(db);
 	return -1;
@@ -674,6 +707,17 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 		sqlite3_exec(db->conn, "PRAGMA synchronous = NORMAL", NULL,
 		    NULL, NULL);
 	}
+	/*
+	 * A hook is one short connection: checkpointing when it closed cost
+	 * every recorded call two fsyncs, and two more to make the WAL file
+	 * and its directory entry again.  The WAL stays instead, and
+	 * db_commit() copies it back and empties it when it holds
+	 * DB_WAL_PAGES frames (checkpoint_full()).
+	 */
+	sqlite3_db_config(db->conn, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+	    (int *)NULL);
+	db->wal_frames = 0;
+	sqlite3_wal_hook(db->conn, wal_count, db);
 	if (ver < DB_SCHEMA_VERSION && !db->readonly) {
 		rc = migrate(db);
 		if (is_busy(rc))
@@ -694,6 +738,11 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	if (db->bound_queries)
 		sqlite3_progress_handler(db->conn, DB_PROGRESS_STEPS,
 		    over_budget, db);
+	/* The upgrade adds the column: asked only of an older schema. */
+	if (db->indexed) {
+		db->has_use_count = true;
+		return SQLITE_OK;
+	}
 	return has_column(db->conn, "error_kb", "use_count",
 	    &db->has_use_count);
 }
