@@ -214,6 +214,13 @@ view_free(struct ruleset_lazy *l)
 	free(v);
 }
 
+void
+cache_skip_tests(struct ruleset *rs)
+{
+	if (rs->lazy != NULL && rs->lazy->free == view_free)
+		view_of_lazy(rs->lazy)->ctx.skip_tests = true;
+}
+
 /* ---- identity and key ------------------------------------------------- */
 
 const struct cache_identity *
