@@ -416,6 +416,33 @@ identity(void)
 	    "the right identity is accepted");
 	ruleset_release(&rc);
 	diag_list_release(&dc);
+	/* The hook's decode leaves tests out; decisions are the same. */
+	{
+		size_t	i, with = 0, without = 0, same = 0;
+		char	*a, *b;
+		int	fa, fb;
+
+		cache_open(&rc, &dc, path, "key", id, &why);
+		cache_skip_tests(&rc);
+		for (i = 0; i < rs.n; i++) {
+			with += rs.rules[i]->ntests;
+			if (ruleset_rule(&rc, i) != NULL)
+				without += rc.rules[i]->ntests;
+		}
+		a = observe(&rs, &dl, &fa);
+		b = observe(&rc, &dc, &fb);
+		/* observe() runs the rules' tests last: compare the rest. */
+		same = strstr(a, "\ntests ") != NULL &&
+		    strstr(b, "\ntests ") != NULL &&
+		    strstr(a, "\ntests ") - a == strstr(b, "\ntests ") - b &&
+		    strncmp(a, b, (size_t)(strstr(a, "\ntests ") - a)) == 0;
+		ok(with > 100 && without == 0 && same, "rules decoded without "
+		    "their %zu tests: (the hook) decide the same", with);
+		free(a);
+		free(b);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
 	manifest_release(&mf);
 	ruleset_release(&rs);
 	diag_list_release(&dl);
