@@ -18,11 +18,16 @@
 #include "xmalloc.h"
 
 /*
- * Schema version 1.  Tables are created only when missing: a database made
+ * Schema version 2.  Tables are created only when missing: a database made
  * by the original tool keeps its own (wider) tables and gets the columns it
  * lacks.  The FTS5 trigram index answers error_normalized LIKE '%name%'
- * without a scan; it holds no copy of the text (external content) and the
- * triggers keep it in step with every writer, ours or not.
+ * without a scan; it holds no copy of the text (external content, read
+ * through a view) and the triggers keep it in step with every writer, ours
+ * or not.  It indexes each text with two characters U+0001 after it, so
+ * that every place of a text starts a trigram: a name of one or two
+ * characters is found among the trigrams it begins (error_kb_terms, the
+ * index's terms by range), at the end of a text too (kb.c).  Version 1
+ * had the index without them; the upgrade makes it again.
  */
 static const char schema_tables[] =
 	"CREATE TABLE IF NOT EXISTS events ("
@@ -44,7 +49,7 @@ static const char *const kb_columns[][2] = {
 	    "NOT NULL DEFAULT 0" },
 };
 
-static const char schema_v1[] =
+static const char schema_index[] =
 	"CREATE INDEX IF NOT EXISTS rr_events_ts ON events(ts);"
 	"CREATE INDEX IF NOT EXISTS rr_events_session ON events(session_id);"
 	"CREATE INDEX IF NOT EXISTS rr_events_tool_error ON events(session_id, "
@@ -57,23 +62,34 @@ static const char schema_v1[] =
 	"error_normalized);"
 	"CREATE INDEX IF NOT EXISTS rr_error_kb_last_used ON error_kb("
 	"last_used);"
+	"CREATE VIEW IF NOT EXISTS error_kb_fts_text(id, error_normalized) AS "
+	"SELECT id, error_normalized || char(1, 1) FROM error_kb;"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS error_kb_fts USING fts5("
-	"error_normalized, content='error_kb', content_rowid='id', "
+	"error_normalized, content='error_kb_fts_text', content_rowid='id', "
 	"tokenize='trigram');"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS error_kb_terms USING "
+	"fts5vocab(error_kb_fts, instance);"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ai AFTER INSERT ON error_kb "
 	"BEGIN INSERT INTO error_kb_fts(rowid, error_normalized) "
-	"VALUES (new.id, new.error_normalized); END;"
+	"VALUES (new.id, new.error_normalized || char(1, 1)); END;"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ad AFTER DELETE ON error_kb "
 	"BEGIN INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
-	"VALUES ('delete', old.id, old.error_normalized); END;"
+	"VALUES ('delete', old.id, old.error_normalized || char(1, 1)); END;"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_au AFTER UPDATE OF "
 	"error_normalized ON error_kb BEGIN "
 	"INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
-	"VALUES ('delete', old.id, old.error_normalized); "
+	"VALUES ('delete', old.id, old.error_normalized || char(1, 1)); "
 	"INSERT INTO error_kb_fts(rowid, error_normalized) "
-	"VALUES (new.id, new.error_normalized); END;"
+	"VALUES (new.id, new.error_normalized || char(1, 1)); END;"
 	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');"
-	"PRAGMA user_version = 1;";
+	"PRAGMA user_version = 2;";
+
+/* Version 1's index (without the U+0001 ends), taken out by the upgrade. */
+static const char schema_v1_out[] =
+	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_ad;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_au;"
+	"DROP TABLE IF EXISTS error_kb_fts;";
 
 /* user_version while db_rebuild_index() has the index out. */
 #define DB_VERSION_REINDEX	-1
@@ -621,7 +637,10 @@ migrate(struct rr_db *db)
 		    NULL)) != SQLITE_OK)
 			goto fail;
 	}
-	if ((rc = sqlite3_exec(c, schema_v1, NULL, NULL, NULL)) != SQLITE_OK)
+	if (ver == 1 && (rc = sqlite3_exec(c, schema_v1_out, NULL, NULL,
+	    NULL)) != SQLITE_OK)
+		goto fail;
+	if ((rc = sqlite3_exec(c, schema_index, NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	if (ntables > 0 && ver != DB_VERSION_REINDEX)
 		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
@@ -803,6 +822,7 @@ db_index_broken(const struct rr_db *db)
  * schema and scans.
  */
 static const char index_drop[] =
+	"DROP TABLE IF EXISTS error_kb_terms;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_ad;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_au;"

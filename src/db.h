@@ -41,7 +41,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-#define DB_SCHEMA_VERSION	1
+#define DB_SCHEMA_VERSION	2
 #define DB_BUDGET_MS_DEFAULT	1000
 /* Past this many rows a hook does not run the one-time upgrade. */
 #define DB_MIGRATE_INLINE_ROWS	20000
