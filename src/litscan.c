@@ -596,33 +596,18 @@ set_found(struct run *r, uint32_t id)
 	r->hits->v[r->hits->n++] = id;
 }
 
-/* The literals of group g not settled yet (computed on first need). */
+/*
+ * The literals of group g not settled yet, + 1; counted from the group's
+ * size on its first hit (found[] comes zeroed: a literal the caller had
+ * already set keeps its group from stopping early, nothing worse).
+ */
 static uint32_t *
 group_left(struct run *r, uint32_t gi, const struct group *g)
 {
-	const unsigned char	*p;
-	uint32_t		 c, i, first, count, n = 0, len, id;
-
 	if (r->left == NULL)
 		r->left = xcalloc(r->m->ngroups, sizeof(*r->left));
-	if (r->left[gi] != 0)
-		return &r->left[gi];
-	for (c = 0; c < g->nclasses; c++) {
-		p = r->m->p + r->m->classes + (size_t)(g->class_first + c) *
-		    LS_CLASS;
-		first = ld32(p + 4);
-		count = ld32(p + 8);
-		if (first > r->m->nlits || count > r->m->nlits - first) {
-			r->bad = true;
-			return &r->left[gi];
-		}
-		for (i = first; i < first + count; i++) {
-			if (read_lit(r, i, &len, &id) == NULL)
-				return &r->left[gi];
-			n += !settled(r, id);
-		}
-	}
-	r->left[gi] = n + 1;
+	if (r->left[gi] == 0)
+		r->left[gi] = g->nlits < UINT32_MAX ? g->nlits + 1 : g->nlits;
 	return &r->left[gi];
 }
 

@@ -11,20 +11,26 @@
  *            then the tool names
  *   buckets  4-byte aligned, offsets from the bucket's start:
  *            u32 rules, u32 rules without literal clauses (`always`),
- *            u32 subjects, u32 0; the `always` rule numbers, ascending;
- *            per subject (the field, or input.<key>, that literals are
- *            searched in) 24 bytes: u8 field, u8 0, u16 key length,
- *            u32 key offset, u32 scanner offset, u32 scanner length,
- *            u32 postings index offset, u32 postings offset; then each
- *            subject's key, its literal scanner (litscan.h's encoding),
- *            its postings index (u32 per literal + 1: where the
- *            literal's postings start) and its postings (8 bytes: u32
- *            rule, u8 clause bit, u8 all the rule's clause bits, u16 0)
+ *            u32 subjects, u32 offset of the checks; the `always` rule
+ *            numbers, ascending; per subject (the field, or
+ *            input.<key>, that literals are searched in) 24 bytes: u8
+ *            field, u8 0, u16 key length, u32 key offset, u32 scanner
+ *            offset, u32 scanner length, u32 postings index offset, u32
+ *            postings offset; then each subject's key, its literal
+ *            scanner (litscan.h's encoding), its postings index (u32 per
+ *            literal + 1: where the literal's postings start) and its
+ *            postings (u32 rule, u32 offset of the rule's other clauses
+ *            in the checks, or 0xffffffff); then the checks: per rule
+ *            u16 clauses, per clause u16 literals, per literal u16
+ *            subject and u32 literal id
  *
- * A rule passes when every one of its clauses has a literal found: the
- * bits of the postings of the literals found, ORed per rule, make all
- * its clause bits.  So a call reads the scanners of its buckets and the
- * postings of the literals it finds, never an entry per rule.
+ * A rule can fire only if every one of its clauses has a literal found.
+ * It is posted under the literals of one clause, its anchor (the rarest
+ * by the length of its shortest literal); a call runs the scanners of
+ * its buckets, reads the postings of the literals found, and checks the
+ * other clauses of the rules they name against what the scanners found.
+ * So it reads nothing per rule of the bucket but the rules that need no
+ * literal, and the rules whose anchor is found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -319,10 +325,12 @@ struct bsubject {
 	struct litscan	*ls;
 	struct posting {
 		uint32_t	 rule;
-		uint8_t		 bit, need;
+		uint32_t	 check;		/* offset in the checks, or none */
 	}		**post;		/* per literal id */
 	size_t		*npost, *postcap, nlits;
 };
+
+#define CHECK_NONE	0xffffffffu
 
 static size_t
 bsubject_of(struct bsubject **subs, size_t *n, size_t *cap,
@@ -345,35 +353,38 @@ bsubject_of(struct bsubject **subs, size_t *n, size_t *cap,
 	return (*n)++;
 }
 
+/* Makes room for the postings of literal id. */
 static void
-bsubject_post(struct bsubject *s, size_t id, size_t rule, unsigned bit,
-    unsigned need)
+bsubject_grow(struct bsubject *s, size_t id)
 {
 	size_t	i;
 
-	if (id >= s->nlits) {
-		s->post = xreallocarray(s->post, id + 1, sizeof(*s->post));
-		s->npost = xreallocarray(s->npost, id + 1, sizeof(*s->npost));
-		s->postcap = xreallocarray(s->postcap, id + 1,
-		    sizeof(*s->postcap));
-		for (i = s->nlits; i <= id; i++) {
-			s->post[i] = NULL;
-			s->npost[i] = s->postcap[i] = 0;
-		}
-		s->nlits = id + 1;
-	}
-	if (s->npost[id] > 0 && s->post[id][s->npost[id] - 1].rule == rule) {
-		s->post[id][s->npost[id] - 1].bit |= (uint8_t)bit;
+	if (id < s->nlits)
 		return;
+	s->post = xreallocarray(s->post, id + 1, sizeof(*s->post));
+	s->npost = xreallocarray(s->npost, id + 1, sizeof(*s->npost));
+	s->postcap = xreallocarray(s->postcap, id + 1, sizeof(*s->postcap));
+	for (i = s->nlits; i <= id; i++) {
+		s->post[i] = NULL;
+		s->npost[i] = s->postcap[i] = 0;
 	}
+	s->nlits = id + 1;
+}
+
+static void
+bsubject_post(struct bsubject *s, size_t id, size_t rule, uint32_t check)
+{
+	bsubject_grow(s, id);
+	/* An anchor with one literal twice: one posting. */
+	if (s->npost[id] > 0 && s->post[id][s->npost[id] - 1].rule == rule)
+		return;
 	if (s->npost[id] == s->postcap[id]) {
 		s->postcap[id] = s->postcap[id] ? s->postcap[id] * 2 : 2;
 		s->post[id] = xreallocarray(s->post[id], s->postcap[id],
 		    sizeof(**s->post));
 	}
 	s->post[id][s->npost[id]].rule = (uint32_t)rule;
-	s->post[id][s->npost[id]].bit = (uint8_t)bit;
-	s->post[id][s->npost[id]++].need = (uint8_t)need;
+	s->post[id][s->npost[id]++].check = check;
 }
 
 static void
@@ -387,6 +398,29 @@ bsubject_free(struct bsubject *s)
 	free(s->post);
 	free(s->npost);
 	free(s->postcap);
+}
+
+/*
+ * The clause a rule is found by: the one whose shortest literal is the
+ * longest (a clause is as rare as its commonest alternative: '.ts' is in
+ * most paths, 'api_key_17' in few), then the one with fewer literals.
+ */
+static size_t
+anchor_of(const struct pf_rule *p, size_t nc)
+{
+	size_t	c, j, best = 0, best_min = 0, min;
+
+	for (c = 0; c < nc; c++) {
+		for (min = SIZE_MAX, j = 0; j < p->c[c].n; j++)
+			if (p->c[c].a[j].len < min)
+				min = p->c[c].a[j].len;
+		if (c == 0 || min > best_min || (min == best_min &&
+		    p->c[c].n < p->c[best].n)) {
+			best = c;
+			best_min = min;
+		}
+	}
+	return best;
 }
 
 static void
@@ -413,7 +447,9 @@ pad4(struct buf *b)
 
 /*
  * Writes the bucket of rules (ascending, with their clauses pr) into bk,
- * 4-byte aligned; fills its reference (offset in bk, length).
+ * 4-byte aligned; fills its reference (offset in bk, length).  Each rule
+ * with clauses is posted under the literals of its anchor clause; its
+ * other clauses go to the checks, as (subject, literal id) alternatives.
  */
 static void
 emit_bucket(struct buf *bk, const size_t *rules, size_t n,
@@ -421,14 +457,16 @@ emit_bucket(struct buf *bk, const size_t *rules, size_t n,
 {
 	struct bsubject		*subs = NULL, *s;
 	const struct pf_rule	*p;
-	size_t			 nsubs = 0, subcap = 0, i, c, j, id, nc;
-	size_t			 start, nalways = 0, sub_tab, off, k, total;
-	unsigned		 need;
+	struct buf		 checks;
+	size_t			 nsubs = 0, subcap = 0, i, c, j, id, nc, k;
+	size_t			 start, nalways = 0, sub_tab, off, total, anc;
+	uint32_t		 check;
 
 	if (n == 0) {
 		ref[0] = ref[1] = 0;
 		return;
 	}
+	buf_init(&checks);
 	pad4(bk);
 	start = bk->len;
 	for (i = 0; i < n; i++) {
@@ -438,21 +476,35 @@ emit_bucket(struct buf *bk, const size_t *rules, size_t n,
 			nalways++;
 			continue;
 		}
-		need = (1u << nc) - 1;
-		for (c = 0; c < nc; c++)
+		anc = anchor_of(p, nc);
+		check = CHECK_NONE;
+		if (nc > 1) {
+			check = (uint32_t)checks.len;
+			wr_u16(&checks, (uint16_t)(nc - 1));
+		}
+		for (c = 0; c < nc; c++) {
+			if (c != anc)
+				wr_u16(&checks, (uint16_t)p->c[c].n);
 			for (j = 0; j < p->c[c].n; j++) {
 				k = bsubject_of(&subs, &nsubs, &subcap,
 				    &p->c[c].a[j]);
 				id = litscan_add(subs[k].ls, p->c[c].a[j].lit,
 				    p->c[c].a[j].len, p->c[c].a[j].ci);
-				bsubject_post(&subs[k], id, rules[i], 1u << c,
-				    need);
+				if (c == anc)
+					bsubject_post(&subs[k], id, rules[i],
+					    check);
+				else {
+					bsubject_grow(&subs[k], id);
+					wr_u16(&checks, (uint16_t)k);
+					wr_u32(&checks, (uint32_t)id);
+				}
 			}
+		}
 	}
 	wr_u32(bk, (uint32_t)n);
 	wr_u32(bk, (uint32_t)nalways);
 	wr_u32(bk, (uint32_t)nsubs);
-	wr_u32(bk, 0);
+	wr_u32(bk, 0);			/* the checks' offset, below */
 	for (i = 0; i < n; i++)
 		if (pr[rules[i]].n == 0)
 			wr_u32(bk, (uint32_t)rules[i]);
@@ -483,12 +535,14 @@ emit_bucket(struct buf *bk, const size_t *rules, size_t n,
 		for (id = 0; id < s->nlits; id++)
 			for (j = 0; j < s->npost[id]; j++) {
 				wr_u32(bk, s->post[id][j].rule);
-				wr_u8(bk, s->post[id][j].bit);
-				wr_u8(bk, s->post[id][j].need);
-				wr_u16(bk, 0);
+				wr_u32(bk, s->post[id][j].check);
 			}
 		bsubject_free(s);
 	}
+	wr_u32_at(bk, start + 12, (uint32_t)(bk->len - start));
+	buf_add(bk, checks.data, checks.len);
+	pad4(bk);
+	buf_release(&checks);
 	free(subs);
 	ref[0] = (uint32_t)start;
 	ref[1] = (uint32_t)(bk->len - start);
