@@ -239,19 +239,32 @@ cache_key(const char *request, const struct cache_identity *id)
 	struct buf	 b;
 	struct stat	 st;
 
+	/* Without printf, as all of a hook's common path (buf.h). */
 	buf_init(&b);
-	buf_printf(&b, "reflexion-rules cache\nformat %d\nengine %s\n"
-	    "pcre2 %s\nword %zu\n", CACHE_FORMAT, id->engine, id->pcre2,
-	    sizeof(void *));
+	buf_adds(&b, "reflexion-rules cache\nformat ");
+	buf_add_u64(&b, CACHE_FORMAT, 0);
+	buf_adds(&b, "\nengine ");
+	buf_adds(&b, id->engine);
+	buf_adds(&b, "\npcre2 ");
+	buf_adds(&b, id->pcre2);
+	buf_adds(&b, "\nword ");
+	buf_add_u64(&b, sizeof(void *), 0);
+	buf_addc(&b, '\n');
 	/*
 	 * The binary itself: a rebuilt engine with the same version gets its
 	 * own cache (two binaries in use never fight over one file).
 	 */
-	if (stat("/proc/self/exe", &st) == 0)
-		buf_printf(&b, "exe %llu %llu %lld.%09ld\n",
-		    (unsigned long long)st.st_ino,
-		    (unsigned long long)st.st_size,
-		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	if (stat("/proc/self/exe", &st) == 0) {
+		buf_adds(&b, "exe ");
+		buf_add_u64(&b, (unsigned long long)st.st_ino, 0);
+		buf_addc(&b, ' ');
+		buf_add_u64(&b, (unsigned long long)st.st_size, 0);
+		buf_addc(&b, ' ');
+		buf_add_i64(&b, (long long)st.st_mtim.tv_sec);
+		buf_addc(&b, '.');
+		buf_add_u64(&b, (unsigned long long)st.st_mtim.tv_nsec, 9);
+		buf_addc(&b, '\n');
+	}
 	buf_adds(&b, request);
 	return buf_detach(&b, NULL);
 }
@@ -259,8 +272,14 @@ cache_key(const char *request, const struct cache_identity *id)
 char *
 cache_file(const char *home, const char *key)
 {
-	return xasprintf("%s/cache/%016llx.rrc", home,
-	    (unsigned long long)rr_checksum(key, strlen(key)));
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, home);
+	buf_adds(&b, "/cache/");
+	buf_add_hex(&b, rr_checksum(key, strlen(key)), 16);
+	buf_adds(&b, ".rrc");
+	return buf_detach(&b, NULL);
 }
 
 /* ---- opening ------------------------------------------------------------ */
