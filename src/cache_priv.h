@@ -10,11 +10,15 @@
 
 #define CACHE_MAGIC		"RRCACHE\x1a"
 #define CACHE_BOM		0x01020304u
-#define CACHE_HEADER	192
+#define CACHE_HEADER	256
 #define CACHE_SECTIONS		64
+/* The identity the file was written with (cache.c): after the sections. */
+#define CACHE_STAMP	192
 #define CACHE_MAX	(1024u * 1024 * 1024)
 #define CACHE_TMP_MAX_AGE	60
 #define CACHE_MAX_AGE	(30 * 24 * 3600)
+/* A rules array this large is mapped, not allocated (cache.c). */
+#define CACHE_RULES_MAPPED	(64 * 1024)
 
 enum section {
 	S_IDENT,

@@ -550,7 +550,8 @@ select_rules(struct ectx *cx, const struct ruleset *rs, struct rr_event *ev,
 	size_t		i;
 
 	if (fast && rs->pf != NULL) {
-		if (pf_select(rs->pf, rs->pflen, ev, &lazy, c) < 0)
+		if (pf_select(rs->pf, rs->pflen, !rs->pf_intact, ev, &lazy,
+		    c) < 0)
 			return -1;
 	} else {
 		c->rules = xcalloc(rs->n ? rs->n : 1, sizeof(*c->rules));
@@ -661,8 +662,11 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
 	else {
-		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0)
+		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0) {
+			/* The prefilter may have made the command's paths. */
+			eval_ctx_release(&cx);
 			return -1;
+		}
 		for (i = 0; i < cands.n; i++) {
 			seen = out->nfired;
 			eval_rule(&cx, rs->rules[cands.rules[i]]);

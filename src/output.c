@@ -107,7 +107,9 @@ output_skill_banner(const struct eval_outcome *o, struct buf *b)
 			if (!any)
 				buf_adds(b, heads[p]);
 			any = 1;
-			buf_printf(b, "  \xe2\x86\x92 %s\n", r->skill);
+			buf_adds(b, "  \xe2\x86\x92 ");
+			buf_adds(b, r->skill);
+			buf_addc(b, '\n');
 		}
 		if (any)
 			buf_addc(b, '\n');
@@ -274,8 +276,9 @@ output_claude(const struct eval_outcome *o, const struct rr_event *ev,
 		jsonw_cstring(&j, ev->event_name);
 		first_hso = false;
 		if (t.decision) {
-			buf_printf(&j, ",\"permissionDecision\":\"%s\"",
-			    t.decision);
+			buf_adds(&j, ",\"permissionDecision\":\"");
+			buf_adds(&j, t.decision);
+			buf_addc(&j, '"');
 			if (t.reason.len)
 				key_string(&j, &first_hso,
 				    "permissionDecisionReason", &t.reason);

@@ -9,10 +9,28 @@
  *            then the slots (u32 name offset, u32 name length + 1 or 0
  *            for an empty slot, bucket);
  *            then the tool names
- *   buckets  u32 count, then entries in ascending rule order:
- *            u32 rule, u16 clauses; per clause u16 atoms; per atom
- *            u8 field, u8 ci, u16 key length, u16 literal length, key
- *            (input.<key> only), literal
+ *   buckets  4-byte aligned, offsets from the bucket's start:
+ *            u32 rules, u32 rules without literal clauses (`always`),
+ *            u32 subjects, u32 offset of the checks; the `always` rule
+ *            numbers, ascending; per subject (the field, or
+ *            input.<key>, that literals are searched in) 24 bytes: u8
+ *            field, u8 0, u16 key length, u32 key offset, u32 scanner
+ *            offset, u32 scanner length, u32 postings index offset, u32
+ *            postings offset; then each subject's key, its literal
+ *            scanner (litscan.h's encoding), its postings index (u32 per
+ *            literal + 1: where the literal's postings start) and its
+ *            postings (u32 rule, u32 offset of the rule's other clauses
+ *            in the checks, or 0xffffffff); then the checks: per rule
+ *            u16 clauses, per clause u16 literals, per literal u16
+ *            subject and u32 literal id
+ *
+ * A rule can fire only if every one of its clauses has a literal found.
+ * It is posted under the literals of one clause, its anchor (the rarest
+ * by the length of its shortest literal); a call runs the scanners of
+ * its buckets, reads the postings of the literals found, and checks the
+ * other clauses of the rules they name against what the scanners found.
+ * So it reads nothing per rule of the bucket but the rules that need no
+ * literal, and the rules whose anchor is found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,35 +38,17 @@
 #include "bytes.h"
 #include "casefold.h"
 #include "checksum.h"
+#include "litscan.h"
 #include "prefilter.h"
 #include "prefilter_priv.h"
 #include "relit.h"
 #include "xmalloc.h"
 
-#define PF_MAX_CLAUSES	4
 #define PF_MAX_ATOMS	32
 #define PF_MAX_LIT	32
 #define PF_MAX_DEPTH	64
 
 /* ---- clauses of a rule -------------------------------------------------- */
-
-struct pf_atom {
-	enum rr_field	 field;
-	const char	*key;		/* input.<key>, borrowed */
-	char		*lit;		/* owned */
-	size_t		 len;
-	bool		 ci;
-};
-
-struct pf_clause {
-	struct pf_atom	*a;
-	size_t		 n, cap;
-};
-
-struct pf_rule {
-	struct pf_clause *c;
-	size_t		 n, cap;
-};
 
 static void
 clause_free(struct pf_clause *cl)
@@ -61,8 +61,8 @@ clause_free(struct pf_clause *cl)
 	memset(cl, 0, sizeof(*cl));
 }
 
-static void
-pfrule_free(struct pf_rule *pr)
+void
+pf_rule_free(struct pf_rule *pr)
 {
 	size_t	i;
 
@@ -213,7 +213,7 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 			memset(&kid, 0, sizeof(kid));
 			cond_clauses(c->kids[i], &kid, depth + 1);
 			if (kid.n == 0 || u.n + kid.c[0].n > PF_MAX_ATOMS) {
-				pfrule_free(&kid);
+				pf_rule_free(&kid);
 				clause_free(&u);
 				return;
 			}
@@ -226,7 +226,7 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 				u.a[u.n++] = kid.c[0].a[j];
 			}
 			kid.c[0].n = 0;
-			pfrule_free(&kid);
+			pf_rule_free(&kid);
 		}
 		pfrule_push(pr, &u);
 		return;
@@ -255,30 +255,6 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 		 * in the command's text.
 		 */
 		return;
-	}
-}
-
-static void
-encode_entry(struct buf *b, size_t rule, const struct pf_rule *pr)
-{
-	const struct pf_atom	*a;
-	size_t			 i, j, n = pr->n > PF_MAX_CLAUSES ?
-	    PF_MAX_CLAUSES : pr->n, keylen;
-
-	wr_u32(b, (uint32_t)rule);
-	wr_u16(b, (uint16_t)n);
-	for (i = 0; i < n; i++) {
-		wr_u16(b, (uint16_t)pr->c[i].n);
-		for (j = 0; j < pr->c[i].n; j++) {
-			a = &pr->c[i].a[j];
-			keylen = a->key ? strlen(a->key) : 0;
-			wr_u8(b, (uint8_t)a->field);
-			wr_u8(b, a->ci);
-			wr_u16(b, (uint16_t)keylen);
-			wr_u16(b, (uint16_t)a->len);
-			buf_add(b, a->key, keylen);
-			buf_add(b, a->lit, a->len);
-		}
 	}
 }
 
@@ -333,24 +309,6 @@ tool_ref_cmp(const void *x, const void *y)
 	return a->rule < b->rule ? -1 : a->rule > b->rule;
 }
 
-/* Writes a bucket of rules into bk; fills its reference. */
-static void
-emit_bucket(struct buf *bk, const size_t *rules, size_t n,
-    struct buf *entries, uint32_t ref[2])
-{
-	size_t	i, start = bk->len;
-
-	if (n == 0) {
-		ref[0] = ref[1] = 0;
-		return;
-	}
-	wr_u32(bk, (uint32_t)n);
-	for (i = 0; i < n; i++)
-		buf_add(bk, entries[rules[i]].data, entries[rules[i]].len);
-	ref[0] = (uint32_t)start;
-	ref[1] = (uint32_t)(bk->len - start);
-}
-
 static void
 write_bref(struct buf *out, const struct buf *bk, size_t base,
     const uint32_t ref[2])
@@ -363,7 +321,8 @@ write_bref(struct buf *out, const struct buf *bk, size_t base,
 void
 pf_build(const struct ruleset *rs, struct buf *out)
 {
-	struct buf		*entries, bk, names;
+	struct pf_rule		*prs;
+	struct buf		 bk, names;
 	struct rlist		 any[EV__COUNT], glob[EV__COUNT];
 	struct tool_ref		*refs = NULL;
 	struct pf_rule		 pr;
@@ -377,17 +336,15 @@ pf_build(const struct ruleset *rs, struct buf *out)
 
 	memset(any, 0, sizeof(any));
 	memset(glob, 0, sizeof(glob));
-	entries = xcalloc(rs->n ? rs->n : 1, sizeof(*entries));
+	prs = xcalloc(rs->n ? rs->n : 1, sizeof(*prs));
 	for (i = 0; i < rs->n; i++) {
 		r = rs->rules[i];
-		buf_init(&entries[i]);
 		if (r == NULL || !r->enabled)
 			continue;
 		memset(&pr, 0, sizeof(pr));
 		if (r->when != NULL)
 			cond_clauses(r->when, &pr, 0);
-		encode_entry(&entries[i], i, &pr);
-		pfrule_free(&pr);
+		prs[i] = pr;
 		for (k = 0; k < EV__COUNT; k++) {
 			if (!(r->events & (1u << k)))
 				continue;
@@ -421,8 +378,8 @@ pf_build(const struct ruleset *rs, struct buf *out)
 	tool_refs = xcalloc(nrefs ? nrefs : 1, sizeof(*tool_refs));
 	memset(ntools, 0, sizeof(ntools));
 	for (k = 0; k < EV__COUNT; k++) {
-		emit_bucket(&bk, any[k].v, any[k].n, entries, any_ref[k]);
-		emit_bucket(&bk, glob[k].v, glob[k].n, entries, glob_ref[k]);
+		pf_emit_bucket(&bk, any[k].v, any[k].n, prs, any_ref[k]);
+		pf_emit_bucket(&bk, glob[k].v, glob[k].n, prs, glob_ref[k]);
 	}
 	for (i = 0; i < nrefs; i = j) {
 		struct rlist l;
@@ -430,7 +387,7 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		for (j = i; j < nrefs && refs[j].kind == refs[i].kind &&
 		    strcmp(refs[j].name, refs[i].name) == 0; j++)
 			rlist_add(&l, refs[j].rule);
-		emit_bucket(&bk, l.v, l.n, entries, tool_refs[i]);
+		pf_emit_bucket(&bk, l.v, l.n, prs, tool_refs[i]);
 		ntools[refs[i].kind]++;
 		free(l.v);
 	}
@@ -506,8 +463,8 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		free(glob[k].v);
 	}
 	for (i = 0; i < rs->n; i++)
-		buf_release(&entries[i]);
-	free(entries);
+		pf_rule_free(&prs[i]);
+	free(prs);
 	free(refs);
 	free(tool_refs);
 	buf_release(&bk);
@@ -525,4 +482,5 @@ ruleset_index(struct ruleset *rs)
 	pf_build(rs, &b);
 	rs->pf = (const unsigned char *)buf_detach(&b, &rs->pflen);
 	rs->pf_owned = true;
+	rs->pf_intact = true;
 }

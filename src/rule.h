@@ -376,12 +376,18 @@ struct ruleset {
 	 * several, or NULL (then the locale's; eval.h).
 	 */
 	const char	*lang;
-	/* Prefilter index (prefilter.h), or NULL; freed if pf_owned. */
+	/*
+	 * Prefilter index (prefilter.h), or NULL; freed if pf_owned.
+	 * pf_intact: known as built (in memory, or a cache file whose
+	 * identity is as written), so its checksums need not be checked.
+	 */
 	const unsigned char *pf;
 	size_t		 pflen;
-	bool		 pf_owned;
+	bool		 pf_owned, pf_intact;
 	/* Rules decoded on demand (cache.c): rules[i] may be NULL. */
 	struct ruleset_lazy *lazy;
+	/* rules is anonymous memory of cap entries (munmap, not free). */
+	bool		 rules_mapped;
 	/* While compiling for the cache: every source read is logged. */
 	struct manifest	*manifest;
 	/* While compiling: the engine's own directories (compile_places.c). */
