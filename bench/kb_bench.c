@@ -172,13 +172,15 @@ plain_session(sqlite3 *c, const char *session)
 	return n;
 }
 
-enum q { Q_RARE, Q_COMMON, Q_ABSENT, Q_SHORT, Q_SHORT_RARE, Q_SESSION };
+enum q { Q_RARE, Q_COMMON, Q_ABSENT, Q_SHORT, Q_SHORT_RARE, Q_ONE_RARE,
+	Q_SESSION };
 static const char *const qnames[] = {
 	"file_errors, a file named in ~1/5000 of the rows",
 	"file_errors, index.ts (in 5% of the rows)",
 	"file_errors, a name no row holds",
 	"file_errors, a 2-character name in 1% of the rows (go)",
 	"file_errors, a 2-character name in 0.01% of the rows (qz)",
+	"file_errors, a 1-character name in 0.01% of the rows (q)",
 	"session_error",
 };
 
@@ -201,6 +203,9 @@ name_for(enum q q, char *out, size_t n)
 	case Q_SHORT_RARE:
 		snprintf(out, n, "qz");
 		break;
+	case Q_ONE_RARE:
+		snprintf(out, n, "q");
+		break;
 	case Q_SESSION:
 		snprintf(out, n, "s%u", rnd(1000));
 		break;
@@ -217,9 +222,9 @@ measure(const char *path, long rows, enum q q)
 	double		 warm[ITER], cold[ITER], base[ITER], t;
 	char		 name[64], how[64], *err = NULL;
 	int		 i, nplain = rows >= 1000000 ? 5 : rows >= 100000 ? 20 :
-			    ITER, plans[4] = { 0 };
+			    ITER, plans[5] = { 0 };
 	/* A scan of a big table is slow on both sides: fewer runs. */
-	int		 iter = q == Q_SHORT_RARE && rows >= 100000 ? nplain : ITER;
+	int		 iter = ITER;
 
 	db_conn(db, DB_READ, &err);
 	sqlite3_open_v2(path, &plain, SQLITE_OPEN_READONLY, NULL);
@@ -261,9 +266,9 @@ measure(const char *path, long rows, enum q q)
 	if (q == Q_SESSION)
 		snprintf(how, sizeof(how), "index");
 	else
-		snprintf(how, sizeof(how), "probe %d, index %d, scan %d",
-		    plans[KB_PLAN_PROBE], plans[KB_PLAN_INDEX],
-		    plans[KB_PLAN_SCAN]);
+		snprintf(how, sizeof(how), "probe %d, index %d, terms %d, "
+		    "scan %d", plans[KB_PLAN_PROBE], plans[KB_PLAN_INDEX],
+		    plans[KB_PLAN_TERMS], plans[KB_PLAN_SCAN]);
 	printf("| %ld | %s | %.3f | %.3f | %.3f | %.2f | %.2f | %s |\n", rows,
 	    qnames[q], pct(warm, iter, 0.5), pct(warm, iter, 0.95),
 	    pct(cold, iter, 0.5), pct(base, nplain, 0.5),

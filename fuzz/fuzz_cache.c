@@ -3,6 +3,9 @@
  * written to the compiled cache and read back; for a set of events the
  * rules that fire and their messages must be the same from the cache as
  * fresh, and the same with prefilters on as off.  Any difference aborts.
+ * Then its prefilter index, with bytes changed at places drawn from the
+ * input, is read without checksums (as a cache file whose stamp holds is
+ * read) for every event: whatever it selects, it must not crash.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include "../tests/unit/helpers.h"
 #include "cache.h"
 #include "eval.h"
+#include "event.h"
 #include "prefilter.h"
 #include "compile.h"
 #include "xmalloc.h"
@@ -34,6 +38,42 @@ static const char *const events[] = {
 	"{\"hook_event_name\":\"PostToolUseFailure\",\"cwd\":\"/p\",\"tool_name\":"
 	"\"Bash\",\"error\":\"Traceback: HTTP 500 E0042\"}",
 };
+
+/* The index of rs with up to 8 bytes changed, read for every event. */
+static void
+corrupt_index(const struct ruleset *rs, const uint8_t *data, size_t size)
+{
+	struct pf_candidates	 c;
+	struct rr_event		 ev;
+	unsigned char		*copy;
+	uint64_t		 h = 1469598103934665603ULL;
+	size_t			 i, k;
+	char			*err = NULL;
+
+	if (rs->pf == NULL || rs->pflen == 0)
+		return;
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 1099511628211ULL;
+	copy = xmalloc(rs->pflen);
+	memcpy(copy, rs->pf, rs->pflen);
+	for (k = 0; k < 8; k++) {
+		h = h * 6364136223846793005ULL + 1442695040888963407ULL;
+		copy[(h >> 33) % rs->pflen] ^= (unsigned char)(h >> 13);
+	}
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		if (event_parse(&ev, events[i], strlen(events[i]), NULL,
+		    &err) < 0) {
+			free(err);
+			err = NULL;
+			event_release(&ev);
+			continue;
+		}
+		if (pf_select(copy, rs->pflen, false, &ev, NULL, &c) == 0)
+			pf_candidates_release(&c);
+		event_release(&ev);
+	}
+	free(copy);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -77,6 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(err);
 	unlink(path);
+	corrupt_index(&rs, data, size);
 	manifest_release(&mf);
 	diag_list_release(&dl);
 	ruleset_release(&rs);

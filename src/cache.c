@@ -4,9 +4,11 @@
  *   header   "RRCACHE\x1a", u32 format, u32 byte-order mark, u32 word
  *            sizes, u32 header length, u64 file length, u64 header
  *            checksum, u32 rules, files, regex slots, chunks, chunk size;
- *            then seven section references (u32 offset, u32 length,
+ *            at 64, seven section references (u32 offset, u32 length,
  *            u64 checksum): identity, manifest, files, diagnostics,
- *            prefilter index, rule table, chunk table
+ *            prefilter index, rule table, chunk table; at 192, the
+ *            stamp: u64 inode, i64 and u32 modification time (seconds,
+ *            nanoseconds), u32 1 (or all zero: no stamp)
  *   identity engine version, PCRE2 version, key (checksummed)
  *   manifest manifest.h's encoding (checksummed)
  *   files    the rule files' names, those that declare on_error:
@@ -21,6 +23,23 @@
  * The rule and chunk tables are not checksummed as a whole: each entry
  * checks itself (a bad offset, length or checksum fails the body's
  * check), so a call reads only the entries it needs.
+ *
+ * The stamp is the file's identity as written (fileio.h): the writer
+ * checksums everything, and the inode and modification time it gives
+ * the file say, from the fstat() every open makes anyway, that nobody
+ * has written to it since (any write, truncation or copy changes one of
+ * them, or the size).  What a call reads in full (the header, the
+ * identity, manifest, file list and diagnostics) and the rules and regex
+ * chunks it decodes (PCRE2 trusts what it deserializes) are checksummed
+ * on every call; the prefilter index, of which a call reads a few pages
+ * but would have to checksum whole buckets, is trusted on the stamp.  A
+ * file whose stamp does not hold was changed, and is refused and built
+ * again.  A file without a stamp (a file system that does not keep the
+ * time to the nanosecond) has its index checksummed as it is read.
+ * Every offset is bounds-checked: bits that rot under the file system,
+ * or a crafted file that forges a stamp (as it could forge checksums),
+ * can change which rules an event reaches, as an edit of the rule files
+ * themselves could, but cannot crash the reader.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -67,6 +86,7 @@ struct cache_view {
 	void			***codes;	/* per chunk, once decoded */
 	unsigned char		*chunk_state;	/* 0 new, 1 decoded, 2 bad */
 	bool			 corrupt;
+	bool			 intact;	/* the stamp holds */
 };
 
 static struct cache_view *
@@ -192,6 +212,13 @@ view_free(struct ruleset_lazy *l)
 	free(v->fc);
 	munmap((void *)v->map, v->size);
 	free(v);
+}
+
+void
+cache_skip_tests(struct ruleset *rs)
+{
+	if (rs->lazy != NULL && rs->lazy->free == view_free)
+		view_of_lazy(rs->lazy)->ctx.skip_tests = true;
 }
 
 /* ---- identity and key ------------------------------------------------- */
@@ -346,7 +373,8 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	struct rd		 r;
 	const char		*engine, *pcre2, *k;
 	void			*map;
-	uint64_t		 file_len, sum;
+	uint64_t		 file_len, sum, ino, nsec;
+	int64_t			 sec;
 	uint32_t		 i, words, fcf;
 	uint8_t			 trusted;
 	char			*stale = NULL;
@@ -417,6 +445,17 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	v->nslots = rd_u32(&r);
 	v->nchunks = rd_u32(&r);
 	v->chunk_size = rd_u32(&r);
+	rd_init(&r, v->map + CACHE_STAMP, 24);
+	ino = rd_u64(&r);
+	sec = rd_i64(&r);
+	nsec = rd_u32(&r);
+	if (rd_u32(&r) == 1) {
+		if (ino != (uint64_t)st.st_ino || sec != st.st_mtim.tv_sec ||
+		    nsec != (uint64_t)st.st_mtim.tv_nsec)
+			return open_fail(v, fd, why, "written to since it was "
+			    "made");
+		v->intact = true;
+	}
 	rd_init(&r, v->map + CACHE_SECTIONS, S__COUNT * 16);
 	for (i = 0; i < S__COUNT; i++) {
 		v->sec[i].off = rd_u32(&r);
@@ -505,6 +544,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	rs->pf = v->map + v->sec[S_INDEX].off;
 	rs->pflen = v->sec[S_INDEX].len;
 	rs->pf_owned = false;
+	rs->pf_intact = v->intact;
 	rs->lazy = &v->lazy;
 	return 0;
 }

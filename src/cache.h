@@ -37,7 +37,7 @@
  * Bump whenever the encoding changes: cache.c and cache_write.c, or the
  * rule encoding (cache_rule.c, cache_cond.c, cache_codec.c).
  */
-#define CACHE_FORMAT	5
+#define CACHE_FORMAT	6
 #define CACHE_CHUNK	32
 
 struct cache_identity {
@@ -69,5 +69,11 @@ int	 cache_write(const char *path, const char *key,
  */
 int	 cache_open(struct ruleset *, struct diag_list *, const char *path,
 	     const char *key, const struct cache_identity *, char **why);
+/*
+ * Rules of rs decoded from now on leave out their tests: blocks (what a
+ * hook call needs not: parsing their events' JSON cost more than the
+ * rest of a rule).  Nothing when rs does not come from the cache.
+ */
+void	 cache_skip_tests(struct ruleset *);
 
 #endif

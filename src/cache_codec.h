@@ -37,6 +37,7 @@ struct cache_decode_ctx {
 	size_t		 nfiles;
 	struct rr_regex_source *regex_src;
 	size_t		 nslots;
+	bool		 skip_tests;	/* leave rules' tests: out */
 };
 
 struct dec {

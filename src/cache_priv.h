@@ -10,8 +10,10 @@
 
 #define CACHE_MAGIC		"RRCACHE\x1a"
 #define CACHE_BOM		0x01020304u
-#define CACHE_HEADER	192
+#define CACHE_HEADER	256
 #define CACHE_SECTIONS		64
+/* The identity the file was written with (cache.c): after the sections. */
+#define CACHE_STAMP	192
 #define CACHE_MAX	(1024u * 1024 * 1024)
 #define CACHE_TMP_MAX_AGE	60
 #define CACHE_MAX_AGE	(30 * 24 * 3600)

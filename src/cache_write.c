@@ -241,6 +241,34 @@ remove_old_files(const char *dir)
 	closedir(d);
 }
 
+/*
+ * The file's identity as written: its inode and modification time, or
+ * none (zeroes) where the file system cannot keep the time exactly; the
+ * header checksum is made again over them.
+ */
+static void
+stamp_header(void *arg, void *data, size_t len, const struct stat *st,
+    const struct timespec *mtime)
+{
+	unsigned char	*h = data;
+	uint64_t	 v, sum;
+	int64_t		 sec = mtime ? (int64_t)mtime->tv_sec : 0;
+	uint32_t	 nsec = mtime ? (uint32_t)mtime->tv_nsec : 0;
+	uint32_t	 stamped = mtime != NULL;
+
+	(void)arg;
+	if (len < CACHE_HEADER)
+		return;
+	v = mtime ? (uint64_t)st->st_ino : 0;
+	memcpy(h + CACHE_STAMP, &v, 8);
+	memcpy(h + CACHE_STAMP + 8, &sec, 8);
+	memcpy(h + CACHE_STAMP + 16, &nsec, 4);
+	memcpy(h + CACHE_STAMP + 20, &stamped, 4);
+	memset(h + 32, 0, 8);
+	sum = rr_checksum(h, CACHE_HEADER);
+	memcpy(h + 32, &sum, 8);
+}
+
 int
 cache_write(const char *path, const char *key,
     const struct cache_identity *id, const struct ruleset *rs,
@@ -262,7 +290,8 @@ cache_write(const char *path, const char *key,
 	if (mkdir_p(dir, err) == 0) {
 		remove_old_files(dir);
 		/* The engine's data is the user's alone, as its directory. */
-		rc = file_replace(path, f.data, f.len, 0600, err);
+		rc = file_replace_stamped(path, f.data, f.len, 0600,
+		    &(struct file_stamp){ stamp_header, NULL }, err);
 	}
 	free(dir);
 	buf_release(&f);

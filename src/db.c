@@ -18,11 +18,16 @@
 #include "xmalloc.h"
 
 /*
- * Schema version 1.  Tables are created only when missing: a database made
+ * Schema version 2.  Tables are created only when missing: a database made
  * by the original tool keeps its own (wider) tables and gets the columns it
  * lacks.  The FTS5 trigram index answers error_normalized LIKE '%name%'
- * without a scan; it holds no copy of the text (external content) and the
- * triggers keep it in step with every writer, ours or not.
+ * without a scan; it holds no copy of the text (external content, read
+ * through a view) and the triggers keep it in step with every writer, ours
+ * or not.  It indexes each text with two characters U+0001 after it, so
+ * that every place of a text starts a trigram: a name of one or two
+ * characters is found among the trigrams it begins (error_kb_terms, the
+ * index's terms by range), at the end of a text too (kb.c).  Version 1
+ * had the index without them; the upgrade makes it again.
  */
 static const char schema_tables[] =
 	"CREATE TABLE IF NOT EXISTS events ("
@@ -44,7 +49,7 @@ static const char *const kb_columns[][2] = {
 	    "NOT NULL DEFAULT 0" },
 };
 
-static const char schema_v1[] =
+static const char schema_index[] =
 	"CREATE INDEX IF NOT EXISTS rr_events_ts ON events(ts);"
 	"CREATE INDEX IF NOT EXISTS rr_events_session ON events(session_id);"
 	"CREATE INDEX IF NOT EXISTS rr_events_tool_error ON events(session_id, "
@@ -57,23 +62,34 @@ static const char schema_v1[] =
 	"error_normalized);"
 	"CREATE INDEX IF NOT EXISTS rr_error_kb_last_used ON error_kb("
 	"last_used);"
+	"CREATE VIEW IF NOT EXISTS error_kb_fts_text(id, error_normalized) AS "
+	"SELECT id, error_normalized || char(1, 1) FROM error_kb;"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS error_kb_fts USING fts5("
-	"error_normalized, content='error_kb', content_rowid='id', "
+	"error_normalized, content='error_kb_fts_text', content_rowid='id', "
 	"tokenize='trigram');"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS error_kb_terms USING "
+	"fts5vocab(error_kb_fts, instance);"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ai AFTER INSERT ON error_kb "
 	"BEGIN INSERT INTO error_kb_fts(rowid, error_normalized) "
-	"VALUES (new.id, new.error_normalized); END;"
+	"VALUES (new.id, new.error_normalized || char(1, 1)); END;"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_ad AFTER DELETE ON error_kb "
 	"BEGIN INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
-	"VALUES ('delete', old.id, old.error_normalized); END;"
+	"VALUES ('delete', old.id, old.error_normalized || char(1, 1)); END;"
 	"CREATE TRIGGER IF NOT EXISTS rr_error_kb_au AFTER UPDATE OF "
 	"error_normalized ON error_kb BEGIN "
 	"INSERT INTO error_kb_fts(error_kb_fts, rowid, error_normalized) "
-	"VALUES ('delete', old.id, old.error_normalized); "
+	"VALUES ('delete', old.id, old.error_normalized || char(1, 1)); "
 	"INSERT INTO error_kb_fts(rowid, error_normalized) "
-	"VALUES (new.id, new.error_normalized); END;"
+	"VALUES (new.id, new.error_normalized || char(1, 1)); END;"
 	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');"
-	"PRAGMA user_version = 1;";
+	"PRAGMA user_version = 2;";
+
+/* Version 1's index (without the U+0001 ends), taken out by the upgrade. */
+static const char schema_v1_out[] =
+	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_ad;"
+	"DROP TRIGGER IF EXISTS rr_error_kb_au;"
+	"DROP TABLE IF EXISTS error_kb_fts;";
 
 /* user_version while db_rebuild_index() has the index out. */
 #define DB_VERSION_REINDEX	-1
@@ -442,6 +458,37 @@ db_exec(struct rr_db *db, const char *sql, char **err)
 	return -1;
 }
 
+/* After each commit in WAL mode (replaces the automatic checkpoint). */
+static int
+wal_count(void *arg, sqlite3 *c, const char *name, int frames)
+{
+	struct rr_db	*db = arg;
+
+	(void)c;
+	(void)name;
+	db->wal_frames = frames;
+	return SQLITE_OK;
+}
+
+/*
+ * Copies a full WAL back into the database and truncates it, so that the
+ * next connections have nothing to read back from it.  (SQLite's own
+ * automatic checkpoint is PASSIVE: it would copy the frames, but what it
+ * copied is known only to the shared memory of the connections open,
+ * which the next process, alone, starts afresh; the WAL would grow for
+ * ever and every commit copy it all again.)  Busy or failed, it is
+ * tried again after a later commit.
+ */
+static void
+checkpoint_full(struct rr_db *db)
+{
+	if (db->wal_frames < DB_WAL_PAGES)
+		return;
+	if (sqlite3_wal_checkpoint_v2(db->conn, "main",
+	    SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) == SQLITE_OK)
+		db->wal_frames = 0;
+}
+
 int
 db_begin(struct rr_db *db, char **err)
 {
@@ -458,8 +505,10 @@ db_commit(struct rr_db *db, char **err)
 {
 	int	rc = sqlite3_exec(db->conn, "COMMIT", NULL, NULL, NULL);
 
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		checkpoint_full(db);
 		return 0;
+	}
 	*err = db_fail(db, rc, "commit");
 	db_rollback(db);
 	return -1;
@@ -588,7 +637,10 @@ migrate(struct rr_db *db)
 		    NULL)) != SQLITE_OK)
 			goto fail;
 	}
-	if ((rc = sqlite3_exec(c, schema_v1, NULL, NULL, NULL)) != SQLITE_OK)
+	if (ver == 1 && (rc = sqlite3_exec(c, schema_v1_out, NULL, NULL,
+	    NULL)) != SQLITE_OK)
+		goto fail;
+	if ((rc = sqlite3_exec(c, schema_index, NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	if (ntables > 0 && ver != DB_VERSION_REINDEX)
 		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
@@ -674,6 +726,17 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 		sqlite3_exec(db->conn, "PRAGMA synchronous = NORMAL", NULL,
 		    NULL, NULL);
 	}
+	/*
+	 * A hook is one short connection: checkpointing when it closed cost
+	 * every recorded call two fsyncs, and two more to make the WAL file
+	 * and its directory entry again.  The WAL stays instead, and
+	 * db_commit() copies it back and empties it when it holds
+	 * DB_WAL_PAGES frames (checkpoint_full()).
+	 */
+	sqlite3_db_config(db->conn, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+	    (int *)NULL);
+	db->wal_frames = 0;
+	sqlite3_wal_hook(db->conn, wal_count, db);
 	if (ver < DB_SCHEMA_VERSION && !db->readonly) {
 		rc = migrate(db);
 		if (is_busy(rc))
@@ -694,6 +757,11 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	if (db->bound_queries)
 		sqlite3_progress_handler(db->conn, DB_PROGRESS_STEPS,
 		    over_budget, db);
+	/* The upgrade adds the column: asked only of an older schema. */
+	if (db->indexed) {
+		db->has_use_count = true;
+		return SQLITE_OK;
+	}
 	return has_column(db->conn, "error_kb", "use_count",
 	    &db->has_use_count);
 }
@@ -754,6 +822,7 @@ db_index_broken(const struct rr_db *db)
  * schema and scans.
  */
 static const char index_drop[] =
+	"DROP TABLE IF EXISTS error_kb_terms;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_ai;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_ad;"
 	"DROP TRIGGER IF EXISTS rr_error_kb_au;"

@@ -41,12 +41,14 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-#define DB_SCHEMA_VERSION	1
+#define DB_SCHEMA_VERSION	2
 #define DB_BUDGET_MS_DEFAULT	1000
 /* Past this many rows a hook does not run the one-time upgrade. */
 #define DB_MIGRATE_INLINE_ROWS	20000
 /* Statement steps between checks of the deadline (over_budget()). */
 #define DB_PROGRESS_STEPS	1000
+/* WAL frames past which a commit copies them back (db.c). */
+#define DB_WAL_PAGES		64
 
 enum db_mode {
 	DB_READ,	/* lookups: a missing file is an empty memory */
@@ -71,6 +73,7 @@ struct rr_db {
 	long long	 schema_cookie;	/* PRAGMA schema_version when opened */
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;
+	int		 wal_frames;	/* in the WAL after our last commit */
 	struct buf	 notes;
 };
 

@@ -410,7 +410,8 @@ select_rules(struct ectx *cx, const struct ruleset *rs, struct rr_event *ev,
 	size_t		i;
 
 	if (fast && rs->pf != NULL) {
-		if (pf_select(rs->pf, rs->pflen, ev, &lazy, c) < 0)
+		if (pf_select(rs->pf, rs->pflen, !rs->pf_intact, ev, &lazy,
+		    c) < 0)
 			return -1;
 	} else {
 		c->rules = xcalloc(rs->n ? rs->n : 1, sizeof(*c->rules));

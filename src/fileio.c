@@ -126,12 +126,41 @@ sync_dir(const char *dir)
 	close(fd);
 }
 
+/*
+ * The stamp of a new file: a modification time the file system keeps to
+ * the nanosecond, tried on the empty file; false when it does not keep it.
+ */
+static bool
+choose_stamp(int fd, struct timespec *t)
+{
+	struct timespec	 ts[2];
+	struct stat	 st;
+
+	clock_gettime(CLOCK_REALTIME, &ts[1]);
+	/* A second back: a later write, even in this second, differs. */
+	ts[1].tv_sec -= 1;
+	/* Odd: coarse file system clocks make even nanoseconds. */
+	ts[1].tv_nsec = (long)((((unsigned long)ts[1].tv_nsec * 2654435761UL) ^
+	    ((unsigned long)getpid() * 40503UL)) % 999999999UL) | 1;
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_OMIT;
+	if (futimens(fd, ts) < 0 || fstat(fd, &st) < 0 ||
+	    st.st_mtim.tv_sec != ts[1].tv_sec ||
+	    st.st_mtim.tv_nsec != ts[1].tv_nsec)
+		return false;
+	*t = ts[1];
+	return true;
+}
+
 int
-file_replace(const char *path, const void *data, size_t len, mode_t mode,
-    char **err)
+file_replace_stamped(const char *path, void *data, size_t len, mode_t mode,
+    const struct file_stamp *stamp, char **err)
 {
 	const char	*base;
 	char		*dir, *tmp;
+	struct timespec	 ts[2];
+	struct stat	 st;
+	bool		 stamped = false;
 	int		 fd, rc = -1;
 
 	if ((base = strrchr(path, '/')) != NULL) {
@@ -148,15 +177,19 @@ file_replace(const char *path, const void *data, size_t len, mode_t mode,
 		    strerror(errno));
 		goto out;
 	}
+	if (stamp != NULL) {
+		if (fstat(fd, &st) < 0)
+			goto fail;
+		stamped = choose_stamp(fd, &ts[1]);
+		stamp->fill(stamp->arg, data, len, &st,
+		    stamped ? &ts[1] : NULL);
+		ts[0].tv_sec = 0;
+		ts[0].tv_nsec = UTIME_OMIT;
+	}
 	/* mkstemp() makes the file 0600: give it its mode before the sync. */
 	if (write_pages(fd, data, len) < 0 || fchmod(fd, mode) < 0 ||
-	    fsync(fd) < 0) {
-		*err = xasprintf("cannot write '%s': %s", path,
-		    strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
+	    (stamped && futimens(fd, ts) < 0) || fsync(fd) < 0)
+		goto fail;
 	if (close(fd) < 0) {
 		*err = xasprintf("cannot write '%s': %s", path,
 		    strerror(errno));
@@ -171,10 +204,22 @@ file_replace(const char *path, const void *data, size_t len, mode_t mode,
 	}
 	sync_dir(dir);
 	rc = 0;
+	goto out;
+fail:
+	*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+	close(fd);
+	unlink(tmp);
 out:
 	free(tmp);
 	free(dir);
 	return rc;
+}
+
+int
+file_replace(const char *path, const void *data, size_t len, mode_t mode,
+    char **err)
+{
+	return file_replace_stamped(path, (void *)data, len, mode, NULL, err);
 }
 
 bool

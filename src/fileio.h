@@ -5,7 +5,9 @@
 #ifndef RR_FILEIO_H
 #define RR_FILEIO_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -57,6 +59,26 @@ int	 mkdir_p(const char *dir, char **err);
  */
 int	 file_replace(const char *path, const void *data, size_t len,
 	     mode_t mode, char **err);
+
+/*
+ * For a file that records its own identity (the compiled cache), so that
+ * a reader can tell, from one fstat(), that it is still the file written:
+ * fill() gets the temporary file's fstat() (its inode survives the
+ * rename) and the modification time the file will have, or NULL when the
+ * file system cannot keep one to the nanosecond (then the file claims no
+ * identity), and writes them into data before it is written.  The time
+ * is a second before now with chosen nanoseconds: any later write to the
+ * file gives it another.
+ */
+struct file_stamp {
+	void	 (*fill)(void *arg, void *data, size_t len,
+		     const struct stat *st, const struct timespec *mtime);
+	void	*arg;
+};
+
+/* file_replace(), with data stamped by stamp. */
+int	 file_replace_stamped(const char *path, void *data, size_t len,
+	     mode_t mode, const struct file_stamp *stamp, char **err);
 /*
  * Whether a directory entry is a temporary file of file_replace() (a
  * process that dies before its rename leaves one): ".*.tmp".

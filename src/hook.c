@@ -64,6 +64,8 @@ load_rules(const struct hook_opts *opts, const char *project,
 		.say = SAY_TRACE_OR_UNSAVED,
 		/* A compile that outlives the deadline still saves its cache. */
 		.apart = true,
+		/* A hook runs rules, not their tests. */
+		.skip_tests = true,
 	};
 	struct rules_loaded	 how;
 

@@ -169,6 +169,25 @@ index_can_answer(const char *name)
 }
 
 /*
+ * Whether a name of one or two characters can be found among the index's
+ * trigrams: printable ASCII, which the tokenizer folds as LIKE does (and
+ * not U+0001, which ends every indexed text).
+ */
+static bool
+terms_can_answer(const char *name)
+{
+	size_t	len = strlen(name), i;
+
+	if (len == 0 || len > 2)
+		return false;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 ||
+		    (unsigned char)name[i] >= 0x7f)
+			return false;
+	return true;
+}
+
+/*
  * The newest rows' error texts, kept by the probe: a sample of what the
  * table holds, to tell rare trigrams from common ones.
  */
@@ -378,7 +397,52 @@ indexed(struct rr_db *db, const char *name, const char *pattern, size_t limit,
 }
 
 /*
- * After indexed() failed with *err: when the index itself is damaged the
+ * Candidates for a name of one or two characters: the rows of every
+ * trigram that begins with it (a range of the index's terms, folded as
+ * the tokenizer folds ASCII), each checked with the LIKE itself.
+ */
+static int
+by_terms(struct rr_db *db, const char *name, const char *pattern,
+    size_t limit, unsigned flags, struct kb_rows *rows, char **err)
+{
+	sqlite3_stmt	*st;
+	char		*sql, lo[3], hi[3];
+	size_t		 n = strlen(name), i;
+
+	for (i = 0; i < n; i++)
+		lo[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ?
+		    name[i] + 32 : name[i]);
+	lo[n] = '\0';
+	memcpy(hi, lo, n + 1);
+	hi[n - 1]++;		/* printable ASCII: no overflow */
+	sql = xasprintf("SELECT k.id, k.error_normalized, k.resolution, "
+	    "k.last_used, %s%s FROM (SELECT DISTINCT doc AS rid FROM "
+	    "error_kb_terms WHERE term >= ?1 AND term < ?2) AS f CROSS JOIN "
+	    "error_kb AS k ON k.id = f.rid WHERE k.error_normalized LIKE ?3 "
+	    "ESCAPE '\\' %s ORDER BY k.last_used DESC, k.id DESC LIMIT ?4",
+	    db->has_use_count ? "k." : "", uses_col(db),
+	    flags & KB_ANY_RESOLUTION ? "" : "AND k.resolution IS NOT NULL");
+	st = db_prepare(db, KB_QUERYING, err, sql, "ttti", lo, hi, pattern,
+	    (long long)limit);
+	free(sql);
+	if (st == NULL)
+		return -1;
+	return collect(db, st, rows, err);
+}
+
+/* The index's answer for name, by its plan. */
+static int
+from_index(struct rr_db *db, const char *name, const char *pattern,
+    size_t limit, unsigned flags, const struct sample *sm,
+    struct kb_rows *rows, char **err)
+{
+	if (last_plan == KB_PLAN_TERMS)
+		return by_terms(db, name, pattern, limit, flags, rows, err);
+	return indexed(db, name, pattern, limit, flags, sm, rows, err);
+}
+
+/*
+ * After the index failed with *err: when the index itself is damaged the
  * rows are intact, so the index is repaired and asked again, or, if it
  * cannot be, the rows are scanned.  Other failures stand.
  */
@@ -396,7 +460,8 @@ index_failed(struct rr_db *db, const char *name, const char *pattern,
 	free(*err);
 	*err = NULL;
 	if (repaired)
-		return indexed(db, name, pattern, limit, flags, sm, rows, err);
+		return from_index(db, name, pattern, limit, flags, sm, rows,
+		    err);
 	if (db->conn == NULL) {		/* the reopen failed: in the notes */
 		*err = xstrdup(db->failed ? db->fail_msg :
 		    "the database is closed");
@@ -427,9 +492,11 @@ kb_file_errors(struct rr_db *db, const char *name, size_t limit,
 	rc = probe(db, pattern, limit, flags, &got, &complete, &sm, err);
 	if (rc == 0 && !complete) {
 		kb_rows_release(&got);
-		if (db->indexed && index_can_answer(name)) {
-			last_plan = KB_PLAN_INDEX;
-			rc = indexed(db, name, pattern, limit, flags, &sm,
+		if (db->indexed && (index_can_answer(name) ||
+		    terms_can_answer(name))) {
+			last_plan = index_can_answer(name) ? KB_PLAN_INDEX :
+			    KB_PLAN_TERMS;
+			rc = from_index(db, name, pattern, limit, flags, &sm,
 			    &got, err);
 			if (rc < 0)
 				rc = index_failed(db, name, pattern, limit,

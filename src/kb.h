@@ -12,11 +12,13 @@
  * answers, with the name taken literally ('%', '_' and '\' in it are
  * escaped) and ties broken by the newest id.  It does not scan: it first
  * looks at the newest few hundred rows, then asks the FTS5 trigram index
- * for candidates and checks each with the same LIKE.  Names under three
- * characters (trigrams need three) and names the index cannot vouch for
- * (invalid UTF-8, U+FFFD, a leading U+0080: where SQLite's LIKE and the
- * trigram tokenizer read bytes differently) fall back to a scan in
- * last_used order.
+ * for candidates and checks each with the same LIKE.  A name of one or
+ * two ASCII characters is looked up among the trigrams it begins (every
+ * indexed text ends with two U+0001, so every place of a text begins a
+ * trigram: db.c), each candidate checked with the LIKE too.  Names the
+ * index cannot vouch for (invalid UTF-8, U+FFFD, a leading U+0080: where
+ * SQLite's LIKE and the trigram tokenizer read bytes differently; short
+ * ones that are not ASCII) fall back to a scan in last_used order.
  */
 #ifndef RR_KB_H
 #define RR_KB_H
@@ -62,6 +64,7 @@ enum kb_plan {
 	KB_PLAN_NONE,
 	KB_PLAN_PROBE,		/* among the newest rows */
 	KB_PLAN_INDEX,		/* FTS5 trigram candidates */
+	KB_PLAN_TERMS,		/* the trigrams a short name begins */
 	KB_PLAN_SCAN		/* every row, in last_used order */
 };
 enum kb_plan kb_last_plan(void);

@@ -2,33 +2,60 @@
  * The multi-literal scanner (see litscan.h).  Case-insensitive literals are
  * stored folded and searched in the text folded once per run; exact ones
  * in the text as it is.  Every path is linear in the text: memmem() is
- * (glibc's two-way and its short-needle search), and where a literal's
- * first bytes occur, at most PREFIX of its bytes are compared in place;
- * a longer literal whose PREFIX bytes match is settled there for the rest
- * of the text by one memmem(), so "aaa...ab" in "aaaa..." costs one pass
- * and not one comparison of its length per byte of text.
+ * (glibc's two-way and its short-needle search), and where a group's key
+ * occurs, at most PREFIX bytes of a literal are compared in place per
+ * length class; a longer literal whose PREFIX bytes match is settled
+ * there for the rest of the text by one memmem(), so "aaa...ab" in
+ * "aaaa..." costs one pass and not one comparison of its length per byte
+ * of text.
+ *
+ * The encoding, native-endian u32 unless said, offsets from its start:
+ *
+ *   header   magic, literals, groups, window groups (the first ones:
+ *            keys of WINDOW bytes), flags (exact / ci / long literals),
+ *            group table offset, class table offset, classes, literal
+ *            table offset, text offset and length, window table bits and
+ *            offset, filter bits and offset, 0
+ *   groups   u32 key (its bytes, first in the high byte), u8 key length,
+ *            u8 ci, u16 classes, u32 first class, u32 literals
+ *   classes  u32 length compared (a literal's length, at most PREFIX),
+ *            u32 first literal, u32 count; a group's in ascending length
+ *   literals u32 text offset, u32 length, u32 id; a class's sorted by
+ *            their first `length` bytes
+ *   table    1 << bits u32: window group + 1, or 0 (open addressing)
+ *   filter   1 << bits bits: a window key may be in the table
+ *   text     the literals' bytes (folded if ci)
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "bytes.h"
 #include "casefold.h"
 #include "checksum.h"
 #include "litscan.h"
 #include "xmalloc.h"
 
-#define FILTER_BITS	16
 #define WINDOW		4
 #define PREFIX		32	/* compared in place; a longer literal: memmem */
 #define LITSCAN_SMALL	160	/* a ci literal up to this is folded on the stack */
+
+#define LS_MAGIC	0x314e4353u	/* "SCN1" */
+#define LS_HEADER	64
+#define LS_GROUP	16
+#define LS_CLASS	12
+#define LS_LIT		12
+#define LS_MAX_BITS	24
+
+#define F_EXACT		0x1u
+#define F_CI		0x2u
+#define F_LONG		0x4u
 
 struct lit {
 	char	*s;		/* folded if ci */
 	size_t	 len;
 	bool	 ci;
-	size_t	 next;		/* next literal with the same window key + 1 */
-	uint32_t key;		/* first WINDOW bytes */
 };
 
 struct litscan {
@@ -37,26 +64,16 @@ struct litscan {
 	size_t		*dedup;		/* open addressing: id + 1, 0 empty */
 	size_t		 dedup_cap;
 	enum litscan_strategy force;
-};
-
-/*
- * One run: the text for each kind of literal (index ci: the text, its
- * folding), and what is settled.  A literal is settled when found or, if
- * long, when known to occur nowhere (gone).
- */
-struct scan {
-	struct litscan		*ls;
-	const unsigned char	*t[2];
-	size_t			 len[2];
-	unsigned char		*found;
-	unsigned char		*gone;
-	size_t			 remaining;	/* not settled */
+	struct buf	 enc;		/* litscan_run()'s encoding, or empty */
 };
 
 struct litscan *
 litscan_new(void)
 {
-	return xcalloc(1, sizeof(struct litscan));
+	struct litscan	*ls = xcalloc(1, sizeof(struct litscan));
+
+	buf_init(&ls->enc);
+	return ls;
 }
 
 void
@@ -70,6 +87,7 @@ litscan_free(struct litscan *ls)
 		free(ls->lits[i].s);
 	free(ls->lits);
 	free(ls->dedup);
+	buf_release(&ls->enc);
 	free(ls);
 }
 
@@ -145,11 +163,8 @@ litscan_add(struct litscan *ls, const char *s, size_t len, bool ci)
 	l->s = folded.len ? buf_detach(&folded, NULL) : xmemdup0(s, len);
 	l->len = len;
 	l->ci = ci;
-	l->next = 0;
-	l->key = 0;
-	for (i = 0; i < WINDOW && i < len; i++)
-		l->key = (l->key << 8) | (unsigned char)l->s[i];
 	*slot = ++ls->n;
+	buf_reset(&ls->enc);
 	return ls->n - 1;
 }
 
@@ -177,275 +192,661 @@ lit_occurs(const char *text, size_t len, const char *s, size_t n, bool ci)
 	return r;
 }
 
-static bool
-settled(const struct scan *sc, size_t id)
-{
-	return sc->found[id] || sc->gone[id];
-}
-
-/*
- * Does literal id start at offset pos of its text (which has room for
- * it)?  Returns true when that settles the literal: it is found there, or
- * it is long, its first PREFIX bytes are there, and memmem() says whether
- * it occurs from there on (the caller's positions only grow, so it was
- * not found before).
- */
-static bool
-settle_at(struct scan *sc, size_t id, size_t pos)
-{
-	const struct lit	*l = &sc->ls->lits[id];
-	const unsigned char	*t = sc->t[l->ci];
-	size_t			 len = sc->len[l->ci];
-
-	if (l->len <= PREFIX) {
-		if (memcmp(t + pos, l->s, l->len) != 0)
-			return false;
-		sc->found[id] = 1;
-	} else {
-		if (memcmp(t + pos, l->s, PREFIX) != 0)
-			return false;
-		if (occurs(t + pos, len - pos, l->s, l->len))
-			sc->found[id] = 1;
-		else
-			sc->gone[id] = 1;
-	}
-	sc->remaining--;
-	return true;
-}
+/* ---- encoding ----------------------------------------------------------- */
 
 static inline uint32_t
-window_hash(uint32_t key)
+ld32(const unsigned char *p)
 {
-	return (key * 0x9e3779b1u) >> (32 - FILTER_BITS);
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return v;
 }
 
-/*
- * The one-pass strategy over the text of one kind (ci or not), for its
- * literals of WINDOW bytes or more; a settled literal leaves its chain.
- */
-static void
-run_window(struct scan *sc, bool ci)
+static inline void
+st32(unsigned char *p, uint32_t v)
 {
-	struct litscan		*ls = sc->ls;
-	const unsigned char	*t = sc->t[ci];
-	unsigned char		*filter;
-	size_t			*heads, *link, i, id, start, open = 0;
-	size_t			 len = sc->len[ci];
-	uint32_t		 w = 0, h;
-	unsigned		 bits = 6;
-	struct lit		*l;
-
-	/* The chains' table is sized to the literals, the filter is fixed. */
-	while (bits < FILTER_BITS && ((size_t)1 << bits) < 2 * ls->n)
-		bits++;
-	filter = xcalloc(1u << (FILTER_BITS - 3), 1);
-	heads = xcalloc((size_t)1 << bits, sizeof(*heads));
-	for (i = 0; i < ls->n; i++) {
-		l = &ls->lits[i];
-		if (l->ci != ci || l->len < WINDOW || settled(sc, i) ||
-		    l->len > len)
-			continue;
-		h = window_hash(l->key);
-		filter[h >> 3] |= (unsigned char)(1u << (h & 7));
-		h >>= FILTER_BITS - bits;
-		l->next = heads[h];
-		heads[h] = i + 1;
-		open++;
-	}
-	for (i = 0; i < len && open > 0; i++) {
-		w = (w << 8) | t[i];
-		if (i + 1 < WINDOW)
-			continue;
-		h = window_hash(w);
-		if (!(filter[h >> 3] & (1u << (h & 7))))
-			continue;
-		start = i + 1 - WINDOW;
-		for (link = &heads[h >> (FILTER_BITS - bits)];
-		    (id = *link) != 0;) {
-			l = &ls->lits[id - 1];
-			if (l->key == w && l->len <= len - start &&
-			    settle_at(sc, id - 1, start)) {
-				*link = l->next;
-				open--;
-			} else
-				link = &l->next;
-		}
-	}
-	free(filter);
-	free(heads);
+	memcpy(p, &v, 4);
 }
 
-/*
- * Literals sharing their first WINDOW bytes (and case folding) form a
- * group, searched once: a hundred rules' "forbidden_call_N" cost one
- * memmem() of "forb", then a comparison per literal where it occurs.
- */
-struct group {
-	size_t		 first;		/* head of the chain through next */
-	const char	*key;		/* the first literal's first bytes */
+static uint32_t
+pack_key(const char *s, size_t n)
+{
+	uint32_t	k = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		k = (k << 8) | (unsigned char)s[i];
+	return k;
+}
+
+/* The window hash: one multiplication, its top bits index. */
+static inline uint32_t
+key_hash(uint32_t key, bool ci)
+{
+	return (key ^ (ci ? 0x5bd1e995u : 0)) * 0x9e3779b1u;
+}
+
+struct egroup {
+	uint32_t	 key;
 	size_t		 keylen;
 	bool		 ci;
+	size_t		*ids;		/* its literals */
+	size_t		 n, cap;
+};
+
+static const struct litscan *sort_ls;
+
+static size_t
+class_len(size_t len)
+{
+	return len < PREFIX ? len : PREFIX;
+}
+
+/* By class, then the class's bytes, then the whole literal. */
+static int
+lit_cmp(const void *x, const void *y)
+{
+	const struct lit	*a = &sort_ls->lits[*(const size_t *)x];
+	const struct lit	*b = &sort_ls->lits[*(const size_t *)y];
+	size_t			 ca = class_len(a->len), cb = class_len(b->len);
+	int			 c;
+
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if ((c = memcmp(a->s, b->s, ca)) != 0)
+		return c;
+	if ((c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len)) != 0)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static unsigned
+bits_for(size_t n, unsigned lo, unsigned hi)
+{
+	unsigned	b = lo;
+
+	while (b < hi && ((size_t)1 << b) < n)
+		b++;
+	return b;
+}
+
+static void
+pad4(struct buf *b)
+{
+	while (b->len % 4 != 0)
+		buf_addc(b, 0);
+}
+
+void
+litscan_encode(const struct litscan *ls, struct buf *out)
+{
+	struct egroup	*g = NULL;
+	size_t		 ng = 0, gcap = 0, *slot, scap = 16, i, j, k, kl;
+	size_t		 nwin = 0, start = out->len, nclasses = 0, cls, text;
+	size_t		 h, *order, norder = 0;
+	unsigned	 tbits = 0, fbits = 0;
+	uint32_t	 flags = 0, key, hh;
+	unsigned char	*p;
+	const struct lit *l;
+
+	/* Groups by (first bytes, ci), in order of first appearance. */
+	while (scap < 2 * ls->n)
+		scap *= 2;
+	slot = xcalloc(scap, sizeof(*slot));
+	for (i = 0; i < ls->n; i++) {
+		l = &ls->lits[i];
+		flags |= l->ci ? F_CI : F_EXACT;
+		if (l->len > PREFIX)
+			flags |= F_LONG;
+		kl = l->len < WINDOW ? l->len : WINDOW;
+		key = pack_key(l->s, kl);
+		for (h = (key_hash(key, l->ci) ^ kl) & (scap - 1);
+		    slot[h] != 0; h = (h + 1) & (scap - 1)) {
+			j = slot[h] - 1;
+			if (g[j].key == key && g[j].keylen == kl &&
+			    g[j].ci == l->ci)
+				break;
+		}
+		if (slot[h] == 0) {
+			if (ng == gcap) {
+				gcap = gcap ? gcap * 2 : 16;
+				g = xreallocarray(g, gcap, sizeof(*g));
+			}
+			memset(&g[ng], 0, sizeof(g[ng]));
+			g[ng].key = key;
+			g[ng].keylen = kl;
+			g[ng].ci = l->ci;
+			slot[h] = ++ng;
+		}
+		j = slot[h] - 1;
+		if (g[j].n == g[j].cap) {
+			g[j].cap = g[j].cap ? g[j].cap * 2 : 4;
+			g[j].ids = xreallocarray(g[j].ids, g[j].cap,
+			    sizeof(*g[j].ids));
+		}
+		g[j].ids[g[j].n++] = i;
+	}
+	free(slot);
+	/* Window groups first, each one's literals sorted. */
+	order = xcalloc(ng + 1, sizeof(*order));
+	for (i = 0; i < ng; i++)
+		if (g[i].keylen == WINDOW)
+			order[norder++] = i;
+	nwin = norder;
+	for (i = 0; i < ng; i++)
+		if (g[i].keylen != WINDOW)
+			order[norder++] = i;
+	sort_ls = ls;
+	for (i = 0; i < ng; i++) {
+		qsort(g[i].ids, g[i].n, sizeof(*g[i].ids), lit_cmp);
+		for (j = 0; j < g[i].n; j++)
+			if (j == 0 || class_len(ls->lits[g[i].ids[j]].len) !=
+			    class_len(ls->lits[g[i].ids[j - 1]].len))
+				nclasses++;
+	}
+	sort_ls = NULL;
+	if (nwin > 0) {
+		tbits = bits_for(2 * nwin, 4, LS_MAX_BITS);
+		fbits = bits_for(16 * nwin, 9, 19);
+	}
+
+	/* Header, then the tables, laid out in this order. */
+	wr_u32(out, LS_MAGIC);
+	wr_u32(out, (uint32_t)ls->n);
+	wr_u32(out, (uint32_t)ng);
+	wr_u32(out, (uint32_t)nwin);
+	wr_u32(out, flags);
+	for (i = 5; i < LS_HEADER / 4; i++)
+		wr_u32(out, 0);
+	st32((unsigned char *)out->data + start + 20, LS_HEADER);
+	st32((unsigned char *)out->data + start + 24,
+	    (uint32_t)(LS_HEADER + ng * LS_GROUP));
+	st32((unsigned char *)out->data + start + 28, (uint32_t)nclasses);
+	st32((unsigned char *)out->data + start + 32, (uint32_t)(LS_HEADER +
+	    ng * LS_GROUP + nclasses * LS_CLASS));
+	buf_grow(out, ng * LS_GROUP + nclasses * LS_CLASS + ls->n * LS_LIT);
+	/* Groups and classes; literal positions are known as we go. */
+	cls = 0;
+	k = 0;
+	for (i = 0; i < ng; i++) {
+		const struct egroup *e = &g[order[i]];
+		size_t ncl = 0, first_cls = cls;
+
+		for (j = 0; j < e->n; j++)
+			if (j == 0 || class_len(ls->lits[e->ids[j]].len) !=
+			    class_len(ls->lits[e->ids[j - 1]].len))
+				ncl++;
+		wr_u32(out, e->key);
+		wr_u8(out, (uint8_t)e->keylen);
+		wr_u8(out, e->ci);
+		wr_u16(out, (uint16_t)ncl);
+		wr_u32(out, (uint32_t)first_cls);
+		wr_u32(out, (uint32_t)e->n);
+		cls += ncl;
+	}
+	k = 0;
+	for (i = 0; i < ng; i++) {
+		const struct egroup *e = &g[order[i]];
+
+		for (j = 0; j < e->n; j++) {
+			size_t c = class_len(ls->lits[e->ids[j]].len), n = 1;
+
+			if (j > 0 && class_len(ls->lits[e->ids[j - 1]].len) == c)
+				continue;
+			while (j + n < e->n &&
+			    class_len(ls->lits[e->ids[j + n]].len) == c)
+				n++;
+			wr_u32(out, (uint32_t)c);
+			wr_u32(out, (uint32_t)(k + j));
+			wr_u32(out, (uint32_t)n);
+		}
+		k += e->n;
+	}
+	/* Literals: their bytes follow the tables. */
+	text = 0;
+	for (i = 0; i < ng; i++) {
+		const struct egroup *e = &g[order[i]];
+
+		for (j = 0; j < e->n; j++) {
+			wr_u32(out, (uint32_t)text);
+			wr_u32(out, (uint32_t)ls->lits[e->ids[j]].len);
+			wr_u32(out, (uint32_t)e->ids[j]);
+			text += ls->lits[e->ids[j]].len;
+		}
+	}
+	if (nwin > 0) {
+		st32((unsigned char *)out->data + start + 44, tbits);
+		st32((unsigned char *)out->data + start + 48,
+		    (uint32_t)(out->len - start));
+		buf_grow(out, ((size_t)4 << tbits) + ((size_t)1 << fbits) / 8);
+		p = (unsigned char *)out->data + out->len;
+		memset(p, 0, ((size_t)4 << tbits) + ((size_t)1 << fbits) / 8);
+		for (i = 0; i < nwin; i++) {
+			hh = key_hash(g[order[i]].key, g[order[i]].ci);
+			for (h = hh >> (32 - tbits); ld32(p + 4 * h) != 0;
+			    h = (h + 1) & (((size_t)1 << tbits) - 1))
+				;
+			st32(p + 4 * h, (uint32_t)(i + 1));
+			h = hh >> (32 - fbits);
+			p[((size_t)4 << tbits) + h / 8] |=
+			    (unsigned char)(1u << (h % 8));
+		}
+		st32((unsigned char *)out->data + start + 52, fbits);
+		st32((unsigned char *)out->data + start + 56,
+		    (uint32_t)(out->len - start + ((size_t)4 << tbits)));
+		out->len += ((size_t)4 << tbits) + ((size_t)1 << fbits) / 8;
+	}
+	st32((unsigned char *)out->data + start + 36,
+	    (uint32_t)(out->len - start));
+	st32((unsigned char *)out->data + start + 40, (uint32_t)text);
+	for (i = 0; i < ng; i++) {
+		const struct egroup *e = &g[order[i]];
+
+		for (j = 0; j < e->n; j++)
+			buf_add(out, ls->lits[e->ids[j]].s,
+			    ls->lits[e->ids[j]].len);
+	}
+	pad4(out);
+	for (i = 0; i < ng; i++)
+		free(g[i].ids);
+	free(g);
+	free(order);
+}
+
+/* ---- mapping ------------------------------------------------------------ */
+
+static bool
+fits(size_t len, uint64_t off, uint64_t n)
+{
+	return off <= len && n <= len - off;
+}
+
+int
+litscan_map(struct litscan_map *m, const void *p, size_t len)
+{
+	const unsigned char	*b = p;
+
+	memset(m, 0, sizeof(*m));
+	if (len < LS_HEADER || ld32(b) != LS_MAGIC)
+		return -1;
+	m->p = b;
+	m->len = len;
+	m->nlits = ld32(b + 4);
+	m->ngroups = ld32(b + 8);
+	m->nwin = ld32(b + 12);
+	m->flags = ld32(b + 16);
+	m->groups = ld32(b + 20);
+	m->classes = ld32(b + 24);
+	m->nclasses = ld32(b + 28);
+	m->lits = ld32(b + 32);
+	m->text = ld32(b + 36);
+	m->text_len = ld32(b + 40);
+	m->table_bits = ld32(b + 44);
+	m->table = ld32(b + 48);
+	m->filter_bits = ld32(b + 52);
+	m->filter = ld32(b + 56);
+	if (m->nwin > m->ngroups ||
+	    !fits(len, m->groups, (uint64_t)m->ngroups * LS_GROUP) ||
+	    !fits(len, m->classes, (uint64_t)m->nclasses * LS_CLASS) ||
+	    !fits(len, m->lits, (uint64_t)m->nlits * LS_LIT) ||
+	    !fits(len, m->text, m->text_len))
+		return -1;
+	if (m->nwin > 0 && (m->table_bits < 1 ||
+	    m->table_bits > LS_MAX_BITS || m->filter_bits < 3 ||
+	    m->filter_bits > LS_MAX_BITS ||
+	    ((uint64_t)1 << m->table_bits) <= m->nwin ||
+	    !fits(len, m->table, (uint64_t)4 << m->table_bits) ||
+	    !fits(len, m->filter, ((uint64_t)1 << m->filter_bits) / 8)))
+		return -1;
+	return 0;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+void
+litscan_text_init(struct litscan_text *t, const char *s, size_t len)
+{
+	t->s = s != NULL ? s : "";
+	t->len = s != NULL ? len : 0;
+	buf_init(&t->folded);
+	t->have_folded = false;
+}
+
+void
+litscan_text_release(struct litscan_text *t)
+{
+	buf_release(&t->folded);
+	t->have_folded = false;
+}
+
+struct group {
+	uint32_t	key, keylen, ci, nclasses, class_first, nlits;
+};
+
+/* One run: the text of each kind (index ci), what is settled so far. */
+struct run {
+	const struct litscan_map	*m;
+	const unsigned char		*t[2];
+	size_t				 len[2];
+	unsigned char			*found;
+	unsigned char			*gone;	/* long literals known absent */
+	uint32_t			*left;	/* per group: unsettled + 1 */
+	struct litscan_hits		*hits;
+	bool				 bad;
 };
 
 static bool
-same_key(const struct group *g, const struct lit *l, size_t kl)
+read_group(struct run *r, uint32_t i, struct group *g)
 {
-	return g->ci == l->ci && g->keylen == kl &&
-	    memcmp(g->key, l->s, kl) == 0;
-}
+	const unsigned char	*p = r->m->p + r->m->groups + (size_t)i *
+				    LS_GROUP;
+	uint16_t		 nc;
 
-static size_t
-key_hash(const struct lit *l, size_t kl)
-{
-	return (size_t)rr_checksum(l->s, kl) ^ l->ci;
-}
-
-/* Groups the literals not found yet; a hash table finds each one's group. */
-static size_t
-make_groups(struct litscan *ls, const unsigned char *found,
-    struct group **out)
-{
-	struct group	*g;
-	size_t		*slot, cap = 16, mask, n = 0, i, h, kl;
-
-	while (cap < 2 * ls->n)
-		cap *= 2;
-	mask = cap - 1;
-	slot = xcalloc(cap, sizeof(*slot));
-	g = xcalloc(ls->n ? ls->n : 1, sizeof(*g));
-	for (i = 0; i < ls->n; i++) {
-		if (found[i])
-			continue;
-		kl = ls->lits[i].len < WINDOW ? ls->lits[i].len : WINDOW;
-		for (h = key_hash(&ls->lits[i], kl) & mask; slot[h] != 0 &&
-		    !same_key(&g[slot[h] - 1], &ls->lits[i], kl);
-		    h = (h + 1) & mask)
-			;
-		if (slot[h] == 0) {
-			g[n].first = 0;
-			g[n].key = ls->lits[i].s;
-			g[n].keylen = kl;
-			g[n].ci = ls->lits[i].ci;
-			slot[h] = ++n;
-		}
-		ls->lits[i].next = g[slot[h] - 1].first;
-		g[slot[h] - 1].first = i + 1;
+	g->key = ld32(p);
+	g->keylen = p[4];
+	g->ci = p[5];
+	memcpy(&nc, p + 6, 2);
+	g->nclasses = nc;
+	g->class_first = ld32(p + 8);
+	g->nlits = ld32(p + 12);
+	if (g->keylen < 1 || g->keylen > WINDOW || g->ci > 1 ||
+	    g->class_first > r->m->nclasses ||
+	    g->nclasses > r->m->nclasses - g->class_first) {
+		r->bad = true;
+		return false;
 	}
-	free(slot);
-	*out = g;
-	return n;
+	return true;
+}
+
+/* Literal i of the table: its bytes, length and id, checked. */
+static const unsigned char *
+read_lit(struct run *r, uint32_t i, uint32_t *len, uint32_t *id)
+{
+	const unsigned char	*p = r->m->p + r->m->lits + (size_t)i * LS_LIT;
+	uint32_t		 off = ld32(p);
+
+	*len = ld32(p + 4);
+	*id = ld32(p + 8);
+	if (*len == 0 || *id >= r->m->nlits || off > r->m->text_len ||
+	    *len > r->m->text_len - off) {
+		r->bad = true;
+		return NULL;
+	}
+	return r->m->p + r->m->text + off;
+}
+
+static bool
+settled(const struct run *r, uint32_t id)
+{
+	return r->found[id] || (r->gone != NULL && r->gone[id]);
+}
+
+static void
+set_found(struct run *r, uint32_t id)
+{
+	r->found[id] = 1;
+	if (r->hits == NULL)
+		return;
+	if (r->hits->n == r->hits->cap) {
+		r->hits->cap = r->hits->cap ? r->hits->cap * 2 : 16;
+		r->hits->v = xreallocarray(r->hits->v, r->hits->cap,
+		    sizeof(*r->hits->v));
+	}
+	r->hits->v[r->hits->n++] = id;
+}
+
+/* The literals of group g not settled yet (computed on first need). */
+static uint32_t *
+group_left(struct run *r, uint32_t gi, const struct group *g)
+{
+	const unsigned char	*p;
+	uint32_t		 c, i, first, count, n = 0, len, id;
+
+	if (r->left == NULL)
+		r->left = xcalloc(r->m->ngroups, sizeof(*r->left));
+	if (r->left[gi] != 0)
+		return &r->left[gi];
+	for (c = 0; c < g->nclasses; c++) {
+		p = r->m->p + r->m->classes + (size_t)(g->class_first + c) *
+		    LS_CLASS;
+		first = ld32(p + 4);
+		count = ld32(p + 8);
+		if (first > r->m->nlits || count > r->m->nlits - first) {
+			r->bad = true;
+			return &r->left[gi];
+		}
+		for (i = first; i < first + count; i++) {
+			if (read_lit(r, i, &len, &id) == NULL)
+				return &r->left[gi];
+			n += !settled(r, id);
+		}
+	}
+	r->left[gi] = n + 1;
+	return &r->left[gi];
 }
 
 /*
- * Where the key of g next occurs in t[pos..len), or NULL.  memmem() is
- * given a window that starts small and doubles while the key is not in
- * it: AddressSanitizer checks the whole haystack of every call, so one
- * call per hit over the rest of the text would be quadratic under it.
+ * The literals of group g that start at pos of its kind's text (where
+ * its key occurs): per class, the range of literals whose first bytes
+ * are the text's, by binary search.
+ */
+static void
+match_at(struct run *r, uint32_t gi, const struct group *g, size_t pos)
+{
+	const unsigned char	*t = r->t[g->ci], *cp, *s;
+	size_t			 rest = r->len[g->ci] - pos;
+	uint32_t		 c, clen, first, count, lo, hi, mid, len, id;
+	uint32_t		*left = group_left(r, gi, g);
+
+	for (c = 0; c < g->nclasses && *left > 1 && !r->bad; c++) {
+		cp = r->m->p + r->m->classes + (size_t)(g->class_first + c) *
+		    LS_CLASS;
+		clen = ld32(cp);
+		first = ld32(cp + 4);
+		count = ld32(cp + 8);
+		if (clen < g->keylen || clen > PREFIX || first > r->m->nlits ||
+		    count > r->m->nlits - first) {
+			r->bad = true;
+			return;
+		}
+		if (clen > rest)
+			break;		/* classes ascend in length */
+		/* The first literal whose bytes are >= the text's. */
+		for (lo = first, hi = first + count; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if ((s = read_lit(r, mid, &len, &id)) == NULL)
+				return;
+			if (len < clen) {
+				r->bad = true;
+				return;
+			}
+			if (memcmp(s, t + pos, clen) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < first + count; lo++) {
+			if ((s = read_lit(r, lo, &len, &id)) == NULL)
+				return;
+			if (len < clen || memcmp(s, t + pos, clen) != 0)
+				break;
+			if (settled(r, id))
+				continue;
+			if (len == clen)
+				set_found(r, id);
+			else if (len <= rest && occurs(t + pos, rest, s, len))
+				set_found(r, id);
+			else if (r->gone != NULL)
+				r->gone[id] = 1;
+			else {
+				r->bad = true;	/* a long one, unflagged */
+				return;
+			}
+			(*left)--;
+		}
+	}
+}
+
+/*
+ * Where the key next occurs in t[pos..len), or NULL.  memmem() is given a
+ * window that starts small and doubles while the key is not in it:
+ * AddressSanitizer checks the whole haystack of every call, so one call
+ * per hit over the rest of the text would be quadratic under it.
  */
 static const unsigned char *
-next_hit(const unsigned char *t, size_t len, size_t pos, const struct group *g)
+next_hit(const unsigned char *t, size_t len, size_t pos,
+    const unsigned char *key, size_t keylen)
 {
 	const unsigned char	*hit;
 	size_t			 win = 256, n;
 
-	while (g->keylen <= len - pos) {
+	while (keylen <= len - pos) {
 		n = len - pos < win ? len - pos : win;
-		if ((hit = memmem(t + pos, n, g->key, g->keylen)) != NULL)
+		if ((hit = memmem(t + pos, n, key, keylen)) != NULL)
 			return hit;
 		/* The next window overlaps this one by keylen - 1 bytes. */
-		pos += n - g->keylen + 1;
+		pos += n - keylen + 1;
 		if (win < len)
 			win *= 2;
 	}
 	return NULL;
 }
 
+/* memmem() of a group's key over its text, matching at every hit. */
 static void
-run_each(struct scan *sc, const struct group *g, size_t ngroups)
+run_group(struct run *r, uint32_t gi)
 {
-	const struct lit	*l;
+	struct group		 g;
 	const unsigned char	*t, *hit;
-	size_t			 i, id, pos, left, len;
+	unsigned char		 key[WINDOW];
+	uint32_t		 i, *left;
+	size_t			 pos, len;
 
-	for (i = 0; i < ngroups && sc->remaining > 0; i++) {
-		t = sc->t[g[i].ci];
-		len = sc->len[g[i].ci];
-		for (left = 0, id = g[i].first; id != 0;
-		    id = sc->ls->lits[id - 1].next)
-			left++;
-		for (pos = 0; left > 0 &&
-		    (hit = next_hit(t, len, pos, &g[i])) != NULL;
-		    pos = (size_t)(hit - t) + 1) {
-			for (id = g[i].first; id != 0;
-			    id = sc->ls->lits[id - 1].next) {
-				l = &sc->ls->lits[id - 1];
-				if (settled(sc, id - 1) ||
-				    l->len > len - (size_t)(hit - t))
-					continue;
-				if (settle_at(sc, id - 1, (size_t)(hit - t)))
-					left--;
+	if (!read_group(r, gi, &g))
+		return;
+	for (i = 0; i < g.keylen; i++)
+		key[i] = (unsigned char)(g.key >> (8 * (g.keylen - 1 - i)));
+	t = r->t[g.ci];
+	len = r->len[g.ci];
+	/* What is left of the group is counted at its first hit. */
+	for (pos = 0, left = NULL; (left == NULL || *left > 1) && !r->bad &&
+	    (hit = next_hit(t, len, pos, key, g.keylen)) != NULL;
+	    pos = (size_t)(hit - t) + 1) {
+		match_at(r, gi, &g, (size_t)(hit - t));
+		left = &r->left[gi];
+	}
+}
+
+/* One hashed pass over the text of one kind for the window groups. */
+static void
+run_window(struct run *r, bool ci)
+{
+	const struct litscan_map *m = r->m;
+	const unsigned char	*t = r->t[ci], *table = m->p + m->table;
+	const unsigned char	*filter = m->p + m->filter;
+	struct group		 g;
+	size_t			 len = r->len[ci], i, h, probes;
+	size_t			 tmask = ((size_t)1 << m->table_bits) - 1;
+	uint32_t		 w = 0, hh, slot;
+	unsigned		 tshift = 32 - m->table_bits;
+	unsigned		 fshift = 32 - m->filter_bits;
+
+	for (i = 0; i < len && !r->bad; i++) {
+		w = (w << 8) | t[i];
+		if (i + 1 < WINDOW)
+			continue;
+		hh = key_hash(w, ci);
+		h = hh >> fshift;
+		if (!(filter[h / 8] & (1u << (h % 8))))
+			continue;
+		for (h = hh >> tshift, probes = 0; probes <= tmask;
+		    probes++, h = (h + 1) & tmask) {
+			if ((slot = ld32(table + 4 * h)) == 0)
+				break;
+			if (slot > m->nwin) {
+				r->bad = true;
+				return;
+			}
+			if (!read_group(r, slot - 1, &g))
+				return;
+			if (g.key == w && g.ci == (uint32_t)ci &&
+			    g.keylen == WINDOW) {
+				match_at(r, slot - 1, &g, i + 1 - WINDOW);
+				break;
 			}
 		}
 	}
+}
+
+int
+litscan_map_run(const struct litscan_map *m, struct litscan_text *tx,
+    enum litscan_strategy s, unsigned char *found, struct litscan_hits *hits)
+{
+	struct run	r;
+	size_t		cost_each, cost_window, nkinds;
+	uint32_t	i;
+
+	if (m->nlits == 0 || m->ngroups == 0)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.m = m;
+	r.found = found;
+	r.hits = hits;
+	r.t[false] = (const unsigned char *)tx->s;
+	r.len[false] = tx->len;
+	if (m->flags & F_CI) {
+		if (!tx->have_folded) {
+			rr_fold(tx->s, tx->len, &tx->folded);
+			tx->have_folded = true;
+		}
+		r.t[true] = (const unsigned char *)(tx->folded.data ?
+		    tx->folded.data : "");
+		r.len[true] = tx->folded.len;
+	} else {
+		r.t[true] = (const unsigned char *)"";
+		r.len[true] = 0;
+	}
+	if (m->flags & F_LONG)
+		r.gone = xcalloc(m->nlits, 1);
+	if (s == LITSCAN_AUTO) {
+		/* Rough nanoseconds: memmem streams, the window hashes. */
+		nkinds = !!(m->flags & F_EXACT) + !!(m->flags & F_CI);
+		cost_each = m->ngroups * (20 + tx->len / 16);
+		cost_window = nkinds * (2 * tx->len + 20) +
+		    (m->ngroups - m->nwin) * (20 + tx->len / 16);
+		s = cost_window < cost_each ? LITSCAN_WINDOW : LITSCAN_EACH;
+	}
+	if (s == LITSCAN_WINDOW && m->nwin > 0) {
+		if (m->flags & F_EXACT)
+			run_window(&r, false);
+		if (m->flags & F_CI)
+			run_window(&r, true);
+		for (i = m->nwin; i < m->ngroups && !r.bad; i++)
+			run_group(&r, i);
+	} else
+		for (i = 0; i < m->ngroups && !r.bad; i++)
+			run_group(&r, i);
+	free(r.gone);
+	free(r.left);
+	return r.bad ? -1 : 0;
 }
 
 void
 litscan_run(struct litscan *ls, const char *text, size_t len,
     unsigned char *found)
 {
-	enum litscan_strategy	 s = ls->force;
-	struct scan		 sc;
-	struct group		*g = NULL;
-	struct buf		 folded;
-	size_t			 i, cost_each, cost_window, ngroups;
-	bool			 kinds[2] = { false, false };
+	struct litscan_map	m;
+	struct litscan_text	t;
 
-	sc.ls = ls;
-	sc.found = found;
-	sc.remaining = 0;
-	for (i = 0; i < ls->n; i++)
-		if (!found[i]) {
-			sc.remaining++;
-			kinds[ls->lits[i].ci] = true;
-		}
-	if (sc.remaining == 0)
+	if (ls->n == 0)
 		return;
-	/* Folded once for all the case-insensitive literals. */
-	buf_init(&folded);
-	if (kinds[true])
-		rr_fold(text, len, &folded);
-	sc.t[false] = (const unsigned char *)text;
-	sc.len[false] = len;
-	sc.t[true] = (const unsigned char *)folded.data;
-	sc.len[true] = folded.len;
-	sc.gone = xcalloc(ls->n, 1);
-	ngroups = make_groups(ls, found, &g);
-	if (s == LITSCAN_AUTO) {
-		/* Rough nanoseconds: memmem streams, the window costs. */
-		cost_each = ngroups * (20 + len / 16);
-		cost_window = ls->n * 10 + (kinds[false] + kinds[true]) *
-		    len * 2 + 20000;
-		s = cost_window < cost_each ? LITSCAN_WINDOW : LITSCAN_EACH;
-	}
-	if (s == LITSCAN_WINDOW) {
-		if (kinds[false])
-			run_window(&sc, false);
-		if (kinds[true])
-			run_window(&sc, true);
-		/* Shorter literals than the window: each on its own. */
-		for (i = 0; i < ls->n && sc.remaining > 0; i++) {
-			if (settled(&sc, i) || ls->lits[i].len >= WINDOW)
-				continue;
-			if (occurs(sc.t[ls->lits[i].ci],
-			    sc.len[ls->lits[i].ci], ls->lits[i].s,
-			    ls->lits[i].len)) {
-				found[i] = 1;
-				sc.remaining--;
-			}
-		}
-	} else
-		run_each(&sc, g, ngroups);
-	free(g);
-	free(sc.gone);
-	buf_release(&folded);
+	if (ls->enc.len == 0)
+		litscan_encode(ls, &ls->enc);
+	if (litscan_map(&m, ls->enc.data, ls->enc.len) < 0)
+		BUG("litscan: an encoding of ours does not map");
+	litscan_text_init(&t, text, len);
+	if (litscan_map_run(&m, &t, ls->force, found, NULL) < 0)
+		BUG("litscan: an encoding of ours is corrupt");
+	litscan_text_release(&t);
 }

@@ -280,6 +280,8 @@ compile_apart(struct ruleset *rs, struct diag_list *diags,
 		return -1;
 	}
 	free(why);
+	if (rq->skip_tests)
+		cache_skip_tests(rs);
 	if (rq->all && !decode_all(rs)) {
 		ruleset_release(rs);
 		diag_list_release(diags);
@@ -305,6 +307,8 @@ load_cached(struct ruleset *rs, struct diag_list *diags,
 	how->path = cache_file(rq->home, key);
 	if (rq->mode != LOAD_REBUILD) {
 		if (cache_open(rs, diags, how->path, key, id, &how->why) == 0) {
+			if (rq->skip_tests)
+				cache_skip_tests(rs);
 			if (!rq->all || decode_all(rs)) {
 				how->status = LOADED_HIT;
 				free(key);

@@ -50,6 +50,8 @@ struct rules_request {
 	 * the caller ends first (the hook, at its deadline): see load.c.
 	 */
 	bool		 apart;
+	/* The rules' tests: blocks are not wanted (cache.h, the hook). */
+	bool		 skip_tests;
 };
 
 enum load_status {

@@ -360,9 +360,22 @@ rr_regex_jit_built(void)
 const char *
 rr_regex_version(void)
 {
+#ifdef RR_PCRE2_STATIC
+	/*
+	 * Linked in, the library is the one these headers describe: its
+	 * version spelled as pcre2_config() spells it, without calling into
+	 * PCRE2, whose code lies far from the hook's (every hook names the
+	 * version in its cache key).  tests/unit/test_cache.c compares.
+	 */
+#define RR_STR_(x)	#x
+#define RR_STR(x)	RR_STR_(x)
+	return RR_STR(PCRE2_MAJOR) "." RR_STR(PCRE2_MINOR) RR_STR(PCRE2_PRERELEASE)
+	    " " RR_STR(PCRE2_DATE);
+#else
 	static char	v[64];
 
 	if (v[0] == '\0' && pcre2_config(PCRE2_CONFIG_VERSION, v) < 0)
 		snprintf(v, sizeof(v), "unknown");
 	return v;
+#endif
 }

@@ -9,10 +9,22 @@
  *            then the slots (u32 name offset, u32 name length + 1 or 0
  *            for an empty slot, bucket);
  *            then the tool names
- *   buckets  u32 count, then entries in ascending rule order:
- *            u32 rule, u16 clauses; per clause u16 atoms; per atom
- *            u8 field, u8 ci, u16 key length, u16 literal length, key
- *            (input.<key> only), literal
+ *   buckets  4-byte aligned, offsets from the bucket's start:
+ *            u32 rules, u32 rules without literal clauses (`always`),
+ *            u32 subjects, u32 0; the `always` rule numbers, ascending;
+ *            per subject (the field, or input.<key>, that literals are
+ *            searched in) 24 bytes: u8 field, u8 0, u16 key length,
+ *            u32 key offset, u32 scanner offset, u32 scanner length,
+ *            u32 postings index offset, u32 postings offset; then each
+ *            subject's key, its literal scanner (litscan.h's encoding),
+ *            its postings index (u32 per literal + 1: where the
+ *            literal's postings start) and its postings (8 bytes: u32
+ *            rule, u8 clause bit, u8 all the rule's clause bits, u16 0)
+ *
+ * A rule passes when every one of its clauses has a literal found: the
+ * bits of the postings of the literals found, ORed per rule, make all
+ * its clause bits.  So a call reads the scanners of its buckets and the
+ * postings of the literals it finds, never an entry per rule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +32,7 @@
 #include "bytes.h"
 #include "casefold.h"
 #include "checksum.h"
+#include "litscan.h"
 #include "prefilter.h"
 #include "prefilter_priv.h"
 #include "relit.h"
@@ -248,30 +261,6 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 	}
 }
 
-static void
-encode_entry(struct buf *b, size_t rule, const struct pf_rule *pr)
-{
-	const struct pf_atom	*a;
-	size_t			 i, j, n = pr->n > PF_MAX_CLAUSES ?
-	    PF_MAX_CLAUSES : pr->n, keylen;
-
-	wr_u32(b, (uint32_t)rule);
-	wr_u16(b, (uint16_t)n);
-	for (i = 0; i < n; i++) {
-		wr_u16(b, (uint16_t)pr->c[i].n);
-		for (j = 0; j < pr->c[i].n; j++) {
-			a = &pr->c[i].a[j];
-			keylen = a->key ? strlen(a->key) : 0;
-			wr_u8(b, (uint8_t)a->field);
-			wr_u8(b, a->ci);
-			wr_u16(b, (uint16_t)keylen);
-			wr_u16(b, (uint16_t)a->len);
-			buf_add(b, a->key, keylen);
-			buf_add(b, a->lit, a->len);
-		}
-	}
-}
-
 /* ---- building the index ------------------------------------------------- */
 
 struct tool_ref {
@@ -323,20 +312,184 @@ tool_ref_cmp(const void *x, const void *y)
 	return a->rule < b->rule ? -1 : a->rule > b->rule;
 }
 
-/* Writes a bucket of rules into bk; fills its reference. */
+/* One subject of a bucket being built: its scanner and postings. */
+struct bsubject {
+	enum rr_field	 field;
+	const char	*key;		/* input.<key>, borrowed */
+	struct litscan	*ls;
+	struct posting {
+		uint32_t	 rule;
+		uint8_t		 bit, need;
+	}		**post;		/* per literal id */
+	size_t		*npost, *postcap, nlits;
+};
+
+static size_t
+bsubject_of(struct bsubject **subs, size_t *n, size_t *cap,
+    const struct pf_atom *a)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		if ((*subs)[i].field == a->field && (a->field != F_INPUT ||
+		    strcmp((*subs)[i].key, a->key) == 0))
+			return i;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		*subs = xreallocarray(*subs, *cap, sizeof(**subs));
+	}
+	memset(&(*subs)[*n], 0, sizeof(**subs));
+	(*subs)[*n].field = a->field;
+	(*subs)[*n].key = a->field == F_INPUT ? a->key : NULL;
+	(*subs)[*n].ls = litscan_new();
+	return (*n)++;
+}
+
+static void
+bsubject_post(struct bsubject *s, size_t id, size_t rule, unsigned bit,
+    unsigned need)
+{
+	size_t	i;
+
+	if (id >= s->nlits) {
+		s->post = xreallocarray(s->post, id + 1, sizeof(*s->post));
+		s->npost = xreallocarray(s->npost, id + 1, sizeof(*s->npost));
+		s->postcap = xreallocarray(s->postcap, id + 1,
+		    sizeof(*s->postcap));
+		for (i = s->nlits; i <= id; i++) {
+			s->post[i] = NULL;
+			s->npost[i] = s->postcap[i] = 0;
+		}
+		s->nlits = id + 1;
+	}
+	if (s->npost[id] > 0 && s->post[id][s->npost[id] - 1].rule == rule) {
+		s->post[id][s->npost[id] - 1].bit |= (uint8_t)bit;
+		return;
+	}
+	if (s->npost[id] == s->postcap[id]) {
+		s->postcap[id] = s->postcap[id] ? s->postcap[id] * 2 : 2;
+		s->post[id] = xreallocarray(s->post[id], s->postcap[id],
+		    sizeof(**s->post));
+	}
+	s->post[id][s->npost[id]].rule = (uint32_t)rule;
+	s->post[id][s->npost[id]].bit = (uint8_t)bit;
+	s->post[id][s->npost[id]++].need = (uint8_t)need;
+}
+
+static void
+bsubject_free(struct bsubject *s)
+{
+	size_t	i;
+
+	litscan_free(s->ls);
+	for (i = 0; i < s->nlits; i++)
+		free(s->post[i]);
+	free(s->post);
+	free(s->npost);
+	free(s->postcap);
+}
+
+static void
+wr_u16_at(struct buf *b, size_t off, uint16_t v)
+{
+	memcpy(b->data + off, &v, sizeof(v));
+}
+
+static uint32_t
+ld_u32(const struct buf *b, size_t off)
+{
+	uint32_t	v;
+
+	memcpy(&v, b->data + off, sizeof(v));
+	return v;
+}
+
+static void
+pad4(struct buf *b)
+{
+	while (b->len % 4 != 0)
+		buf_addc(b, 0);
+}
+
+/*
+ * Writes the bucket of rules (ascending, with their clauses pr) into bk,
+ * 4-byte aligned; fills its reference (offset in bk, length).
+ */
 static void
 emit_bucket(struct buf *bk, const size_t *rules, size_t n,
-    struct buf *entries, uint32_t ref[2])
+    const struct pf_rule *pr, uint32_t ref[2])
 {
-	size_t	i, start = bk->len;
+	struct bsubject		*subs = NULL, *s;
+	const struct pf_rule	*p;
+	size_t			 nsubs = 0, subcap = 0, i, c, j, id, nc;
+	size_t			 start, nalways = 0, sub_tab, off, k, total;
+	unsigned		 need;
 
 	if (n == 0) {
 		ref[0] = ref[1] = 0;
 		return;
 	}
+	pad4(bk);
+	start = bk->len;
+	for (i = 0; i < n; i++) {
+		p = &pr[rules[i]];
+		nc = p->n > PF_MAX_CLAUSES ? PF_MAX_CLAUSES : p->n;
+		if (nc == 0) {
+			nalways++;
+			continue;
+		}
+		need = (1u << nc) - 1;
+		for (c = 0; c < nc; c++)
+			for (j = 0; j < p->c[c].n; j++) {
+				k = bsubject_of(&subs, &nsubs, &subcap,
+				    &p->c[c].a[j]);
+				id = litscan_add(subs[k].ls, p->c[c].a[j].lit,
+				    p->c[c].a[j].len, p->c[c].a[j].ci);
+				bsubject_post(&subs[k], id, rules[i], 1u << c,
+				    need);
+			}
+	}
 	wr_u32(bk, (uint32_t)n);
+	wr_u32(bk, (uint32_t)nalways);
+	wr_u32(bk, (uint32_t)nsubs);
+	wr_u32(bk, 0);
 	for (i = 0; i < n; i++)
-		buf_add(bk, entries[rules[i]].data, entries[rules[i]].len);
+		if (pr[rules[i]].n == 0)
+			wr_u32(bk, (uint32_t)rules[i]);
+	sub_tab = bk->len;
+	for (i = 0; i < nsubs * PF_SUBJ; i++)
+		wr_u8(bk, 0);
+	for (k = 0; k < nsubs; k++) {
+		s = &subs[k];
+		off = sub_tab + k * PF_SUBJ;
+		bk->data[off] = (char)s->field;
+		if (s->key != NULL) {
+			wr_u16_at(bk, off + 2, (uint16_t)strlen(s->key));
+			wr_u32_at(bk, off + 4, (uint32_t)(bk->len - start));
+			buf_adds(bk, s->key);
+			pad4(bk);
+		}
+		wr_u32_at(bk, off + 8, (uint32_t)(bk->len - start));
+		litscan_encode(s->ls, bk);
+		wr_u32_at(bk, off + 12, (uint32_t)(bk->len - start -
+		    (size_t)ld_u32(bk, off + 8)));
+		wr_u32_at(bk, off + 16, (uint32_t)(bk->len - start));
+		for (id = 0, total = 0; id <= litscan_count(s->ls); id++) {
+			wr_u32(bk, (uint32_t)total);
+			if (id < litscan_count(s->ls) && id < s->nlits)
+				total += s->npost[id];
+		}
+		wr_u32_at(bk, off + 20, (uint32_t)(bk->len - start));
+		for (id = 0; id < s->nlits; id++)
+			for (j = 0; j < s->npost[id]; j++) {
+				wr_u32(bk, s->post[id][j].rule);
+				wr_u8(bk, s->post[id][j].bit);
+				wr_u8(bk, s->post[id][j].need);
+				wr_u16(bk, 0);
+			}
+		bsubject_free(s);
+	}
+	free(subs);
 	ref[0] = (uint32_t)start;
 	ref[1] = (uint32_t)(bk->len - start);
 }
@@ -353,7 +506,8 @@ write_bref(struct buf *out, const struct buf *bk, size_t base,
 void
 pf_build(const struct ruleset *rs, struct buf *out)
 {
-	struct buf		*entries, bk, names;
+	struct pf_rule		*prs;
+	struct buf		 bk, names;
 	struct rlist		 any[EV__COUNT], glob[EV__COUNT];
 	struct tool_ref		*refs = NULL;
 	struct pf_rule		 pr;
@@ -367,17 +521,15 @@ pf_build(const struct ruleset *rs, struct buf *out)
 
 	memset(any, 0, sizeof(any));
 	memset(glob, 0, sizeof(glob));
-	entries = xcalloc(rs->n ? rs->n : 1, sizeof(*entries));
+	prs = xcalloc(rs->n ? rs->n : 1, sizeof(*prs));
 	for (i = 0; i < rs->n; i++) {
 		r = rs->rules[i];
-		buf_init(&entries[i]);
 		if (r == NULL || !r->enabled)
 			continue;
 		memset(&pr, 0, sizeof(pr));
 		if (r->when != NULL)
 			cond_clauses(r->when, &pr, 0);
-		encode_entry(&entries[i], i, &pr);
-		pfrule_free(&pr);
+		prs[i] = pr;
 		for (k = 0; k < EV__COUNT; k++) {
 			if (!(r->events & (1u << k)))
 				continue;
@@ -411,8 +563,8 @@ pf_build(const struct ruleset *rs, struct buf *out)
 	tool_refs = xcalloc(nrefs ? nrefs : 1, sizeof(*tool_refs));
 	memset(ntools, 0, sizeof(ntools));
 	for (k = 0; k < EV__COUNT; k++) {
-		emit_bucket(&bk, any[k].v, any[k].n, entries, any_ref[k]);
-		emit_bucket(&bk, glob[k].v, glob[k].n, entries, glob_ref[k]);
+		emit_bucket(&bk, any[k].v, any[k].n, prs, any_ref[k]);
+		emit_bucket(&bk, glob[k].v, glob[k].n, prs, glob_ref[k]);
 	}
 	for (i = 0; i < nrefs; i = j) {
 		struct rlist l;
@@ -420,7 +572,7 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		for (j = i; j < nrefs && refs[j].kind == refs[i].kind &&
 		    strcmp(refs[j].name, refs[i].name) == 0; j++)
 			rlist_add(&l, refs[j].rule);
-		emit_bucket(&bk, l.v, l.n, entries, tool_refs[i]);
+		emit_bucket(&bk, l.v, l.n, prs, tool_refs[i]);
 		ntools[refs[i].kind]++;
 		free(l.v);
 	}
@@ -496,8 +648,8 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		free(glob[k].v);
 	}
 	for (i = 0; i < rs->n; i++)
-		buf_release(&entries[i]);
-	free(entries);
+		pfrule_free(&prs[i]);
+	free(prs);
 	free(refs);
 	free(tool_refs);
 	buf_release(&bk);
@@ -515,4 +667,5 @@ ruleset_index(struct ruleset *rs)
 	pf_build(rs, &b);
 	rs->pf = (const unsigned char *)buf_detach(&b, &rs->pflen);
 	rs->pf_owned = true;
+	rs->pf_intact = true;
 }

@@ -16,7 +16,10 @@
  * Everything here only leaves out rules that cannot fire.
  *
  * The bytes may come from a file: pf_select() bounds-checks every offset
- * and checksums the directory and each bucket it reads.
+ * and, unless told the bytes are intact, checksums the directory and each
+ * bucket it reads.  The literal scanners are built with the index, so a
+ * call builds nothing: it runs the scanners of its event's buckets and
+ * reads the postings of the literals they find (prefilter.c).
  */
 #ifndef RR_PREFILTER_H
 #define RR_PREFILTER_H
@@ -50,11 +53,13 @@ struct pf_lazy {
 
 /*
  * Fills out (owned: pf_candidates_release) with the rules of the index
- * that can fire on ev.  lazy may be NULL.  Returns 0, or -1 when the
+ * that can fire on ev.  With verify, the directory and the buckets read
+ * are checksummed first.  lazy may be NULL.  Returns 0, or -1 when the
  * index is corrupt.
  */
-int	 pf_select(const unsigned char *, size_t, struct rr_event *,
-	     const struct pf_lazy *lazy, struct pf_candidates *out);
+int	 pf_select(const unsigned char *, size_t, bool verify,
+	     struct rr_event *, const struct pf_lazy *lazy,
+	     struct pf_candidates *out);
 void	 pf_candidates_release(struct pf_candidates *);
 
 /* Builds rs's index in memory (rs->pf), replacing any it had. */

@@ -7,10 +7,13 @@
 #define RR_PREFILTER_PRIV_H
 
 #define PF_MAGIC	0x31584650u	/* "PFX1" */
-#define PF_VERSION	1
+#define PF_VERSION	2
 #define PF_HEADER	32
 #define PF_BREF		16
 #define PF_KIND		(2 * PF_BREF + 8)
 #define PF_SLOT		(8 + PF_BREF)
+#define PF_BUCKET	16	/* a bucket's header */
+#define PF_SUBJ		24	/* a subject of a bucket */
+#define PF_POST		8	/* a posting */
 
 #endif

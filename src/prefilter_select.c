@@ -1,8 +1,15 @@
 /*
  * The rules of the prefilter index that can fire on an event (see
- * prefilter.h; the layout is described in prefilter.c).  The bytes may
- * come from a file: every offset is bounds-checked, and the directory
- * and each bucket read are checksummed first.
+ * prefilter.h; the layout is described in prefilter.c).  A call reads
+ * the directory entry of its event kind and tool, the header of up to
+ * three buckets, runs each bucket's prebuilt scanners on the fields they
+ * search, and reads the postings of the literals found: nothing per rule
+ * of the bucket but the rules that need no literal.
+ *
+ * The bytes may come from a file: every offset is bounds-checked, and
+ * unless the caller knows the bytes intact (a cache file whose identity
+ * is as it was written, or an index built in memory), the directory and
+ * each bucket read are checksummed first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +21,19 @@
 #include "prefilter_priv.h"
 #include "xmalloc.h"
 
-struct entry {
-	size_t			 rule;
-	const unsigned char	*clauses;	/* after the rule number */
-	size_t			 len;
-	bool			 pass;
-};
+static inline uint32_t
+ld32(const unsigned char *p)
+{
+	uint32_t	v;
 
-struct elist {
-	struct entry	*v;
-	size_t		 n, cap;
-};
+	memcpy(&v, p, 4);
+	return v;
+}
 
-/* A bucket reference at r: checks bounds and checksum. */
+/* A bucket reference at r: checks bounds and, if verify, checksum. */
 static int
 bucket_at(const unsigned char *pf, size_t len, size_t data_start,
-    struct rd *r, struct rd *bucket)
+    bool verify, struct rd *r, struct rd *bucket)
 {
 	uint32_t	off = rd_u32(r), blen = rd_u32(r);
 	uint64_t	sum = rd_u64(r);
@@ -41,64 +45,17 @@ bucket_at(const unsigned char *pf, size_t len, size_t data_start,
 		return 0;
 	}
 	if (off < data_start || off > len || blen > len - off ||
-	    rr_checksum(pf + off, blen) != sum)
+	    (verify && rr_checksum(pf + off, blen) != sum))
 		return -1;
 	rd_init(bucket, pf + off, blen);
 	return 0;
 }
 
-/* Skips one entry's clauses; false if malformed. */
-static bool
-skip_clauses(struct rd *r)
-{
-	uint16_t	nc = rd_u16(r), na, i, j;
-
-	for (i = 0; i < nc && !r->bad; i++) {
-		na = rd_u16(r);
-		for (j = 0; j < na && !r->bad; j++) {
-			rd_u8(r);
-			rd_u8(r);
-			uint16_t kl = rd_u16(r), ll = rd_u16(r);
-			rd_bytes(r, (size_t)kl + ll);
-		}
-	}
-	return !r->bad;
-}
-
-static int
-read_bucket(struct rd *b, size_t nrules_max, struct elist *out)
-{
-	uint32_t	 count, i;
-	struct entry	*e;
-	const unsigned char *start;
-
-	if (b->p == b->end)
-		return 0;
-	count = rd_u32(b);
-	if (b->bad || count > (size_t)(b->end - b->p) / 6 ||
-	    count > nrules_max)
-		return -1;
-	out->v = xreallocarray(NULL, count ? count : 1, sizeof(*out->v));
-	out->cap = count;
-	for (i = 0; i < count; i++) {
-		e = &out->v[out->n];
-		e->rule = rd_u32(b);
-		start = b->p;
-		if (!skip_clauses(b) || (out->n > 0 &&
-		    e->rule <= out->v[out->n - 1].rule))
-			return -1;
-		e->clauses = start;
-		e->len = (size_t)(b->p - start);
-		e->pass = true;
-		out->n++;
-	}
-	return b->p == b->end ? 0 : -1;
-}
-
 /* Finds the bucket of tool in kind k's slot table. */
 static int
 tool_bucket(const unsigned char *pf, size_t len, size_t dir_end,
-    uint32_t nslots, uint32_t slots_off, const char *tool, struct rd *bucket)
+    uint32_t nslots, uint32_t slots_off, const char *tool, bool verify,
+    struct rd *bucket)
 {
 	struct rd	 r;
 	size_t		 tl = strlen(tool), h, probes;
@@ -121,35 +78,9 @@ tool_bucket(const unsigned char *pf, size_t len, size_t dir_end,
 		if (noff < PF_HEADER || noff > dir_end || nlen > dir_end - noff)
 			return -1;
 		if (nlen == tl && memcmp(pf + noff, tool, tl) == 0)
-			return bucket_at(pf, len, dir_end, &r, bucket);
+			return bucket_at(pf, len, dir_end, verify, &r, bucket);
 	}
 	return 0;
-}
-
-/* Merges ascending lists a and b into out (dropping duplicates). */
-static void
-merge(struct elist *a, struct elist *b, struct elist *out)
-{
-	size_t	i = 0, j = 0;
-
-	out->n = 0;
-	out->cap = a->n + b->n;
-	out->v = xreallocarray(NULL, out->cap ? out->cap : 1,
-	    sizeof(*out->v));
-	while (i < a->n || j < b->n) {
-		if (j >= b->n || (i < a->n && a->v[i].rule < b->v[j].rule))
-			out->v[out->n++] = a->v[i++];
-		else if (i >= a->n || b->v[j].rule < a->v[i].rule)
-			out->v[out->n++] = b->v[j++];
-		else {
-			out->v[out->n++] = a->v[i++];
-			j++;
-		}
-	}
-	free(a->v);
-	free(b->v);
-	memset(a, 0, sizeof(*a));
-	memset(b, 0, sizeof(*b));
 }
 
 /* One field (or input.<key>) the literals of the candidates look at. */
@@ -157,36 +88,15 @@ struct subject {
 	enum rr_field		 field;
 	const unsigned char	*key;
 	size_t			 keylen;
-	struct litscan		*ls;
-	unsigned char		*found;
+	struct litscan_text	 text;
+	bool			 have_text;
 };
 
-struct atom_ref {
-	size_t	subject, id;
+/* The subjects of this call, shared by its buckets (texts made once). */
+struct subjects {
+	struct subject	*v;
+	size_t		 n, cap;
 };
-
-static size_t
-subject_of(struct subject **subs, size_t *nsubs, size_t *cap,
-    enum rr_field f, const unsigned char *key, size_t keylen)
-{
-	size_t	i;
-
-	for (i = 0; i < *nsubs; i++)
-		if ((*subs)[i].field == f && (f != F_INPUT ||
-		    ((*subs)[i].keylen == keylen &&
-		    memcmp((*subs)[i].key, key, keylen) == 0)))
-			return i;
-	if (*nsubs == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*subs = xreallocarray(*subs, *cap, sizeof(**subs));
-	}
-	(*subs)[*nsubs].field = f;
-	(*subs)[*nsubs].key = key;
-	(*subs)[*nsubs].keylen = keylen;
-	(*subs)[*nsubs].ls = litscan_new();
-	(*subs)[*nsubs].found = NULL;
-	return (*nsubs)++;
-}
 
 static struct rr_text
 subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
@@ -216,118 +126,218 @@ subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
 	case F_EVENT: case F_CWD:
 		return ev->f[s->field];
 	case F_FILE_BEFORE: case F_FILE_AFTER:
-		/* Never indexed (read from disk later): see filter_literals. */
+		/* Never indexed: read from disk during evaluation. */
 		break;
 	}
 	return t;
 }
 
-/* Drops the entries whose literal clauses cannot all hold. */
-static int
-filter_literals(struct rr_event *ev, const struct pf_lazy *lazy,
-    struct elist *l)
+/* The subject's text, made on first need. */
+static struct litscan_text *
+subject_get(struct subjects *ss, struct rr_event *ev,
+    const struct pf_lazy *lazy, enum rr_field f, const unsigned char *key,
+    size_t keylen)
 {
-	struct subject		*subs = NULL;
-	struct atom_ref		*atoms = NULL;
-	struct rr_text		 t;
-	struct rd		 r;
-	size_t			 nsubs = 0, subcap = 0, natoms = 0, atomcap = 0;
-	size_t			 i, s, a;
-	uint16_t		 nc, na, c, j, kl, ll;
-	uint8_t			 field, ci;
-	const unsigned char	*key, *lit;
-	bool			 hit;
+	struct subject	*s;
+	struct rr_text	 t;
+	size_t		 i;
 
-	/* Pass 1: every literal into its subject's scanner. */
-	for (i = 0; i < l->n; i++) {
-		rd_init(&r, l->v[i].clauses, l->v[i].len);
-		nc = rd_u16(&r);
-		for (c = 0; c < nc; c++) {
-			na = rd_u16(&r);
-			for (j = 0; j < na; j++) {
-				field = rd_u8(&r);
-				ci = rd_u8(&r);
-				kl = rd_u16(&r);
-				ll = rd_u16(&r);
-				key = rd_bytes(&r, kl);
-				lit = rd_bytes(&r, ll);
-				/* The builder never indexes the file fields. */
-				if (r.bad || field > F_INPUT || ll == 0 ||
-				    (field == F_INPUT) != (kl > 0) ||
-				    field == F_FILE_BEFORE ||
-				    field == F_FILE_AFTER)
-					goto bad;
-				s = subject_of(&subs, &nsubs, &subcap,
-				    (enum rr_field)field, key, kl);
-				if (natoms == atomcap) {
-					atomcap = atomcap ? atomcap * 2 : 64;
-					atoms = xreallocarray(atoms, atomcap,
-					    sizeof(*atoms));
-				}
-				atoms[natoms].subject = s;
-				atoms[natoms++].id = litscan_add(subs[s].ls,
-				    (const char *)lit, ll, ci != 0);
+	for (i = 0; i < ss->n; i++)
+		if (ss->v[i].field == f && (f != F_INPUT ||
+		    (ss->v[i].keylen == keylen &&
+		    memcmp(ss->v[i].key, key, keylen) == 0)))
+			return &ss->v[i].text;
+	if (ss->n == ss->cap) {
+		ss->cap = ss->cap ? ss->cap * 2 : 8;
+		ss->v = xreallocarray(ss->v, ss->cap, sizeof(*ss->v));
+	}
+	s = &ss->v[ss->n++];
+	memset(s, 0, sizeof(*s));
+	s->field = f;
+	s->key = key;
+	s->keylen = keylen;
+	t = subject_text(ev, lazy, s);
+	litscan_text_init(&s->text, t.s, t.len);
+	return &s->text;
+}
+
+static void
+subjects_release(struct subjects *ss)
+{
+	size_t	i;
+
+	for (i = 0; i < ss->n; i++)
+		litscan_text_release(&ss->v[i].text);
+	free(ss->v);
+	memset(ss, 0, sizeof(*ss));
+}
+
+/* A found literal's claim: rule's clause `bit` holds; it needs `need`. */
+struct claim {
+	uint32_t	rule;
+	uint8_t		bit, need;
+};
+
+struct claims {
+	struct claim	*v;
+	size_t		 n, cap;
+};
+
+static void
+push_rule(struct pf_candidates *out, size_t *cap, size_t rule)
+{
+	if (out->n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		out->rules = xreallocarray(out->rules, *cap,
+		    sizeof(*out->rules));
+	}
+	out->rules[out->n++] = rule;
+}
+
+static int
+claim_cmp(const void *x, const void *y)
+{
+	const struct claim	*a = x, *b = y;
+
+	return a->rule < b->rule ? -1 : a->rule > b->rule;
+}
+
+static int
+size_cmp(const void *x, const void *y)
+{
+	size_t	a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The postings of the literals one scanner found, as claims. */
+static int
+add_claims(const unsigned char *b, size_t blen, uint32_t index,
+    uint32_t posts, uint32_t nlits, const struct litscan_hits *hits,
+    struct claims *cl)
+{
+	const unsigned char	*p;
+	uint32_t		 id, from, to, k;
+	size_t			 i;
+
+	if (index > blen || ((uint64_t)nlits + 1) * 4 > blen - index)
+		return -1;
+	for (i = 0; i < hits->n; i++) {
+		id = hits->v[i];
+		from = ld32(b + index + 4 * (size_t)id);
+		to = ld32(b + index + 4 * ((size_t)id + 1));
+		if (from > to || posts > blen ||
+		    (uint64_t)to * PF_POST > blen - posts)
+			return -1;
+		for (k = from; k < to; k++) {
+			p = b + posts + (size_t)k * PF_POST;
+			if (cl->n == cl->cap) {
+				cl->cap = cl->cap ? cl->cap * 2 : 32;
+				cl->v = xreallocarray(cl->v, cl->cap,
+				    sizeof(*cl->v));
 			}
+			cl->v[cl->n].rule = ld32(p);
+			cl->v[cl->n].bit = p[4];
+			cl->v[cl->n++].need = p[5];
 		}
 	}
-	/* Pass 2: one scan per subject. */
-	for (s = 0; s < nsubs; s++) {
-		subs[s].found = xcalloc(litscan_count(subs[s].ls) + 1, 1);
-		t = subject_text(ev, lazy, &subs[s]);
-		if (t.s != NULL)
-			litscan_run(subs[s].ls, t.s, t.len, subs[s].found);
-	}
-	/* Pass 3: every clause needs one of its literals. */
-	for (i = 0, a = 0; i < l->n; i++) {
-		rd_init(&r, l->v[i].clauses, l->v[i].len);
-		nc = rd_u16(&r);
-		for (c = 0; c < nc; c++) {
-			na = rd_u16(&r);
-			for (j = 0, hit = false; j < na; j++, a++) {
-				rd_u8(&r);
-				rd_u8(&r);
-				kl = rd_u16(&r);
-				ll = rd_u16(&r);
-				rd_bytes(&r, (size_t)kl + ll);
-				if (subs[atoms[a].subject].found[atoms[a].id])
-					hit = true;
-			}
-			if (!hit)
-				l->v[i].pass = false;
-		}
-	}
-	for (s = 0; s < nsubs; s++) {
-		litscan_free(subs[s].ls);
-		free(subs[s].found);
-	}
-	free(subs);
-	free(atoms);
 	return 0;
-bad:
-	for (s = 0; s < nsubs; s++)
-		litscan_free(subs[s].ls);
-	free(subs);
-	free(atoms);
-	return -1;
+}
+
+/*
+ * Adds the rules of one bucket that can fire to out: its rules without
+ * clauses, and those whose every clause has a literal found.
+ */
+static int
+select_bucket(const struct rd *bk, struct rr_event *ev,
+    const struct pf_lazy *lazy, struct subjects *ss,
+    struct pf_candidates *out, size_t *cap)
+{
+	const unsigned char	*b = bk->p, *sp, *key;
+	size_t			 blen = (size_t)(bk->end - bk->p), i, j;
+	uint32_t		 nrules, nalways, nsubs, f, keylen, keyoff;
+	uint32_t		 soff, slen, index, posts, rule;
+	struct litscan_map	 m;
+	struct litscan_text	*tx;
+	struct litscan_hits	 hits = { NULL, 0, 0 };
+	struct claims		 cl = { NULL, 0, 0 };
+	unsigned char		*found = NULL;
+	uint8_t			 bits;
+	int			 rc = -1;
+
+	if (blen == 0)
+		return 0;
+	if (blen < PF_BUCKET)
+		return -1;
+	nrules = ld32(b);
+	nalways = ld32(b + 4);
+	nsubs = ld32(b + 8);
+	if (nalways > nrules || (uint64_t)nalways * 4 > blen - PF_BUCKET ||
+	    (uint64_t)nsubs * PF_SUBJ > blen - PF_BUCKET - nalways * 4)
+		return -1;
+	for (i = 0; i < nalways; i++)
+		push_rule(out, cap, ld32(b + PF_BUCKET + 4 * i));
+	for (i = 0; i < nsubs; i++) {
+		sp = b + PF_BUCKET + 4 * (size_t)nalways + i * PF_SUBJ;
+		f = sp[0];
+		memcpy(&keylen, sp + 2, 2);
+		keylen &= 0xffff;
+		keyoff = ld32(sp + 4);
+		soff = ld32(sp + 8);
+		slen = ld32(sp + 12);
+		index = ld32(sp + 16);
+		posts = ld32(sp + 20);
+		/* The builder never indexes the file fields. */
+		if (f > F_INPUT || f == F_FILE_BEFORE || f == F_FILE_AFTER ||
+		    (f == F_INPUT) != (keylen > 0) || keyoff > blen ||
+		    keylen > blen - keyoff || soff > blen ||
+		    slen > blen - soff ||
+		    litscan_map(&m, b + soff, slen) < 0)
+			goto out;
+		key = b + keyoff;
+		tx = subject_get(ss, ev, lazy, (enum rr_field)f, key, keylen);
+		found = xcalloc(litscan_map_count(&m) + 1, 1);
+		hits.n = 0;
+		if (litscan_map_run(&m, tx, LITSCAN_AUTO, found, &hits) < 0 ||
+		    add_claims(b, blen, index, posts, litscan_map_count(&m),
+		    &hits, &cl) < 0)
+			goto out;
+		free(found);
+		found = NULL;
+	}
+	/* Per rule: the clause bits found must make all its bits. */
+	if (cl.n > 1)
+		qsort(cl.v, cl.n, sizeof(*cl.v), claim_cmp);
+	for (i = 0; i < cl.n; i = j) {
+		rule = cl.v[i].rule;
+		bits = 0;
+		for (j = i; j < cl.n && cl.v[j].rule == rule; j++)
+			bits |= cl.v[j].bit;
+		if (cl.v[i].need != 0 && (bits & cl.v[i].need) == cl.v[i].need)
+			push_rule(out, cap, rule);
+	}
+	rc = 0;
+out:
+	free(found);
+	free(hits.v);
+	free(cl.v);
+	return rc;
 }
 
 int
-pf_select(const unsigned char *pf, size_t len, struct rr_event *ev,
-    const struct pf_lazy *lazy, struct pf_candidates *out)
+pf_select(const unsigned char *pf, size_t len, bool verify,
+    struct rr_event *ev, const struct pf_lazy *lazy,
+    struct pf_candidates *out)
 {
 	struct rd	 r, b_any, b_tool, b_glob;
-	struct elist	 l_any, l_tool, l_glob, tmp, all;
+	struct subjects	 ss;
 	uint32_t	 magic, version, total, dir_len, nslots, slots_off;
 	uint64_t	 dir_sum;
-	size_t		 dir_end, i;
+	size_t		 dir_end, cap = 0, i, n;
 	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	memset(&l_any, 0, sizeof(l_any));
-	memset(&l_tool, 0, sizeof(l_tool));
-	memset(&l_glob, 0, sizeof(l_glob));
-	memset(&tmp, 0, sizeof(tmp));
-	memset(&all, 0, sizeof(all));
+	memset(&ss, 0, sizeof(ss));
 	rd_init(&r, pf, len);
 	magic = rd_u32(&r);
 	version = rd_u32(&r);
@@ -337,14 +347,14 @@ pf_select(const unsigned char *pf, size_t len, struct rr_event *ev,
 	if (r.bad || magic != PF_MAGIC || version != PF_VERSION ||
 	    total != len || dir_len < EV__COUNT * PF_KIND ||
 	    dir_len > len - PF_HEADER ||
-	    rr_checksum(pf + PF_HEADER, dir_len) != dir_sum)
+	    (verify && rr_checksum(pf + PF_HEADER, dir_len) != dir_sum))
 		return -1;
 	if (ev->kind >= EV__COUNT)
 		return 0;
 	dir_end = PF_HEADER + (size_t)dir_len;
 	rd_init(&r, pf + PF_HEADER + ev->kind * PF_KIND, PF_KIND);
-	if (bucket_at(pf, len, dir_end, &r, &b_any) < 0 ||
-	    bucket_at(pf, len, dir_end, &r, &b_glob) < 0)
+	if (bucket_at(pf, len, dir_end, verify, &r, &b_any) < 0 ||
+	    bucket_at(pf, len, dir_end, verify, &r, &b_glob) < 0)
 		return -1;
 	nslots = rd_u32(&r);
 	slots_off = rd_u32(&r);
@@ -352,28 +362,24 @@ pf_select(const unsigned char *pf, size_t len, struct rr_event *ev,
 	if (ev->tool == NULL)
 		rd_init(&b_glob, pf, 0);	/* tool rules need a tool */
 	else if (tool_bucket(pf, len, dir_end, nslots, slots_off, ev->tool,
-	    &b_tool) < 0)
+	    verify, &b_tool) < 0)
 		return -1;
-	/* Rule numbers are bounded by the bytes an entry takes. */
-	if (read_bucket(&b_any, len, &l_any) < 0 ||
-	    read_bucket(&b_tool, len, &l_tool) < 0 ||
-	    read_bucket(&b_glob, len, &l_glob) < 0)
+	if (select_bucket(&b_any, ev, lazy, &ss, out, &cap) < 0 ||
+	    select_bucket(&b_tool, ev, lazy, &ss, out, &cap) < 0 ||
+	    select_bucket(&b_glob, ev, lazy, &ss, out, &cap) < 0)
 		goto out;
-	merge(&l_any, &l_tool, &tmp);
-	merge(&tmp, &l_glob, &all);
-	if (filter_literals(ev, lazy, &all) < 0)
-		goto out;
-	out->rules = xcalloc(all.n ? all.n : 1, sizeof(*out->rules));
-	for (i = 0; i < all.n; i++)
-		if (all.v[i].pass)
-			out->rules[out->n++] = all.v[i].rule;
+	/* In rule order, once each (a rule may be in two buckets). */
+	if (out->n > 1)
+		qsort(out->rules, out->n, sizeof(*out->rules), size_cmp);
+	for (i = 0, n = 0; i < out->n; i++)
+		if (n == 0 || out->rules[n - 1] != out->rules[i])
+			out->rules[n++] = out->rules[i];
+	out->n = n;
 	rc = 0;
 out:
-	free(l_any.v);
-	free(l_tool.v);
-	free(l_glob.v);
-	free(tmp.v);
-	free(all.v);
+	subjects_release(&ss);
+	if (rc < 0)
+		pf_candidates_release(out);
 	return rc;
 }
 

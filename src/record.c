@@ -702,7 +702,7 @@ record_call(struct rr_db *db, const struct call *c,
     const struct record_opts *opts, char **err)
 {
 	char		 now[32], *data, *first_ts = NULL;
-	long long	 count = 1;
+	long long	 count = 1, id;
 	int		 rc;
 
 	db_now(now);
@@ -718,9 +718,11 @@ record_call(struct rr_db *db, const struct call *c,
 	free(data);
 	if (rc < 0)
 		goto fail;
+	id = sqlite3_last_insert_rowid(db->conn);
 	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
 		goto fail;
-	if (prune(db, opts->retention_days, err) < 0)
+	if (id % RECORD_PRUNE_EVERY == 0 &&
+	    prune(db, opts->retention_days, err) < 0)
 		goto fail;
 	free(first_ts);
 	return db_commit(db, err);

@@ -41,8 +41,13 @@ struct rr_regex;
 #define RECORD_ERROR_RAW_MAX	500
 /* Tools listed in a resolution's toolSequence, at most. */
 #define RECORD_SEQUENCE_MAX	20
-/* Expired events deleted per call: pruning never stalls one hook. */
+/* Expired events deleted per pruning: it never stalls one hook. */
 #define RECORD_PRUNE_BATCH	500
+/*
+ * Pruning runs in one call of so many (the new event's id a multiple):
+ * it deletes up to RECORD_PRUNE_BATCH, more than expire meanwhile.
+ */
+#define RECORD_PRUNE_EVERY	32
 
 /*
  * Records ev (PostToolUse or PostToolUseFailure) with opts (NULL: the

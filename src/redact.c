@@ -1,68 +1,172 @@
 /*
- * Redaction of recorded text (redact.h).  The built-in patterns are
- * compiled once per process, on first use.
+ * Redaction of recorded text (redact.h).  A built-in pattern is compiled,
+ * once per process, only when the text holds a literal that any match of
+ * it holds (relit.h finds them, or the table names them): most outputs
+ * have no secret, and compiling the thirteen patterns cost a recorded
+ * call more than the rest of its redaction.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "match_re.h"
 #include "redact.h"
+#include "relit.h"
 #include "xmalloc.h"
 
 /* Environment values shorter than this are too common to mask. */
 #define ENV_SECRET_MIN	8
 
 /*
- * Pattern, replacement.  A \K keeps what precedes it (the name of a
- * variable, the scheme and user of a URL) and masks only the value.
+ * Pattern, replacement, and the literals a match must hold where relit.h
+ * cannot read them from the pattern ("i:" first: caseless, compared as
+ * PCRE2 compares, case folding included), "|" between them; NULL: relit.
+ * A \K keeps what precedes it (the name of a variable, the scheme and user
+ * of a URL) and masks only the value.
  */
-static const char *const builtins[][2] = {
+static const char *const builtins[][3] = {
 	{ "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\\s\\S]*?-----END "
-	    "[A-Z0-9 ]*PRIVATE KEY-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]" },
+	    "[A-Z0-9 ]*PRIVATE KEY-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]",
+	    NULL },
 	/* The end of a key whose start was cut off elsewhere. */
 	{ "(?m)^(?:[A-Za-z0-9+/=]{16,}\\r?\\n)+-----END [A-Z0-9 ]*PRIVATE "
-	    "KEY-----", "[REDACTED PRIVATE KEY]" },
+	    "KEY-----", "[REDACTED PRIVATE KEY]", NULL },
 	{ "(?i)\\b(?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?"
-	    "(?:bearer|basic|token|bot)?\\s*\\K[^\\s\"',;]+", REDACTED },
-	{ "(?i)\\bbearer\\s+\\K[A-Za-z0-9._~+/=-]{8,}", REDACTED },
+	    "(?:bearer|basic|token|bot)?\\s*\\K[^\\s\"',;]+", REDACTED, NULL },
+	{ "(?i)\\bbearer\\s+\\K[A-Za-z0-9._~+/=-]{8,}", REDACTED, NULL },
 	{ "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\\b",
-	    REDACTED },
+	    REDACTED, "AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA" },
 	{ "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
-	    REDACTED },
-	{ "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED },
-	{ "\\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", REDACTED },
-	{ "\\bAIza[0-9A-Za-z_-]{35}", REDACTED },
+	    REDACTED, "gh|github_pat_" },
+	{ "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED, NULL },
+	{ "\\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", REDACTED, NULL },
+	{ "\\bAIza[0-9A-Za-z_-]{35}", REDACTED, NULL },
 	{ "\\beyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}",
-	    REDACTED },
-	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]+:\\K[^/\\s@]+(?=@)", REDACTED },
+	    REDACTED, NULL },
+	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]+:\\K[^/\\s@]+(?=@)", REDACTED,
+	    NULL },
 	{ "(?i)--?(?:password|passwd|token|secret|api-?key)(?:=|\\s+)\\K"
-	    "[^\\s\"']+", REDACTED },
+	    "[^\\s\"']+", REDACTED, NULL },
+	/* Each alternative of the group holds one of these. */
 	{ "(?i)\\b[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|"
 	    "apikey|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*"
-	    "[\"']?[ \\t]*[:=][ \\t]*[\"']?\\K[^\\s\"'`,;&]+", REDACTED },
+	    "[\"']?[ \\t]*[:=][ \\t]*[\"']?\\K[^\\s\"'`,;&]+", REDACTED,
+	    "i:passw|secret|token|key|credential" },
 };
 
 #define NBUILTINS	(sizeof(builtins) / sizeof(builtins[0]))
 
 static struct rr_regex	*compiled[NBUILTINS];
 
-static void
-compile_builtins(void)
+/* The literals a match of builtin i holds; n == 0: none known. */
+static struct relit	 keys[NBUILTINS];
+static bool		 keys_made;
+static bool		 force_all;
+
+void
+redact_force_all(bool on)
 {
-	if (compiled[0] == NULL)
-		rr_regex_compile_table("redaction pattern", builtins,
-		    NBUILTINS, sizeof(builtins[0]), compiled);
+	force_all = on;
+}
+
+/* Reads the table's own literals ("i:a|b|c") into r. */
+static void
+table_keys(const char *spec, struct relit *r)
+{
+	const char	*p = spec, *bar;
+	bool		 ci = strncmp(p, "i:", 2) == 0;
+
+	memset(r, 0, sizeof(*r));
+	if (ci)
+		p += 2;
+	for (; *p != '\0' && r->n < RELIT_MAX_ALTS; p = *bar ? bar + 1 : bar) {
+		bar = strchr(p, '|');
+		if (bar == NULL)
+			bar = p + strlen(p);
+		r->alts[r->n].s = xstrndup(p, (size_t)(bar - p));
+		r->alts[r->n].len = (size_t)(bar - p);
+		r->alts[r->n++].ci = ci;
+	}
+}
+
+static void
+make_keys(void)
+{
+	size_t	i;
+
+	if (keys_made)
+		return;
+	for (i = 0; i < NBUILTINS; i++) {
+		if (builtins[i][2] != NULL)
+			table_keys(builtins[i][2], &keys[i]);
+		else if (relit_regex(builtins[i][0], strlen(builtins[i][0]),
+		    false, &keys[i]) < 0)
+			keys[i].n = 0;
+	}
+	keys_made = true;
+}
+
+/*
+ * Whether builtin i can match in b: one of its literals occurs (a caseless
+ * one compared as PCRE2 compares caselessly), or it has none known.
+ */
+static bool
+may_match(size_t i, const struct buf *b, struct buf *folded)
+{
+	const struct relit	*k = &keys[i];
+	char			 f[RR_FOLD_ROOM(64)];
+	size_t			 j, n;
+
+	if (k->n == 0 || force_all)
+		return true;
+	for (j = 0; j < k->n; j++) {
+		if (!k->alts[j].ci) {
+			if (memmem(b->data ? b->data : "", b->len,
+			    k->alts[j].s, k->alts[j].len) != NULL)
+				return true;
+			continue;
+		}
+		/* The text folded once per change of it; long keys: whole. */
+		if (k->alts[j].len > 64)
+			return true;
+		if (folded->len == 0 && b->len > 0)
+			rr_fold(b->data, b->len, folded);
+		n = rr_fold_mem(k->alts[j].s, k->alts[j].len, f);
+		if (memmem(folded->data ? folded->data : "", folded->len, f,
+		    n) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static const struct rr_regex *
+builtin(size_t i)
+{
+	if (compiled[i] == NULL)
+		rr_regex_compile_table("redaction pattern", builtins[i], 1,
+		    sizeof(builtins[0]), &compiled[i]);
+	return compiled[i];
 }
 
 /* Case-insensitive search for an ASCII needle; NULL when absent. */
 static const char *
 find_ci(const char *s, size_t len, const char *needle)
 {
-	size_t	n = strlen(needle), i, j;
+	size_t		 n = strlen(needle), i, j;
+	unsigned char	 lo = (unsigned char)tolower((unsigned char)needle[0]);
+	unsigned char	 up = (unsigned char)toupper((unsigned char)needle[0]);
+	const char	*a, *b;
 
 	for (i = 0; i + n <= len; i++) {
-		for (j = 0; j < n; j++)
+		/* To the next place the first character is, in either case. */
+		a = memchr(s + i, lo, len - n + 1 - i);
+		b = lo == up ? NULL : memchr(s + i, up, len - n + 1 - i);
+		if (a == NULL && b == NULL)
+			return NULL;
+		i = (size_t)((a != NULL && (b == NULL || a < b) ? a : b) - s);
+		for (j = 1; j < n; j++)
 			if (tolower((unsigned char)s[i + j]) != needle[j])
 				break;
 		if (j == n)
@@ -101,24 +205,57 @@ secret_name(const char *name, size_t len)
 	return false;
 }
 
+/*
+ * The values of the secret-named environment variables, found again only
+ * when the environment has changed (its entries, by address).
+ */
+static const char **
+secret_values(size_t *n)
+{
+	extern char	**environ;
+	static const char **vals;
+	static size_t	  nvals, cap;
+	static uint64_t	  seen;
+	uint64_t	  fp = 1469598103934665603ULL;
+	char		**e;
+	const char	 *eq;
+
+	for (e = environ; e != NULL && *e != NULL; e++)
+		fp = (fp ^ (uint64_t)(uintptr_t)*e) * 1099511628211ULL;
+	if (fp != seen || vals == NULL) {
+		nvals = 0;
+		for (e = environ; e != NULL && *e != NULL; e++) {
+			if ((eq = strchr(*e, '=')) == NULL ||
+			    strlen(eq + 1) < ENV_SECRET_MIN ||
+			    !secret_name(*e, (size_t)(eq - *e)))
+				continue;
+			if (nvals == cap) {
+				cap = cap ? cap * 2 : 8;
+				vals = xreallocarray(vals, cap, sizeof(*vals));
+			}
+			vals[nvals++] = eq + 1;
+		}
+		seen = fp;
+		if (vals == NULL)
+			vals = xcalloc(1, sizeof(*vals));
+	}
+	*n = nvals;
+	return vals;
+}
+
 /* Masks every literal occurrence of the values of secret-named variables. */
 static void
 mask_env(struct buf *b)
 {
-	extern char	**environ;
-	char		**e;
-	const char	 *eq, *val, *hit;
+	const char	**vals, *val, *hit;
 	struct buf	  out;
-	size_t		  vlen, i;
+	size_t		  vlen, i, k, n;
 
-	for (e = environ; e != NULL && *e != NULL; e++) {
-		if ((eq = strchr(*e, '=')) == NULL ||
-		    !secret_name(*e, (size_t)(eq - *e)))
-			continue;
-		val = eq + 1;
+	vals = secret_values(&n);
+	for (k = 0; k < n; k++) {
+		val = vals[k];
 		vlen = strlen(val);
-		if (vlen < ENV_SECRET_MIN ||
-		    memmem(b->data, b->len, val, vlen) == NULL)
+		if (memmem(b->data, b->len, val, vlen) == NULL)
 			continue;
 		buf_init(&out);
 		i = 0;
@@ -152,17 +289,22 @@ void
 redact_text(const struct redact_opts *o, const char *s, size_t len,
     struct buf *out)
 {
-	struct buf	b;
+	struct buf	b, folded;
 	size_t		i;
 	bool		ok = true;
 
 	buf_init(&b);
 	redact_drop_private(s, len, &b);
 	if (o->defaults) {
-		compile_builtins();
+		make_keys();
 		mask_env(&b);
+		buf_init(&folded);
 		for (i = 0; i < NBUILTINS && ok; i++)
-			ok = apply(compiled[i], builtins[i][1], &b);
+			if (may_match(i, &b, &folded)) {
+				ok = apply(builtin(i), builtins[i][1], &b);
+				buf_reset(&folded);	/* b changed */
+			}
+		buf_release(&folded);
 	}
 	for (i = 0; i < o->nextra && ok; i++)
 		ok = apply(o->extra[i], REDACTED, &b);

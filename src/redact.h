@@ -38,5 +38,10 @@ void	 redact_drop_private(const char *s, size_t len, struct buf *out);
 /* Appends the redacted s[0..len) to out. */
 void	 redact_text(const struct redact_opts *, const char *s, size_t len,
 	     struct buf *out);
+/*
+ * Tests only: apply every built-in pattern, whether or not the text holds
+ * a literal its matches need (the answer must be the same).
+ */
+void	 redact_force_all(bool);
 
 #endif

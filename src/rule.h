@@ -285,10 +285,14 @@ struct ruleset {
 	/* Files that declare on_error: deny, in load order. */
 	struct fail_closed_file *fc_files;
 	size_t		 nfc_files, fc_files_cap;
-	/* Prefilter index (prefilter.h), or NULL; freed if pf_owned. */
+	/*
+	 * Prefilter index (prefilter.h), or NULL; freed if pf_owned.
+	 * pf_intact: known as built (in memory, or a cache file whose
+	 * identity is as written), so its checksums need not be checked.
+	 */
 	const unsigned char *pf;
 	size_t		 pflen;
-	bool		 pf_owned;
+	bool		 pf_owned, pf_intact;
 	/* Rules decoded on demand (cache.c): rules[i] may be NULL. */
 	struct ruleset_lazy *lazy;
 	/* While compiling for the cache: every source read is logged. */

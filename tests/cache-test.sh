@@ -176,6 +176,42 @@ while [ "$off" -lt "$size" ]; do
 done
 [ "$bad" = 0 ] && ok "a byte overwritten at 40 offsets: still denied" ||
     not_ok "overwritten bytes ($bad wrong)"
+# The stamp: a file written to after it was made is built again, even
+# with the same bytes (touch).
+settle "$push" >/dev/null
+touch "$f"
+hook "$push"
+if denies && cache_is built && grep -q 'written to since' trace; then
+	ok "a cache file touched after it was made: built again"
+else
+	not_ok "a cache file touched after it was made"; diag <trace
+fi
+# What the stamp cannot see (bytes changed in place, the time put back:
+# bits rotting under the file system, or a forgery) may change which
+# rules an event reaches, as an edit of the rules would; it never crashes
+# the hook, which answers and exits 0.
+settle "$push" >/dev/null
+touch -r "$f" stamp.ref
+cp "$f" good2.rrc
+bad=0
+off=0
+while [ "$off" -lt "$size" ]; do
+	printf '\377' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	touch -r stamp.ref "$f"
+	printf '%s' "$push" | "$RR" hook >out 2>err
+	st=$?
+	if [ "$st" != 0 ] || [ "$(wc -l <out)" -gt 1 ]; then
+		bad=$((bad + 1))
+		echo "flipped at $off under its stamp: status $st" | diag
+		diag <err
+	fi
+	dd if=good2.rrc of="$f" bs=1 skip="$off" seek="$off" count=1 \
+	    conv=notrunc 2>/dev/null
+	touch -r stamp.ref "$f"
+	off=$((off + size / 40 + 1))
+done
+[ "$bad" = 0 ] && ok "a byte changed at 40 offsets under the file's stamp: an answer, exit 0" ||
+    not_ok "bytes changed under the stamp ($bad wrong)"
 : >"$f"
 hook "$push"
 if denies && cache_is built && [ -s "$f" ]; then ok "an empty file: rebuilt"

@@ -4,15 +4,24 @@
  * rule-test results from the cache as compiled fresh; a cache of another
  * engine, PCRE2 or key is refused; and a bit flipped at every offset of
  * a cache file, or any truncation, is refused or gives the very same
- * answers, never a crash.
+ * answers, never a crash.  A file written to after it was made is
+ * refused by its stamp (the identity it was written with); one that
+ * claims no stamp has everything it reads checksummed; and one whose
+ * stamp is forged after a change never crashes either.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "cache.h"
+#include "checksum.h"
 #include "fileio.h"
+#include "match_re.h"
 #include "helpers.h"
 #include "prefilter.h"
 #include "ruletest.h"
@@ -22,6 +31,11 @@
 
 /* Where the header keeps the rule table's offset (cache.c's layout). */
 #define SECTION_RULES_OFF	(64 + 5 * 16)
+#define SECTION_INDEX_OFF	(64 + 4 * 16)
+/* The header's length and checksum, and the stamp (cache.c). */
+#define HEADER_LEN		256
+#define HEADER_SUM_OFF		32
+#define STAMP_OFF		192
 
 static const char *srcdir;
 static char	   tmpdir[] = "/tmp/rr-cache-test.XXXXXX";
@@ -402,6 +416,33 @@ identity(void)
 	    "the right identity is accepted");
 	ruleset_release(&rc);
 	diag_list_release(&dc);
+	/* The hook's decode leaves tests out; decisions are the same. */
+	{
+		size_t	i, with = 0, without = 0, same = 0;
+		char	*a, *b;
+		int	fa, fb;
+
+		cache_open(&rc, &dc, path, "key", id, &why);
+		cache_skip_tests(&rc);
+		for (i = 0; i < rs.n; i++) {
+			with += rs.rules[i]->ntests;
+			if (ruleset_rule(&rc, i) != NULL)
+				without += rc.rules[i]->ntests;
+		}
+		a = observe(&rs, &dl, &fa);
+		b = observe(&rc, &dc, &fb);
+		/* observe() runs the rules' tests last: compare the rest. */
+		same = strstr(a, "\ntests ") != NULL &&
+		    strstr(b, "\ntests ") != NULL &&
+		    strstr(a, "\ntests ") - a == strstr(b, "\ntests ") - b &&
+		    strncmp(a, b, (size_t)(strstr(a, "\ntests ") - a)) == 0;
+		ok(with > 100 && without == 0 && same, "rules decoded without "
+		    "their %zu tests: (the hook) decide the same", with);
+		free(a);
+		free(b);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
 	manifest_release(&mf);
 	ruleset_release(&rs);
 	diag_list_release(&dl);
@@ -427,6 +468,153 @@ refuses(const char *path, const char *because, const char *what)
 	ok(rc_ < 0 && why != NULL && strstr(why, because) != NULL,
 	    "%s: refused (%s)", what, why ? why : "accepted");
 	free(why);
+}
+
+/* Clears the stamp of a cache image, as a file system without one. */
+static void
+unstamp(char *data)
+{
+	uint64_t	sum;
+
+	memset(data + STAMP_OFF, 0, 24);
+	memset(data + HEADER_SUM_OFF, 0, 8);
+	sum = rr_checksum(data, HEADER_LEN);
+	memcpy(data + HEADER_SUM_OFF, &sum, 8);
+}
+
+/*
+ * Writes data over the file at path in place (the same inode), then puts
+ * back the modification time its header's stamp names: a change the
+ * stamp cannot see (bits rotting under the file system, or a forgery).
+ */
+static void
+overwrite_keep_stamp(const char *path, const char *data, size_t len)
+{
+	struct timespec	ts[2];
+	int64_t		sec;
+	uint32_t	nsec;
+	int		fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (pwrite(fd, data, len, 0) != (ssize_t)len)
+		printf("# short write\n");
+	memcpy(&sec, data + STAMP_OFF + 8, 8);
+	memcpy(&nsec, data + STAMP_OFF + 16, 4);
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_sec = (time_t)sec;
+	ts[1].tv_nsec = (long)nsec;
+	futimens(fd, ts);
+	close(fd);
+}
+
+/*
+ * The stamp: a cache file written to after it was made is refused; one
+ * without a stamp is read with every checksum checked; the same holds
+ * for the index as the evaluator reads it.
+ */
+static void
+stamps(void)
+{
+	const struct cache_identity *id = cache_identity_current();
+	struct ruleset		 rs, rc;
+	struct diag_list	 dl, dc;
+	struct manifest		 mf;
+	struct timespec		 ts[2];
+	struct stat		 st;
+	char			*rules = xasprintf("%s/rules", srcdir);
+	const char		*paths[1] = { rules };
+	char			*path = xasprintf("%s/stamp.rrc", tmpdir);
+	char			*why = NULL, *data, *a, *b, *other, *odata;
+	uint32_t		 stamped, idx;
+	size_t			 len, olen;
+	struct stat		 ost;
+	int			 rc_, fa, fb, fd;
+
+	fresh(paths, 1, &rs, &dl);
+	manifest_init(&mf);
+	rc_ = cache_write(path, "key", id, &rs, &dl, &mf, &why);
+	data = slurp(path, &len);
+	memcpy(&stamped, data + STAMP_OFF + 20, 4);
+	stat(path, &st);
+	if (rc_ < 0 || stamped != 1) {
+		ok(1, "# SKIP stamps: this file system keeps no nanoseconds");
+		goto out;
+	}
+	ok(cache_open(&rc, &dc, path, "key", id, &why) == 0 && rc.pf_intact,
+	    "a cache as written: its stamp holds, its index is trusted");
+	ruleset_release(&rc);
+	diag_list_release(&dc);
+
+	/* touch(1): the same bytes, but written to as far as anyone knows. */
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_sec = st.st_mtim.tv_sec + 5;
+	ts[1].tv_nsec = st.st_mtim.tv_nsec;
+	utimensat(AT_FDCWD, path, ts, 0);
+	refuses(path, "written to since", "a cache touched after it was made");
+	/*
+	 * Another cache copied over it as cp -p does (written in place, its
+	 * time set to the other's): the stamp names the other inode.
+	 */
+	other = xasprintf("%s/other.rrc", tmpdir);
+	cache_write(other, "key", id, &rs, &dl, &mf, &why);
+	odata = slurp(other, &olen);
+	stat(other, &ost);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd >= 0 && write(fd, odata, olen) == (ssize_t)olen) {
+		ts[1] = ost.st_mtim;
+		futimens(fd, ts);
+	}
+	if (fd >= 0)
+		close(fd);
+	refuses(path, "written to since", "another cache copied over it "
+	    "with its times");
+	unlink(other);
+	free(other);
+	free(odata);
+
+	/* Without a stamp: every checksum read is checked. */
+	unstamp(data);
+	spit(path, data, len);
+	rc_ = cache_open(&rc, &dc, path, "key", id, &why);
+	ok(rc_ == 0 && !rc.pf_intact, "a cache without a stamp opens, its "
+	    "index checked as read");
+	if (rc_ == 0) {
+		a = observe(&rs, &dl, &fa);
+		b = observe(&rc, &dc, &fb);
+		ok(strcmp(a, b) == 0 && !fa && !fb,
+		    "and answers as the rules compiled fresh");
+		free(a);
+		free(b);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	} else
+		free(why);
+	/* A flipped byte of its index is found by the evaluator. */
+	memcpy(&idx, data + SECTION_INDEX_OFF, 4);
+	data[idx + 40] ^= 0x10;
+	spit(path, data, len);
+	if (cache_open(&rc, &dc, path, "key", id, &why) == 0) {
+		a = observe(&rc, &dc, &fa);
+		ok(fa, "a flipped byte in the index of a cache without a "
+		    "stamp: found when read");
+		free(a);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	} else {
+		ok(0, "a cache without a stamp, flipped index: %s", why);
+		free(why);
+	}
+out:
+	free(data);
+	manifest_release(&mf);
+	ruleset_release(&rs);
+	diag_list_release(&dl);
+	unlink(path);
+	free(path);
+	free(rules);
 }
 
 /* Bit flips at every offset, and truncations: refused or identical. */
@@ -498,6 +686,93 @@ corruption(void)
 	    refused, same);
 	ok(refused > (refused + same) / 2, "most flips are refused outright");
 
+	/*
+	 * The same flips in a file that claims no stamp: found by the
+	 * checksums of what is read, as the evaluator reads it.
+	 */
+	unstamp(data);
+	for (off = 0, refused = same = differ = 0; off < len;
+	    off += off < 512 ? 3 : off < first_body ? table_step :
+	    body_step) {
+		memcpy(copy, data, len);
+		copy[off] ^= (char)(1 << (off * 7 % 8));
+		spit(bad, copy, len);
+		if (open_all(bad, "key", id, &rc, &dc, &why) < 0) {
+			free(why);
+			refused++;
+			continue;
+		}
+		got = observe(&rc, &dc, &f);
+		if (f)
+			refused++;
+		else if (strcmp(got, want) == 0)
+			same++;
+		else if (differ++ < 3)
+			printf("# unstamped: flip at %zu changes the answers\n",
+			    off);
+		free(got);
+		ruleset_release(&rc);
+		diag_list_release(&dc);
+	}
+	is_int(differ, 0, "without a stamp, a bit flipped at %zu offsets: "
+	    "%zu refused, %zu harmless, none changes an answer",
+	    refused + same + differ, refused, same);
+
+	/*
+	 * Flips the stamp cannot see (the file written in place, its time
+	 * put back): all but the prefilter index is still checksummed as
+	 * read; a flip in the index may change an answer, as an edit of the
+	 * rules would, but never crashes the reader (the sanitizer builds
+	 * run this too).
+	 */
+	free(data);
+	cache_write(path, "key", id, &rs, &dl, &mf, &why);
+	data = slurp(path, &len);
+	{
+		size_t	body_differ = 0, stamped_runs = 0;
+		uint32_t stamped, idx_off, idx_len;
+
+		memcpy(&stamped, data + STAMP_OFF + 20, 4);
+		memcpy(&idx_off, data + SECTION_INDEX_OFF, 4);
+		memcpy(&idx_len, data + SECTION_INDEX_OFF + 4, 4);
+		for (off = 0, refused = same = differ = 0;
+		    stamped == 1 && off < len;
+		    off += off < 512 ? 5 : off < first_body ? table_step :
+		    body_step) {
+			memcpy(copy, data, len);
+			copy[off] ^= (char)(1 << (off * 7 % 8));
+			overwrite_keep_stamp(path, copy, len);
+			stamped_runs++;
+			if (open_all(path, "key", id, &rc, &dc, &why) < 0) {
+				free(why);
+				refused++;
+				continue;
+			}
+			got = observe(&rc, &dc, &f);
+			if (f)
+				refused++;
+			else if (strcmp(got, want) == 0)
+				same++;
+			else {
+				differ++;
+				if (off < idx_off || off >= idx_off + idx_len)
+					body_differ++;
+			}
+			free(got);
+			ruleset_release(&rc);
+			diag_list_release(&dc);
+		}
+		if (stamped != 1)
+			ok(1, "# SKIP forged stamps: no stamp on this file "
+			    "system");
+		else
+			ok(stamped_runs == refused + same + differ &&
+			    body_differ == 0, "a flip under a forged stamp, at "
+			    "%zu offsets: no crash; %zu refused, %zu harmless, "
+			    "%zu change an answer, all in the prefilter "
+			    "index", stamped_runs, refused, same, differ);
+	}
+
 	for (off = 0, differ = 0; off < len; off += off < 300 ? 1 : 97) {
 		spit(bad, data, off);
 		if (open_all(bad, "key", id, &rc, &dc, &why) == 0) {
@@ -537,6 +812,17 @@ corruption(void)
 	diag_list_release(&dl);
 	for (off = 0; off < 3; off++)
 		free(p[off]);
+}
+
+/* The PCRE2 version of the cache key, whether asked of PCRE2 or not. */
+static void
+version(void)
+{
+	char	v[64];
+
+	if (pcre2_config(PCRE2_CONFIG_VERSION, v) < 0)
+		v[0] = '\0';
+	is_str(rr_regex_version(), v, "the PCRE2 version as PCRE2 says it");
 }
 
 static void
@@ -656,7 +942,9 @@ main(void)
 	load_events();
 	repository_rules();
 	identity();
+	stamps();
 	corruption();
+	version();
 	racy();
 	cleanup_dir(tmpdir);
 	while (nevents > 0)

@@ -152,7 +152,7 @@ test_like_equivalence(void)
 	struct rr_db	*db = db_new(":memory:");
 	struct kb_rows	 got, want;
 	char		*rows[3000], *name, *err = NULL, *g, *w;
-	size_t		 nrows = 3000, i, names = 0, bad = 0, plans[4] = { 0 };
+	size_t		 nrows = 3000, i, names = 0, bad = 0, plans[5] = { 0 };
 	size_t		 limits[] = { 2, 1000 };
 	unsigned	 flags, li;
 
@@ -200,8 +200,11 @@ test_like_equivalence(void)
 	}
 	ok(bad == 0, "%zu names x 2 limits: the lookup equals the plain LIKE "
 	    "query every time (%zu differ)", names, bad);
-	printf("# plans: probe %zu, index %zu, scan %zu\n",
-	    plans[KB_PLAN_PROBE], plans[KB_PLAN_INDEX], plans[KB_PLAN_SCAN]);
+	printf("# plans: probe %zu, index %zu, terms %zu, scan %zu\n",
+	    plans[KB_PLAN_PROBE], plans[KB_PLAN_INDEX], plans[KB_PLAN_TERMS],
+	    plans[KB_PLAN_SCAN]);
+	ok(plans[KB_PLAN_TERMS] > 50, "the trigrams a short name begins "
+	    "answered %zu", plans[KB_PLAN_TERMS]);
 	ok(plans[KB_PLAN_INDEX] > 500, "the trigram index answered %zu of "
 	    "them", plans[KB_PLAN_INDEX]);
 	ok(plans[KB_PLAN_PROBE] > 100, "the newest rows answered %zu",
@@ -252,9 +255,31 @@ test_literal_names(void)
 	kb_rows_release(&r);
 	kb_rows_init(&r);
 	kb_file_errors(db, "py", 10, 0, &r, &err);
-	ok(kb_last_plan() == KB_PLAN_SCAN && r.n == 2,
-	    "a two-character name falls back to a scan");
+	ok(kb_last_plan() == KB_PLAN_TERMS && r.n == 2,
+	    "a two-character name: the trigrams it begins");
 	kb_rows_release(&r);
+	/* At the very end of a text, and a whole text. */
+	insert_row(db->conn, "built with Go", "r", "2026-01-06");
+	insert_row(db->conn, "q", "r", "2026-01-07");
+	insert_row(db->conn, "jq", "r", "2026-01-08");
+	exec_ok(db->conn, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+	    "SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO error_kb "
+	    "(error_normalized, resolution, last_used) SELECT 'filler ' || i, "
+	    "'r', '2026-03-01' FROM n");
+	for (i = 0; i < 4; i++) {
+		static const char *const q[] = { "go", "GO", "q", "J" };
+		static const char *const want[] = {
+			"1006", "1006", "1008,1007", "1008"
+		};
+		kb_rows_init(&r);
+		kb_file_errors(db, q[i], 10, 0, &r, &err);
+		s = ids(&r);
+		ok(strcmp(s, want[i]) == 0 && kb_last_plan() == KB_PLAN_TERMS,
+		    "'%s' at the end of a text, or the whole of it: %s (plan "
+		    "%d)", q[i], s, (int)kb_last_plan());
+		free(s);
+		kb_rows_release(&r);
+	}
 	db_close(db);
 }
 
@@ -469,7 +494,7 @@ test_migration(int full)
 	ok(db_conn(db, DB_READ, &err) != NULL && db->indexed,
 	    "%s original database: opened and upgraded (%s)", full ? "full" :
 	    "minimal", err ? err : "ok");
-	ok(strstr(db->notes.data, "upgraded to schema 1") != NULL,
+	ok(strstr(db->notes.data, "upgraded to schema 2") != NULL,
 	    "the upgrade is said: %s", line(db));
 	is_int(count(db->conn, "SELECT count(*) FROM events"), 50,
 	    "every event kept");
@@ -647,6 +672,8 @@ test_corrupt(void)
 	    "i + 1 FROM n WHERE i < 3000) INSERT INTO error_kb "
 	    "(error_normalized, resolution, last_used) SELECT "
 	    "'error number ' || i || ' in file' || i || '.ts', 'r', i FROM n");
+	/* Into the file itself: a connection leaves its WAL as it is. */
+	exec_ok(db->conn, "PRAGMA wal_checkpoint(TRUNCATE)");
 	db_close(db);
 	stat(path, &st);
 	ok(truncate(path, st.st_size / 2) == 0, "truncated to %lld bytes",

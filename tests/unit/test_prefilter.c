@@ -426,6 +426,97 @@ static const char *const unicode_chars[] = {
 	"\xe2\x84\xaa", "k", "K", "\xc5\xbf", "s", "S", " "
 };
 
+/* The candidates of ev in the index as text, or "refused". */
+static char *
+candidates(const unsigned char *pf, size_t len, bool verify, const char *json)
+{
+	struct rr_event		 ev;
+	struct pf_candidates	 c;
+	struct buf		 b;
+	char			*err = NULL;
+	size_t			 i;
+
+	buf_init(&b);
+	if (event_parse(&ev, json, strlen(json), NULL, &err) < 0) {
+		free(err);
+		buf_adds(&b, "bad event");
+		return buf_detach(&b, NULL);
+	}
+	if (pf_select(pf, len, verify, &ev, NULL, &c) < 0)
+		buf_adds(&b, "refused");
+	else {
+		for (i = 0; i < c.n; i++)
+			buf_printf(&b, "%zu ", c.rules[i]);
+		pf_candidates_release(&c);
+	}
+	event_release(&ev);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Every byte of an index changed in turn: read with its checksums, each
+ * change is refused or gives the same candidates; read without them (a
+ * cache file whose stamp holds), it never crashes (the sanitizer builds
+ * run this), whatever candidates it gives.
+ */
+static void
+corrupt_index(void)
+{
+	static const char *const evs[] = {
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+		"\"git push --force origin && rm -rf build\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+		"\"/p/src/.env\",\"content\":\"API_KEY=1 password: x\"}}",
+		"{\"hook_event_name\":\"UserPromptSubmit\",\"cwd\":\"/p\","
+		"\"prompt\":\"deploy the backend database\"}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"mcp__gh__issue\",\"tool_input\":{}}",
+	};
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	struct buf		 yaml;
+	unsigned char		*copy;
+	char			*want[4], *got;
+	size_t			 off, e, changed = 0, wrong = 0, runs = 0;
+
+	buf_init(&yaml);
+	rp_seed(7);
+	gen_rules(&yaml, 40);
+	compile_text(&rs, &dl, yaml.data);
+	ruleset_index(&rs);
+	for (e = 0; e < 4; e++)
+		want[e] = candidates(rs.pf, rs.pflen, true, evs[e]);
+	copy = xmalloc(rs.pflen);
+	for (off = 0; off < rs.pflen; off++) {
+		memcpy(copy, rs.pf, rs.pflen);
+		copy[off] ^= (unsigned char)(0x01 << (off % 8)) | 0x80;
+		for (e = 0; e < 4; e++, runs++) {
+			got = candidates(copy, rs.pflen, true, evs[e]);
+			if (strcmp(got, "refused") != 0 &&
+			    strcmp(got, want[e]) != 0 && wrong++ < 3)
+				printf("# checked, byte %zu: %s, not %s\n", off,
+				    got, want[e]);
+			free(got);
+			got = candidates(copy, rs.pflen, false, evs[e]);
+			changed += strcmp(got, want[e]) != 0;
+			free(got);
+		}
+	}
+	ok(rs.pflen > 1000, "an index of %zu bytes", rs.pflen);
+	is_int(wrong, 0, "each byte changed, read with checksums: refused or "
+	    "the same candidates (%zu reads)", runs);
+	ok(1, "read without them: no crash (%zu of %zu reads differ)",
+	    changed, runs);
+	for (e = 0; e < 4; e++)
+		free(want[e]);
+	free(copy);
+	buf_release(&yaml);
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+}
+
 int
 main(void)
 {
@@ -464,5 +555,8 @@ main(void)
 	unlink(path);
 	rmdir(dir);
 	free(path);
+	rp_seed(2028);
+	rp_alphabet(rp_chars, RP_NCHARS);
+	corrupt_index();
 	return done_testing();
 }
