@@ -37,6 +37,7 @@ struct cctx {
 	struct diag_list	*diags;
 	const char		*file;		/* interned in rs */
 	const char		*pack;		/* or NULL */
+	struct template		*banner;	/* banner:, or NULL */
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
 	bool			 fail_closed;	/* on_error: deny */
@@ -95,6 +96,13 @@ int	 compile_json_spec(struct cctx *, const struct ynode *v,
 struct cond *compile_kb_cond(struct cctx *, const struct ynode *key,
 	     const struct ynode *v);
 const struct record_opts *compile_record(struct cctx *, const struct ynode *);
+/* compile_memory.c */
+struct cond *compile_memory_cond(struct cctx *, const struct ynode *key,
+	     const struct ynode *);
+struct cond *compile_router_cond(struct cctx *, const struct ynode *key,
+	     const struct ynode *);
+const struct rule_route *compile_route(struct cctx *, const struct ynode *);
+struct template *compile_banner(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 

@@ -175,6 +175,10 @@ cond_needs(const struct cond *c)
 		    FB(F_TOOL);
 	case C_SHELL:
 		return FB(F_COMMAND);
+	case C_ROUTER:
+		return FB(F_PROMPT);
+	case C_MEMORY:
+		return c->mem_query == MQ_OBSERVATIONS ? FB(F_FILE_BEFORE) : 0;
 	case C_ALL:
 	case C_ANY:
 	case C_NOT:

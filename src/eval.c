@@ -104,9 +104,35 @@ fired_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The route a fired rule gives: its own (its strings the ruleset's), or
+ * the router's answer; in the event's arena, NULL when none.
+ */
+static const struct route_info *
+rule_route(struct ectx *cx, const struct rule *r)
+{
+	struct route_info	*ri;
+
+	if (r->route == NULL || (r->route->from_router && cx->routed != 1))
+		return NULL;
+	ri = arena_alloc(&cx->ev->arena, sizeof(*ri));
+	if (r->route->from_router)
+		*ri = cx->router_route;
+	else {
+		ri->exec_type = r->route->exec_type;
+		ri->pipeline = r->route->pipeline;
+		ri->icon = r->route->icon;
+		ri->reason = r->route->reason;
+		ri->confidence = r->route->confidence;
+		ri->source = "rules";
+	}
+	ri->rule = r->id;
+	return ri;
+}
+
 static void
 add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
-    const char *path)
+    const char *path, const struct route_info *route)
 {
 	struct fired_rule	*f;
 
@@ -117,13 +143,15 @@ add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
 	f = &o->fired[o->nfired++];
 	f->rule = r;
 	f->path = path;
+	f->route = route;
 	f->text = text ? buf_detach(text, &f->len) : NULL;
 	if (text == NULL)
 		f->len = 0;
 }
 
 static void
-render(struct ectx *cx, const struct rule *r, struct buf *b)
+render(struct ectx *cx, const struct rule *r, const struct route_info *route,
+    struct buf *b)
 {
 	struct tpl_ctx	tc;
 
@@ -135,6 +163,8 @@ render(struct ectx *cx, const struct rule *r, struct buf *b)
 	tc.match = cx->match;
 	tc.match_len = cx->match_len;
 	tc.kb = &cx->rows;
+	tc.memory = &cx->mem;
+	tc.route = route;
 	tc.missing = cx->missing.data;
 	tc.sections = cx->sections;
 	tc.keywords = cx->keywords;
@@ -182,6 +212,8 @@ is_cheap(const struct cond *c)
 	case C_SH_TEXT:
 	case C_SH_FLAGS:
 	case C_SECTIONS:
+	case C_MEMORY:
+	case C_ROUTER:
 		return false;
 	}
 	return false;
@@ -211,9 +243,10 @@ cheap_when_fails(struct ectx *cx, const struct cond *when)
 static void
 eval_rule(struct ectx *cx, const struct rule *r)
 {
-	struct rr_event	*ev = cx->ev;
-	struct buf	 text;
-	const char	*hit;
+	struct rr_event		*ev = cx->ev;
+	struct buf		 text;
+	const char		*hit;
+	const struct route_info	*route;
 
 	eval_ctx_reset_rule(cx, r);
 	if (!rule_applies(r, ev)) {
@@ -262,11 +295,12 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	explain(cx, "fired\n");
 	hit = cx->path_hit != NULL ? cx->path_hit->abs : NULL;
 	buf_init(&text);
+	route = rule_route(cx, r);
 	if (r->message != NULL) {
-		render(cx, r, &text);
-		add_fired(cx->out, r, &text, hit);
+		render(cx, r, route, &text);
+		add_fired(cx->out, r, &text, hit, route);
 	} else
-		add_fired(cx->out, r, NULL, hit);
+		add_fired(cx->out, r, NULL, hit, route);
 }
 
 /*

@@ -16,6 +16,8 @@
 #include "rule.h"
 
 struct rr_db;
+struct route_info;
+struct rr_command;
 struct eval_outcome;
 
 /*
@@ -38,6 +40,13 @@ struct eval_opts {
 	struct buf	*explain;	/* non-NULL: append a trace */
 	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
 	bool		 no_prefilter;	/* evaluate every rule in full */
+	/*
+	 * The configured router (extcmd.h), asked for when a router
+	 * condition is first evaluated (config.yaml is read then); NULL,
+	 * or returning NULL: the router condition does not hold.
+	 */
+	const struct rr_command *(*router)(void *arg);
+	void		*router_arg;
 	eval_decided_fn	*decided;	/* NULL: nobody is told */
 	void		*decided_arg;
 };
@@ -51,6 +60,11 @@ struct fired_rule {
 	 * in the event's arena), or NULL: the event's own path is meant.
 	 */
 	const char	*path;
+	/*
+	 * Its route (route.h): the rule's own, or the router's answer (in
+	 * the event's arena); NULL when it gives none.
+	 */
+	const struct route_info *route;
 };
 
 struct eval_outcome {

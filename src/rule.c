@@ -333,6 +333,7 @@ record_opts_default(struct record_opts *o)
 	o->redact_defaults = true;
 	o->detect_errors = true;
 	o->collapse_reads = true;
+	o->max_chars = RECORD_MAX_CHARS;
 }
 
 void

@@ -127,13 +127,24 @@ enum cond_kind {
 	C_SHELL,		/* kids[0] holds for one simple command */
 	C_SH_TEXT,		/* in a shell map: a part of the command */
 	C_SH_FLAGS,		/* in a shell map: one of strs is an option */
-	C_SECTIONS		/* tagged sections of a Markdown file */
+	C_SECTIONS,		/* tagged sections of a Markdown file */
+	C_MEMORY,		/* a lookup in the memory returns rows */
+	C_ROUTER		/* the configured router routes the prompt */
 };
 
 /* The lookups of the `kb` condition (kb.h). */
 enum kb_query {
 	KBQ_FILE_ERRORS,	/* rows naming the event's file */
 	KBQ_SESSION_ERROR	/* the session's last error of this tool */
+};
+
+/* The lookups of the `memory` condition (memory.h). */
+enum mem_query_kind {
+	MQ_SUMMARIES,		/* past sessions' summaries, then turns */
+	MQ_CONVERSATIONS,	/* past turns */
+	MQ_OBSERVATIONS,	/* recorded calls on the event's file */
+	MQ_ROUTE,		/* this session's latest route */
+	MQ__COUNT
 };
 
 /* The parts of a simple command a shell condition tests (C_SH_TEXT). */
@@ -180,6 +191,24 @@ struct cond {
 	enum sh_part	 sh_part;
 	/* C_SECTIONS */
 	struct sections_spec *sections;
+	/* C_MEMORY */
+	enum mem_query_kind mem_query;
+	size_t		 mem_limit;
+	bool		 mem_all_projects;	/* not only this project's */
+	int		 mem_below;	/* route: confidence under it; 0: any */
+};
+
+/*
+ * A rule's `route:` (route.h): its own values, or, from_router, those of
+ * the router condition that made it fire.
+ */
+struct rule_route {
+	const char	*exec_type;
+	const char	*pipeline;	/* or NULL */
+	const char	*icon;		/* or NULL */
+	const char	*reason;	/* or NULL */
+	int		 confidence;
+	bool		 from_router;
 };
 
 /*
@@ -198,6 +227,8 @@ struct record_opts {
 	size_t		 nredact;
 	bool		 detect_errors;
 	bool		 collapse_reads;
+	/* Characters of a prompt or a message kept (seed 004: 10,000). */
+	size_t		 max_chars;
 };
 
 /* The defaults of a rule that says `action: record` without `record:`. */
@@ -205,6 +236,7 @@ struct record_opts {
 #define RECORD_MAX_OUTPUT	10240
 #define RECORD_HEAD_LINES	50
 #define RECORD_TAIL_LINES	50
+#define RECORD_MAX_CHARS	10000
 
 struct rule_test {
 	struct cJSON	*event;		/* owned by the ruleset */
@@ -246,6 +278,12 @@ struct rule {
 	struct rule_test *tests;
 	size_t		 ntests;
 	const struct record_opts *record;	/* record:, or NULL */
+	const struct rule_route *route;		/* route:, or NULL */
+	/*
+	 * The suggestion banner of its file (`banner:`), for a suggest
+	 * rule; NULL: the default, diet103's (output.h).
+	 */
+	struct template	*banner;
 	const char	*file;
 	int		 line, col;
 	int		 layer;		/* enum rr_layer */

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "event.h"
+#include "jsonw.h"
 #include "kb.h"
+#include "memory.h"
+#include "route.h"
 #include "template.h"
 #include "textesc.h"
 #include "xmalloc.h"
@@ -33,7 +36,39 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_KEYWORDS] = "keywords",
 	[V_LBRACES] = "lbraces",
 	[V_LBRACE] = "lbrace",
+	[V_ROUTE_EXEC_TYPE] = "route.exec_type",
+	[V_ROUTE_PIPELINE] = "route.pipeline",
+	[V_ROUTE_ICON] = "route.icon",
+	[V_ROUTE_CONFIDENCE] = "route.confidence",
+	[V_ROUTE_REASON] = "route.reason",
+	[V_CRITICAL] = "critical",
+	[V_HIGH] = "high",
+	[V_MEDIUM] = "medium",
+	[V_LOW] = "low",
 };
+
+const char *const tpl_mem_field_names[MF__COUNT] = {
+	[MF_ID] = "id",
+	[MF_KIND] = "kind",
+	[MF_DATE] = "date",
+	[MF_TS] = "ts",
+	[MF_SESSION] = "session",
+	[MF_PROJECT] = "project",
+	[MF_SUMMARY] = "summary",
+	[MF_TEXT] = "text",
+	[MF_TOOL] = "tool",
+	[MF_EXEC_TYPE] = "exec_type",
+	[MF_PIPELINE] = "pipeline",
+	[MF_ICON] = "icon",
+	[MF_CONFIDENCE] = "confidence",
+	[MF_REASON] = "reason",
+};
+
+static bool
+is_banner_list(enum tpl_var v)
+{
+	return v >= V_CRITICAL && v <= V_LOW;
+}
 
 static void
 push(struct arena *a, struct template *t, struct tpl_seg *seg)
@@ -135,6 +170,8 @@ struct tparse {
 	struct template	*root;
 	int		 depth;
 	bool		 in_kb;		/* inside {{#kb}} */
+	bool		 in_memory;	/* inside {{#memory}} */
+	bool		 banner;	/* the lists of a banner are known */
 	char		*errmsg;
 	size_t		 erroff;
 	int		 rc;
@@ -291,7 +328,36 @@ resolve_name(struct tparse *p, const char *ns, size_t nlen, size_t off,
 		}
 		return 0;
 	}
-	if (lookup_var(p->a, ns, nlen, seg) < 0)
+	if (nlen == 6 && memcmp(ns, "memory", 6) == 0) {
+		p->root->uses_memory = true;
+		if (!section)
+			return tp_error(p, -2, off, "'memory' is a list of rows: "
+			    "write {{#memory}}...{{/memory}} and name the "
+			    "fields of a row inside (memory.summary, ...)");
+		seg->section = SEC_MEMORY;
+		return 0;
+	}
+	if (nlen > 7 && memcmp(ns, "memory.", 7) == 0) {
+		p->root->uses_memory = true;
+		for (f = 0; f < MF__COUNT; f++)
+			if (nlen - 7 == strlen(tpl_mem_field_names[f]) &&
+			    memcmp(ns + 7, tpl_mem_field_names[f], nlen - 7) ==
+			    0)
+				break;
+		if (f == MF__COUNT)
+			return tp_error(p, -1, off, "unknown template variable "
+			    "'%.*s'", (int)nlen, ns);
+		if (!p->in_memory)
+			return tp_error(p, -2, off, "'%.*s' names a row of the "
+			    "memory: use it inside {{#memory}}...{{/memory}}",
+			    (int)nlen, ns);
+		seg->kind = TPL_MEMROW;
+		seg->section = SEC_MEMROW;
+		seg->mfield = (enum tpl_mem_field)f;
+		return 0;
+	}
+	if (lookup_var(p->a, ns, nlen, seg) < 0 || (!p->banner &&
+	    is_banner_list(seg->var)))
 		return tp_error(p, -1, off, "unknown template variable '%.*s'",
 		    (int)nlen, ns);
 	seg->section = SEC_VAR;
@@ -310,7 +376,7 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 	struct tpl_seg	 seg;
 	size_t		 off, nlen;
 	char		 sigil;
-	bool		 was_in_kb;
+	bool		 was_in_kb, was_in_memory;
 
 	while (p->pos < p->len) {
 		open = memmem(p->src + p->pos, p->len - p->pos, "{{", 2);
@@ -363,21 +429,25 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 				    "'join' does not apply to {{^...}}");
 			if (parse_join(p, bar, (size_t)(ne - bar), &seg) < 0)
 				return -1;
-			if (sigil == '#' ? seg.section != SEC_KB :
-			    seg.kind != TPL_ROW ||
-			    seg.field != TF_RESOLUTION_PATH)
+			if (sigil == '#' ? seg.section != SEC_KB &&
+			    seg.section != SEC_MEMORY :
+			    !(seg.kind == TPL_ROW &&
+			    seg.field == TF_RESOLUTION_PATH) &&
+			    !(seg.kind == TPL_VAR && is_banner_list(seg.var)))
 				return tp_error(p, -2, (size_t)(bar - p->src),
-				    "'join' needs a list: {{#kb | join: ...}} "
-				    "or a list in a resolution, "
-				    "{{kb.resolution.NAME | join: ...}}");
+				    "'join' needs a list: {{#kb | join: ...}}, "
+				    "{{#memory | join: ...}}, a list in a "
+				    "resolution, {{kb.resolution.NAME | join: "
+				    "...}}, or a banner's list");
 		}
 		if (sigil == 0) {
 			push(p->a, t, &seg);
 			continue;
 		}
-		if (seg.section == SEC_KB && p->in_kb)
-			return tp_error(p, -2, off, "{{#kb}} inside {{#kb}}: "
-			    "sections over kb do not nest");
+		if ((seg.section == SEC_KB || seg.section == SEC_MEMORY) &&
+		    (p->in_kb || p->in_memory))
+			return tp_error(p, -2, off, "a section over rows inside "
+			    "another: sections over kb and memory do not nest");
 		if (p->depth >= TPL_MAX_DEPTH)
 			return tp_error(p, -2, off, "sections nest deeper than "
 			    "%d", TPL_MAX_DEPTH);
@@ -386,13 +456,17 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 		seg.body = arena_alloc(p->a, sizeof(*seg.body));
 		seg.body->src = p->root->src;
 		was_in_kb = p->in_kb;
+		was_in_memory = p->in_memory;
 		if (seg.section == SEC_KB && !seg.inverted)
 			p->in_kb = true;
+		if (seg.section == SEC_MEMORY && !seg.inverted)
+			p->in_memory = true;
 		p->depth++;
 		if (parse_body(p, seg.body, ns, nlen, off) < 0)
 			return -1;
 		p->depth--;
 		p->in_kb = was_in_kb;
+		p->in_memory = was_in_memory;
 		push(p->a, t, &seg);
 	}
 	if (close != NULL)
@@ -402,9 +476,9 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 	return 0;
 }
 
-int
-tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
-    char **errmsg, size_t *erroff)
+static int
+compile_any(struct arena *a, const char *src, size_t len, struct template *t,
+    char **errmsg, size_t *erroff, bool banner)
 {
 	struct tparse	p;
 
@@ -415,11 +489,26 @@ tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
 	p.src = t->src;
 	p.len = len;
 	p.root = t;
+	p.banner = banner;
 	if (parse_body(&p, t, NULL, 0, 0) == 0)
 		return 0;
 	*errmsg = p.errmsg;
 	*erroff = p.erroff;
 	return p.rc;
+}
+
+int
+tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
+    char **errmsg, size_t *erroff)
+{
+	return compile_any(a, src, len, t, errmsg, erroff, false);
+}
+
+int
+tpl_compile_banner(struct arena *a, const char *src, size_t len,
+    struct template *t, char **errmsg, size_t *erroff)
+{
+	return compile_any(a, src, len, t, errmsg, erroff, true);
 }
 
 static void
@@ -463,12 +552,25 @@ add_row_text(struct buf *b, const char *s)
  * {{sections}} keeps the line breaks the engine put between its titles
  * (a title is one line of a Markdown file).
  */
+static void render_route(const struct tpl_seg *, const struct route_info *,
+	    struct buf *);
+static void render_skills(const struct tpl_seg *, const struct tpl_ctx *,
+	    struct buf *);
+
 static void
 render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 {
 	struct rr_event		*ev = c->ev;
 	struct rr_text		 txt;
 
+	if (s->var >= V_ROUTE_EXEC_TYPE && s->var <= V_ROUTE_REASON) {
+		render_route(s, c->route, out);
+		return;
+	}
+	if (is_banner_list(s->var)) {
+		render_skills(s, c, out);
+		return;
+	}
 	switch (s->var) {
 	case V_RULE:
 		add_cstr(out, c->rule_id);
@@ -529,13 +631,15 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		add_cdata(out, ev->event_name);
 		break;
 	case V_PROMPT:
-		add_data(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
+		txt = event_field(ev, F_PROMPT);
+		add_data(out, txt.s, txt.len);
 		break;
 	case V_MESSAGE:
 		add_data(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
 		break;
 	case V_ERROR:
-		add_data(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
+		txt = event_error(ev);
+		add_data(out, txt.s, txt.len);
 		break;
 	case V_CWD:
 		add_cdata(out, ev->cwd);
@@ -549,6 +653,55 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		break;
 	default:
 		break;
+	}
+}
+
+/* A route's value: the rule's own is as written, a router's is data. */
+static void
+render_route(const struct tpl_seg *s, const struct route_info *r,
+    struct buf *out)
+{
+	const char	*v = NULL;
+
+	if (r == NULL)
+		return;
+	switch (s->var) {
+	case V_ROUTE_EXEC_TYPE:
+		v = r->exec_type;
+		break;
+	case V_ROUTE_PIPELINE:
+		v = r->pipeline;
+		break;
+	case V_ROUTE_ICON:
+		v = r->icon;
+		break;
+	case V_ROUTE_CONFIDENCE:
+		buf_printf(out, "%d", r->confidence);
+		return;
+	case V_ROUTE_REASON:
+		v = r->reason;
+		break;
+	default:
+		return;
+	}
+	add_cdata(out, v);
+}
+
+/* A banner's list: the skill names, as the rules wrote them. */
+static void
+render_skills(const struct tpl_seg *s, const struct tpl_ctx *c,
+    struct buf *out)
+{
+	size_t	k = (size_t)(s->var - V_CRITICAL), i;
+
+	for (i = 0; i < c->nskills[k]; i++) {
+		if (i > 0) {
+			if (s->sep != NULL)
+				buf_add(out, s->sep, s->seplen);
+			else
+				buf_adds(out, ", ");
+		}
+		add_cstr(out, c->skills[k][i]);
 	}
 }
 
@@ -651,6 +804,12 @@ json_render(const cJSON *j, const char *sep, size_t seplen, struct buf *out,
 	}
 }
 
+/* The rows a section is at: one of kb's, one of memory's. */
+struct tpl_cur {
+	const struct kb_row	*kb;
+	const struct mem_row	*mem;
+};
+
 static void
 render_row(const struct tpl_seg *s, const struct kb_row *row, struct buf *out)
 {
@@ -710,30 +869,109 @@ row_present(const struct tpl_seg *s, const struct kb_row *row)
 	return false;
 }
 
+/* A memory row's field; its texts are data (a summary keeps its lines). */
+static void
+render_memrow(const struct tpl_seg *s, const struct mem_row *m,
+    struct buf *out)
+{
+	if (m == NULL)
+		return;
+	switch (s->mfield) {
+	case MF_ID:
+		add_cstr(out, m->id);
+		break;
+	case MF_KIND:
+		add_cstr(out, mem_kind_names[m->kind]);
+		break;
+	case MF_DATE:
+		if (m->ts != NULL && strlen(m->ts) >= 16)
+			buf_printf(out, "%.10s %.5s", m->ts, m->ts + 11);
+		else
+			add_cdata(out, m->ts);
+		break;
+	case MF_TS:
+		add_cdata(out, m->ts);
+		break;
+	case MF_SESSION:
+		if (m->session != NULL)
+			textesc_add(out, m->session, utf8_prefix(m->session,
+			    strlen(m->session), 8), TEXTESC_LINE);
+		break;
+	case MF_PROJECT:
+		add_cdata(out, m->project);
+		break;
+	case MF_SUMMARY:
+		add_cdata(out, m->line);
+		break;
+	case MF_TEXT:
+		add_row_text(out, m->text);
+		break;
+	case MF_TOOL:
+		add_cdata(out, m->tool);
+		break;
+	case MF_EXEC_TYPE:
+		add_cdata(out, m->exec_type);
+		break;
+	case MF_PIPELINE:
+		add_cdata(out, m->pipeline);
+		break;
+	case MF_ICON:
+		add_cdata(out, m->icon);
+		break;
+	case MF_CONFIDENCE:
+		if (m->exec_type != NULL)
+			buf_printf(out, "%d", m->confidence);
+		break;
+	case MF_REASON:
+		add_cdata(out, m->reason);
+		break;
+	case MF__COUNT:
+		break;
+	}
+}
+
 static void render_list(const struct template *, const struct tpl_ctx *,
-	    const struct kb_row *, struct buf *);
+	    const struct tpl_cur *, struct buf *);
+
+/* Renders body once per row of a kb or memory section. */
+static void
+render_rows(const struct tpl_seg *s, const struct tpl_ctx *c,
+    const struct tpl_cur *cur, struct buf *out)
+{
+	struct tpl_cur	at = *cur;
+	size_t		i, n;
+
+	if (s->section == SEC_KB)
+		n = c->kb != NULL ? c->kb->n : 0;
+	else
+		n = c->memory != NULL ? c->memory->n : 0;
+	if (s->inverted) {
+		if (n == 0)
+			render_list(s->body, c, cur, out);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0 && s->sep != NULL)
+			buf_add(out, s->sep, s->seplen);
+		if (s->section == SEC_KB)
+			at.kb = &c->kb->v[i];
+		else
+			at.mem = &c->memory->v[i];
+		render_list(s->body, c, &at, out);
+	}
+}
 
 static void
 render_section(const struct tpl_seg *s, const struct tpl_ctx *c,
-    const struct kb_row *row, struct buf *out)
+    const struct tpl_cur *cur, struct buf *out)
 {
 	struct buf	probe;
 	bool		present = false;
-	size_t		i, n;
 
 	switch (s->section) {
 	case SEC_KB:
-		n = c->kb != NULL ? c->kb->n : 0;
-		if (s->inverted) {
-			if (n == 0)
-				render_list(s->body, c, row, out);
-			return;
-		}
-		for (i = 0; i < n; i++) {
-			if (i > 0 && s->sep != NULL)
-				buf_add(out, s->sep, s->seplen);
-			render_list(s->body, c, &c->kb->v[i], out);
-		}
+	case SEC_MEMORY:
+		render_rows(s, c, cur, out);
 		return;
 	case SEC_VAR:
 		buf_init(&probe);
@@ -742,16 +980,22 @@ render_section(const struct tpl_seg *s, const struct tpl_ctx *c,
 		buf_release(&probe);
 		break;
 	case SEC_ROW:
-		present = row_present(s, row);
+		present = row_present(s, cur->kb);
+		break;
+	case SEC_MEMROW:
+		buf_init(&probe);
+		render_memrow(s, cur->mem, &probe);
+		present = probe.len > 0;
+		buf_release(&probe);
 		break;
 	}
 	if (present != s->inverted)
-		render_list(s->body, c, row, out);
+		render_list(s->body, c, cur, out);
 }
 
 static void
 render_list(const struct template *t, const struct tpl_ctx *c,
-    const struct kb_row *row, struct buf *out)
+    const struct tpl_cur *cur, struct buf *out)
 {
 	const struct tpl_seg	*s;
 	size_t			 i;
@@ -766,10 +1010,13 @@ render_list(const struct template *t, const struct tpl_ctx *c,
 			render_var(s, c, out);
 			break;
 		case TPL_ROW:
-			render_row(s, row, out);
+			render_row(s, cur->kb, out);
+			break;
+		case TPL_MEMROW:
+			render_memrow(s, cur->mem, out);
 			break;
 		case TPL_SECTION:
-			render_section(s, c, row, out);
+			render_section(s, c, cur, out);
 			break;
 		}
 	}
@@ -779,5 +1026,7 @@ void
 tpl_render(const struct template *t, const struct tpl_ctx *c,
     struct buf *out)
 {
-	render_list(t, c, NULL, out);
+	struct tpl_cur	none = { NULL, NULL };
+
+	render_list(t, c, &none, out);
 }

@@ -8,6 +8,8 @@
  *       - {path: ~/team-rules, sha256: 3f0a...}
  *     trust: [~/work/app]
  *     self_protection: true
+ *     summarizer: {command: 'python3 ~/bin/summarize.py', timeout_ms: 8000}
+ *     router: {command: [~/bin/route, --fast], timeout_ms: 1500}
  *
  * A pack is the rule file NAME.yaml in the packs directory: the
  * REFLEXION_PACKS_DIR environment variable when set (tests, running from
@@ -30,6 +32,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "extcmd.h"
 #include "manifest.h"
 
 struct config_pack {
@@ -64,6 +67,12 @@ struct rr_config {
 	 * of a config never read, or read by no one, keeps it on.
 	 */
 	bool			 self_protection_off;
+	/*
+	 * The commands that stand in for a language model (extcmd.h):
+	 * unset (no shell, no argv) when not configured.
+	 */
+	struct rr_command	 summarizer;
+	struct rr_command	 router;
 };
 
 /* The packs directory; owned. */

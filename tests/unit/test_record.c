@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "errclass.h"
 #include "errnorm.h"
 #include "event.h"
 #include "kb.h"
@@ -272,7 +273,7 @@ static void
 detect(const char *tool, const char *out, long status, const char *want,
     const char *what)
 {
-	char	*got = record_detect_error(tool, out, strlen(out), status,
+	char	*got = errclass_detect(tool, out, strlen(out), status,
 		    "Not Found");
 
 	if (want == NULL)
@@ -298,6 +299,16 @@ test_detect(void)
 	detect("Bash", "0 errors, HTTP/1.1 200 OK", 0, NULL, "a clean output");
 	detect("WebFetch", "page", 404, "HTTP 404 Not Found", "WebFetch code");
 	detect("WebFetch", "page", 200, NULL, "WebFetch 200");
+	detect("WebFetch", "{\"status\": 503, \"error\": \"busy\"}", 200,
+	    "{\"status\": 503, \"error\": \"busy\"}", "a JSON status in a "
+	    "page");
+	detect("Bash", "{\n  \"statusCode\": 500,\n  \"message\": \"x\"\n}", 0,
+	    "\"statusCode\": 500,", "a JSON statusCode line");
+	detect("Bash", "status=404 for /x", 0, "status=404 for /x",
+	    "a key=value status");
+	detect("Bash", "LISTEN 0 4096 *:4040", 0, NULL, "a port is no status");
+	detect("Read", "Traceback (most recent call last):", 0, NULL,
+	    "a Read's output is not read");
 }
 
 static struct rr_event		 ev;
@@ -314,7 +325,7 @@ post(struct rr_db *db, const char *json, const char *what)
 		event_release(&ev);
 		return;
 	}
-	if (record_event(db, &ev, popts, &err) < 0) {
+	if (record_event(db, &ev, popts, NULL, &err) < 0) {
 		ok(0, "%s: %s", what, err);
 		free(err);
 	} else
