@@ -166,6 +166,65 @@ test_redact_gates(void)
 	    "give, on %zu texts", runs);
 }
 
+/*
+ * The corpus of secret shapes (tests/fixtures/secrets/corpus.tsv, which
+ * tests/redact-test.sh also records through the hook): each secret gone
+ * from its redacted text, and the gates give what every pattern gives.
+ */
+static void
+test_redact_corpus(void)
+{
+	struct redact_opts	 o = { true, NULL, 0 };
+	const char		*dir = getenv("SRCDIR");
+	char			*path, line[4096], *label, *text, *secret, *p;
+	struct buf		 b, t;
+	FILE			*f;
+	size_t			 n = 0, leaks = 0, differ = 0;
+
+	path = xasprintf("%s/tests/fixtures/secrets/corpus.tsv", dir ? dir :
+	    ".");
+	if ((f = fopen(path, "r")) == NULL) {
+		ok(0, "cannot read %s", path);
+		free(path);
+		return;
+	}
+	buf_init(&t);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		label = line;
+		if ((text = strchr(label, '\t')) == NULL ||
+		    (secret = strchr(text + 1, '\t')) == NULL)
+			continue;
+		*text++ = '\0';
+		*secret++ = '\0';
+		buf_reset(&t);
+		for (p = text; *p; p++) {
+			if (p[0] == '\\' && p[1] == 'n') {
+				buf_addc(&t, '\n');
+				p++;
+			} else
+				buf_addc(&t, *p);
+		}
+		buf_init(&b);
+		redact_text(&o, t.data, t.len, &b);
+		if (strstr(b.data, secret) != NULL) {
+			printf("# %s: %s\n", label, b.data);
+			leaks++;
+		}
+		differ += !same_as_ungated(t.data);
+		buf_release(&b);
+		n++;
+	}
+	fclose(f);
+	buf_release(&t);
+	free(path);
+	ok(n >= 50, "the corpus has %zu shapes (50 at least)", n);
+	is_int(leaks, 0, "no secret of the corpus survives redaction");
+	is_int(differ, 0, "the gates give what every pattern gives on it");
+}
+
 static void
 test_redact(void)
 {
@@ -551,6 +610,7 @@ main(void)
 	test_errnorm();
 	test_redact();
 	test_redact_gates();
+	test_redact_corpus();
 	test_compress();
 	test_detect();
 	test_regex_table();
