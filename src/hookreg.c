@@ -24,6 +24,7 @@ static const struct reg_event claude_events[] = {
 	{ "Stop", "" },
 	{ "SubagentStop", "" },
 	{ "SessionStart", "" },
+	{ "SessionEnd", "" },
 	{ "", "" }
 };
 
@@ -34,6 +35,7 @@ static const struct reg_event gemini_events[] = {
 	{ "BeforeAgent", "" },
 	{ "AfterAgent", "" },
 	{ "SessionStart", "" },
+	{ "SessionEnd", "" },
 	{ "", "" }
 };
 
@@ -57,6 +59,7 @@ static const struct reg_event copilot_events[] = {
 	{ "agentStop", "" },
 	{ "subagentStop", "" },
 	{ "sessionStart", "" },
+	{ "sessionEnd", "" },
 	{ "", "" }
 };
 
@@ -75,6 +78,7 @@ static const struct reg_event cursor_events[] = {
 	{ "stop", "" },
 	{ "subagentStop", "" },
 	{ "sessionStart", "" },
+	{ "sessionEnd", "" },
 	{ "", "" }
 };
 
@@ -184,6 +188,13 @@ blank(char c)
 bool
 hookreg_is_ours(const char *cmd)
 {
+	return hookreg_runs_ours(cmd, "hook");
+}
+
+bool
+hookreg_runs_ours(const char *cmd, const char *verb)
+{
+	size_t		 vlen = strlen(verb);
 	const char	*p = cmd, *start, *base, *q;
 	char		 quote = 0;
 
@@ -209,5 +220,6 @@ hookreg_is_ours(const char *cmd)
 		return false;
 	while (blank(*p))
 		p++;
-	return strncmp(p, "hook", 4) == 0 && (p[4] == '\0' || blank(p[4]));
+	return strncmp(p, verb, vlen) == 0 && (p[vlen] == '\0' ||
+	    blank(p[vlen]));
 }

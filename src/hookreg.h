@@ -81,5 +81,7 @@ const struct reg_client *hookreg_client(enum rr_agent);
  * is `hook`.  What init does not duplicate and --uninstall removes.
  */
 bool	 hookreg_is_ours(const char *command);
+/* The same for another command of ours: `statusline`. */
+bool	 hookreg_runs_ours(const char *command, const char *verb);
 
 #endif
