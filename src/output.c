@@ -269,7 +269,9 @@ reply_exit2(struct reply_texts *t, struct buf *why, struct hook_reply *reply)
 {
 	cap_text(why, &t->budget);
 	buf_add(&reply->err, why->data, why->len);
-	buf_addc(&reply->err, '\n');
+	/* One line end: a message that has one (a YAML block) gets no more. */
+	if (why->len == 0 || why->data[why->len - 1] != '\n')
+		buf_addc(&reply->err, '\n');
 	reply->status = 2;
 }
 

@@ -51,8 +51,10 @@ static const char *const builtins[][3] = {
 	/* A URL's password, also without a user (redis://:pw@host). */
 	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]*:\\K[^/\\s@]+(?=@)", REDACTED,
 	    "://" },
-	{ "(?i)--?(?:password|passwd|pass|pwd|token|secret|api-?key)(?:=|\\s+)"
-	    "\\K[^\\s\"']+", REDACTED, "i:pass|pwd|token|secret|key" },
+	/* An option: at the start of a word, its value on the same line. */
+	{ "(?i)(?<![^\\s\"'=])--?(?:password|passwd|pass|pwd|token|secret|"
+	    "api-?key)(?:=|[ \\t]+)\\K[^\\s\"']+", REDACTED,
+	    "i:pass|pwd|token|secret|key" },
 	/* Each alternative of the group holds one of these. */
 	{ "(?i)\\b[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|"
 	    "apikey|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*"
