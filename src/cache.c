@@ -371,12 +371,13 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	struct cache_view	*v = NULL;
 	struct stat		 st;
 	struct rd		 r;
-	const char		*engine, *pcre2, *k;
+	const char		*engine, *pcre2, *k, *lang;
 	void			*map;
 	uint64_t		 file_len, sum, ino, nsec;
 	int64_t			 sec;
 	uint32_t		 i, words, fcf;
 	uint8_t			 trusted;
+	bool			 isnull;
 	char			*stale = NULL;
 	unsigned char		 hdr[CACHE_HEADER];
 	int			 fd;
@@ -517,6 +518,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 			v->fc[i].file = v->files[fcf];
 	}
 	trusted = rd_u8(&r);
+	lang = rd_cstr(&r, &isnull);
 	if (r.bad || r.p != r.end || trusted > 1)
 		return open_fail(v, fd, why, "corrupt file list");
 	rd_init(&r, v->map + v->sec[S_DIAGS].off, v->sec[S_DIAGS].len);
@@ -538,6 +540,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	rs->files = xcalloc(v->ctx.nfiles + 1, sizeof(*rs->files));
 	memcpy(rs->files, v->files, v->ctx.nfiles * sizeof(*rs->files));
 	rs->project_trusted = trusted;
+	rs->lang = lang;
 	rs->nfc_files = rs->fc_files_cap = v->nfc;
 	rs->fc_files = v->fc;
 	v->fc = NULL;

@@ -1,6 +1,7 @@
 /*
- * The compiled cache's encoding of conditions, matchers, JSON checks,
- * tagged-section specs and message templates (see cache_rule.h).  Every
+ * The compiled cache's encoding of conditions, matchers, tagged-section
+ * and blocks specs, related files and message templates (see
+ * cache_rule.h); a json matcher's spec is cache_json.c's.  Every
  * switch over the model's enums is exhaustive and has no default: a new
  * kind does not build until it is encoded here.
  */
@@ -69,34 +70,6 @@ encode_pattern(struct buf *b, enum matcher_kind kind, const struct pattern *p,
 }
 
 static int
-encode_checks(struct buf *b, const struct json_check *v, size_t n)
-{
-	size_t	i;
-
-	wr_u32(b, (uint32_t)n);
-	for (i = 0; i < n; i++) {
-		switch (v[i].kind) {
-		case JC_KEY:
-		case JC_TYPE:
-		case JC_EQUALS:
-		case JC_EACH:
-			break;
-		}
-		wr_u8(b, (uint8_t)v[i].kind);
-		cr_wr_str(b, v[i].path);
-		wr_u32(b, v[i].types);
-		if (cr_wr_json(b, v[i].value) < 0)
-			return -1;
-		/* JC_EACH: the member spec, nested no deeper than compiled. */
-		if (v[i].kind == JC_EACH && (v[i].each == NULL ||
-		    encode_checks(b, v[i].each->where, v[i].each->nwhere) < 0 ||
-		    encode_checks(b, v[i].each->checks, v[i].each->nchecks) < 0))
-			return -1;
-	}
-	return 0;
-}
-
-static int
 encode_matcher(struct buf *b, const struct matcher *m,
     struct cache_regexes *res)
 {
@@ -112,12 +85,14 @@ encode_matcher(struct buf *b, const struct matcher *m,
 		if (encode_pattern(b, m->kind, &m->pats[i], res) < 0)
 			return -1;
 	wr_u8(b, m->json != NULL);
-	if (m->json != NULL) {
-		wr_u8(b, m->json->find);
-		if (encode_checks(b, m->json->where, m->json->nwhere) < 0 ||
-		    encode_checks(b, m->json->checks, m->json->nchecks) < 0)
+	if (m->json != NULL && cr_encode_json_spec(b, m->json) < 0)
+		return -1;
+	/* A path's outside and except (rule.h). */
+	wr_u32(b, m->outside);
+	wr_u32(b, (uint32_t)m->nexcept);
+	for (i = 0; i < m->nexcept; i++)
+		if (encode_pattern(b, M_GLOB, &m->except[i], res) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -129,6 +104,45 @@ encode_strs(struct buf *b, const char *const *strs, size_t n)
 	wr_u32(b, (uint32_t)n);
 	for (i = 0; i < n; i++)
 		cr_wr_str(b, strs[i]);
+	return 0;
+}
+
+/* A pattern of a blocks condition that may be absent. */
+static int
+encode_opt_pattern(struct buf *b, const struct pattern *p,
+    struct cache_regexes *res)
+{
+	wr_u8(b, p != NULL);
+	return p != NULL ? encode_pattern(b, M_REGEX, p, res) : 0;
+}
+
+static int
+encode_opt_cond(struct buf *b, const struct cond *c, struct cache_regexes *res,
+    int depth)
+{
+	wr_u8(b, c != NULL);
+	return c != NULL ? cr_encode_cond(b, c, res, depth + 1) : 0;
+}
+
+static int
+encode_blocks(struct buf *b, const struct blocks_spec *s,
+    struct cache_regexes *res, int depth)
+{
+	wr_u8(b, (uint8_t)s->in);
+	cr_wr_str(b, s->in_key);
+	if (encode_opt_pattern(b, s->start, res) < 0 ||
+	    encode_opt_pattern(b, s->separator, res) < 0 ||
+	    encode_opt_pattern(b, s->end, res) < 0 ||
+	    encode_opt_pattern(b, s->id, res) < 0)
+		return -1;
+	cr_wr_str(b, s->json);
+	cr_wr_str(b, s->json_id);
+	wr_u8(b, s->every);
+	cr_wr_str(b, s->name);
+	if (encode_opt_cond(b, s->when, res, depth) < 0 ||
+	    encode_opt_cond(b, s->unless, res, depth) < 0 ||
+	    encode_opt_cond(b, s->test, res, depth) < 0)
+		return -1;
 	return 0;
 }
 
@@ -175,6 +189,25 @@ cr_encode_cond(struct buf *b, const struct cond *c, struct cache_regexes *res,
 		wr_u8(b, (uint8_t)c->kb_query);
 		wr_u32(b, (uint32_t)c->kb_limit);
 		return 0;
+	case C_BLOCKS:
+		return encode_blocks(b, c->blocks, res, depth);
+	case C_BLOCK_PART:
+		switch (c->block_part) {
+		case BP_TEXT:
+		case BP_ID:
+		case BP__COUNT:
+			break;
+		}
+		wr_u8(b, (uint8_t)c->block_part);
+		return encode_matcher(b, &c->m, res);
+	case C_LISTED:
+		return encode_matcher(b, &c->m, res);
+	case C_RELATED:
+		cr_wr_str(b, c->related->tpl);
+		wr_u32(b, c->related->uses);
+		wr_u8(b, c->related->exists);
+		return c->related->exists ? 0 :
+		    encode_matcher(b, &c->related->m, res);
 	case C_MEMORY:
 		switch (c->mem_query) {
 		case MQ_SUMMARIES:
@@ -322,56 +355,6 @@ valid_matcher(uint8_t k)
 	return false;
 }
 
-static bool
-valid_check(uint8_t k)
-{
-	switch ((enum json_check_kind)k) {
-	case JC_KEY:
-	case JC_TYPE:
-	case JC_EQUALS:
-	case JC_EACH:
-		return true;
-	}
-	return false;
-}
-
-static struct json_check *
-decode_checks(struct dec *d, size_t *np, int depth)
-{
-	struct json_check	*v;
-	struct json_spec	*each;
-	size_t			 i, n = cr_rd_count(d, 14);
-	uint8_t			 k;
-
-	v = arena_alloc(d->a, (n ? n : 1) * sizeof(*v));
-	for (i = 0; i < n && !d->r.bad; i++) {
-		k = rd_u8(&d->r);
-		if (!valid_check(k)) {
-			d->r.bad = true;
-			break;
-		}
-		v[i].kind = (enum json_check_kind)k;
-		v[i].path = cr_rd_str_nn(d);
-		v[i].types = rd_u32(&d->r);
-		v[i].value = cr_rd_json(d);
-		v[i].each = NULL;
-		if (v[i].kind == JC_EQUALS && v[i].value == NULL)
-			d->r.bad = true;
-		if (v[i].kind != JC_EACH || d->r.bad)
-			continue;
-		if (depth >= JSON_EACH_DEPTH) {
-			d->r.bad = true;
-			break;
-		}
-		each = arena_alloc(d->a, sizeof(*each));
-		each->where = decode_checks(d, &each->nwhere, depth + 1);
-		each->checks = decode_checks(d, &each->nchecks, depth + 1);
-		v[i].each = each;
-	}
-	*np = n;
-	return v;
-}
-
 static void
 decode_matcher(struct dec *d, struct matcher *m)
 {
@@ -396,13 +379,25 @@ decode_matcher(struct dec *d, struct matcher *m)
 	if (rd_u8(&d->r) == 0) {
 		if (m->kind == M_JSON)
 			d->r.bad = true;
-		return;
+	} else {
+		if ((js = cr_decode_json_spec(d)) == NULL)
+			d->r.bad = true;
+		m->json = js;
 	}
-	js = arena_alloc(d->a, sizeof(*js));
-	js->find = rd_u8(&d->r) != 0;
-	js->where = decode_checks(d, &js->nwhere, 0);
-	js->checks = decode_checks(d, &js->nchecks, 0);
-	m->json = js;
+	m->outside = rd_u32(&d->r);
+	m->nexcept = cr_rd_count(d, 12);
+	m->except = arena_alloc(d->a, (m->nexcept ? m->nexcept : 1) *
+	    sizeof(*m->except));
+	for (i = 0; i < m->nexcept && !d->r.bad; i++)
+		decode_pattern(d, M_GLOB, &m->except[i]);
+	/*
+	 * What the compiler makes: places it knows, and no pattern only
+	 * for a glob matcher that outside or except narrows.
+	 */
+	if ((m->outside & ~(unsigned)PLACE__ALL) != 0 || (m->npats == 0 &&
+	    m->kind != M_JSON && (m->kind != M_GLOB || (m->outside == 0 &&
+	    m->nexcept == 0))))
+		d->r.bad = true;
 }
 
 static void
@@ -434,6 +429,76 @@ decode_sections(struct dec *d, struct cond *c, int depth)
 			d->r.bad = true;
 	}
 	c->sections = s;
+}
+
+static struct pattern *
+decode_opt_pattern(struct dec *d)
+{
+	struct pattern	*p;
+
+	if (rd_u8(&d->r) == 0)
+		return NULL;
+	p = arena_alloc(d->a, sizeof(*p));
+	decode_pattern(d, M_REGEX, p);
+	if (p->re == NULL)
+		d->r.bad = true;
+	return p;
+}
+
+static struct cond *
+decode_opt_cond(struct dec *d, int depth)
+{
+	struct cond	*c;
+
+	if (rd_u8(&d->r) == 0)
+		return NULL;
+	if ((c = cr_decode_cond(d, depth + 1)) == NULL)
+		d->r.bad = true;
+	return c;
+}
+
+static void
+decode_blocks(struct dec *d, struct cond *c, int depth)
+{
+	struct blocks_spec	*s = arena_alloc(d->a, sizeof(*s));
+	uint8_t			 f = rd_u8(&d->r);
+
+	if (!valid_field(f) || f == F_PATH || f == F_READ_PATH) {
+		d->r.bad = true;
+		return;
+	}
+	s->in = (enum rr_field)f;
+	s->in_key = cr_rd_str(d);
+	s->start = decode_opt_pattern(d);
+	s->separator = decode_opt_pattern(d);
+	s->end = decode_opt_pattern(d);
+	s->id = decode_opt_pattern(d);
+	s->json = cr_rd_str(d);
+	s->json_id = cr_rd_str(d);
+	s->every = rd_u8(&d->r) != 0;
+	s->name = cr_rd_str_nn(d);
+	s->when = decode_opt_cond(d, depth);
+	s->unless = decode_opt_cond(d, depth);
+	s->test = decode_opt_cond(d, depth);
+	/* What the evaluation relies on: one way to cut, a map to test. */
+	if (s->test == NULL || (s->json == NULL) == (s->start == NULL &&
+	    s->separator == NULL) || (s->start != NULL && s->separator !=
+	    NULL) || (s->in == F_INPUT && s->in_key == NULL))
+		d->r.bad = true;
+	c->blocks = s;
+}
+
+static void
+decode_related(struct dec *d, struct cond *c)
+{
+	struct related_spec	*r = arena_alloc(d->a, sizeof(*r));
+
+	r->tpl = cr_rd_str_nn(d);
+	r->uses = rd_u32(&d->r);
+	r->exists = rd_u8(&d->r) != 0;
+	if (!r->exists)
+		decode_matcher(d, &r->m);
+	c->related = r;
 }
 
 struct cond *
@@ -508,6 +573,28 @@ cr_decode_cond(struct dec *d, int depth)
 		c->kind = C_SECTIONS;
 		decode_sections(d, c, depth);
 		return d->r.bad ? NULL : c;
+	case C_BLOCKS:
+		c->kind = C_BLOCKS;
+		decode_blocks(d, c, depth);
+		return d->r.bad ? NULL : c;
+	case C_BLOCK_PART:
+		c->kind = C_BLOCK_PART;
+		f = rd_u8(&d->r);
+		if (f >= BP__COUNT)
+			break;
+		c->block_part = (enum block_part)f;
+		decode_matcher(d, &c->m);
+		return d->r.bad ? NULL : c;
+	case C_LISTED:
+		c->kind = C_LISTED;
+		decode_matcher(d, &c->m);
+		if (c->m.kind != M_REGEX)
+			break;
+		return d->r.bad ? NULL : c;
+	case C_RELATED:
+		c->kind = C_RELATED;
+		decode_related(d, c);
+		return d->r.bad ? NULL : c;
 	case C_MEMORY:
 		c->kind = C_MEMORY;
 		f = rd_u8(&d->r);
@@ -565,8 +652,8 @@ seg_ok(const struct tpl_seg *s, uint32_t var, size_t textlen)
 	case TPL_LITERAL:
 		return s->text != NULL;
 	case TPL_VAR:
-		return var != V__COUNT && !((var == V_INPUT || var == V_ENV) &&
-		    s->text == NULL);
+		return var != V__COUNT && !((var == V_INPUT || var == V_ENV ||
+		    var == V_BLOCK_FIELD) && s->text == NULL);
 	case TPL_ROW:
 		return s->field != TF__COUNT &&
 		    (s->field != TF_RESOLUTION_PATH || s->text != NULL);

@@ -58,6 +58,7 @@ encode_test(struct buf *b, const struct rule_test *t)
 	wr_u32(b, (uint32_t)t->nsays);
 	for (i = 0; i < t->nsays; i++)
 		cr_wr_str(b, t->says[i]);
+	cr_wr_str(b, t->lang);
 	return 0;
 }
 
@@ -85,6 +86,7 @@ cache_rule_encode(struct buf *b, const struct rule *r, uint32_t index,
 	wr_u8(b, r->fail_closed);
 	wr_u8(b, r->overridable);
 	wr_u8(b, r->locked);
+	wr_u8(b, r->check_only);
 	wr_u8(b, r->when != NULL);
 	if (r->when != NULL && cr_encode_cond(b, r->when, res, 0) < 0)
 		return -1;
@@ -94,6 +96,12 @@ cache_rule_encode(struct buf *b, const struct rule *r, uint32_t index,
 	wr_u8(b, r->message != NULL);
 	if (r->message != NULL && cr_encode_template(b, r->message, 0) < 0)
 		return -1;
+	wr_u32(b, (uint32_t)r->nmessages);
+	for (i = 0; i < r->nmessages; i++) {
+		cr_wr_str(b, r->messages[i].lang);
+		if (cr_encode_template(b, r->messages[i].tpl, 0) < 0)
+			return -1;
+	}
 	cr_wr_str(b, r->skill);
 	wr_u32(b, (uint32_t)r->ntags);
 	for (i = 0; i < r->ntags; i++)
@@ -121,6 +129,12 @@ cache_rule_encode(struct buf *b, const struct rule *r, uint32_t index,
 	wr_u8(b, r->banner != NULL);
 	if (r->banner != NULL && cr_encode_template(b, r->banner, 0) < 0)
 		return -1;
+	wr_u32(b, (uint32_t)r->nbanners);
+	for (i = 0; i < r->nbanners; i++) {
+		cr_wr_str(b, r->banners[i].lang);
+		if (cr_encode_template(b, r->banners[i].tpl, 0) < 0)
+			return -1;
+	}
 	wr_u32(b, file);
 	cr_wr_i32(b, r->line);
 	cr_wr_i32(b, r->col);
@@ -231,6 +245,7 @@ decode_test(struct dec *d, struct rule_test *t)
 	}
 	t->nsays = cr_rd_count(d, 5);
 	t->says = decode_strlist(d, t->nsays);
+	t->lang = cr_rd_str(d);
 }
 
 static void
@@ -338,6 +353,7 @@ cache_rule_decode(const unsigned char *p, size_t len, uint32_t index,
 	r->fail_closed = rd_u8(&d.r) != 0;
 	r->overridable = rd_u8(&d.r) != 0;
 	r->locked = rd_u8(&d.r) != 0;
+	r->check_only = rd_u8(&d.r) != 0;
 	if (d.r.bad || pri >= PRI__COUNT || !valid_once(once) ||
 	    !valid_action(act, false) || (r->events >> EV__COUNT) != 0)
 		return NULL;
@@ -348,7 +364,20 @@ cache_rule_decode(const unsigned char *p, size_t len, uint32_t index,
 		return NULL;
 	if (rd_u8(&d.r) && (r->unless = cr_decode_cond(&d, 0)) == NULL)
 		return NULL;
+	/* Derived, not stored: what depends on a block (rule.h). */
+	cond_mark(r->when);
+	cond_mark(r->unless);
 	if (rd_u8(&d.r) && (r->message = cr_decode_template(&d, 0)) == NULL)
+		return NULL;
+	r->nmessages = cr_rd_count(&d, 9);
+	r->messages = arena_alloc(d.a, (r->nmessages ? r->nmessages : 1) *
+	    sizeof(*r->messages));
+	for (i = 0; i < r->nmessages; i++) {
+		r->messages[i].lang = cr_rd_str_nn(&d);
+		if ((r->messages[i].tpl = cr_decode_template(&d, 0)) == NULL)
+			return NULL;
+	}
+	if (r->nmessages > 0 && r->message == NULL)
 		return NULL;
 	r->skill = cr_rd_str(&d);
 	r->ntags = cr_rd_count(&d, 5);
@@ -362,6 +391,16 @@ cache_rule_decode(const unsigned char *p, size_t len, uint32_t index,
 	if (rd_u8(&d.r) && (r->route = decode_route(&d)) == NULL)
 		return NULL;
 	if (rd_u8(&d.r) && (r->banner = cr_decode_template(&d, 0)) == NULL)
+		return NULL;
+	r->nbanners = cr_rd_count(&d, 9);
+	r->banners = arena_alloc(d.a, (r->nbanners ? r->nbanners : 1) *
+	    sizeof(*r->banners));
+	for (i = 0; i < r->nbanners; i++) {
+		r->banners[i].lang = cr_rd_str_nn(&d);
+		if ((r->banners[i].tpl = cr_decode_template(&d, 0)) == NULL)
+			return NULL;
+	}
+	if (r->nbanners > 0 && r->banner == NULL)
 		return NULL;
 	file = rd_u32(&d.r);
 	r->line = cr_rd_int(&d);

@@ -17,4 +17,9 @@ int	 cr_encode_template(struct buf *, const struct template *, int depth);
 struct cond *cr_decode_cond(struct dec *, int depth);
 struct template *cr_decode_template(struct dec *, int depth);
 
+/* cache_json.c: a json matcher's spec, for cache_cond.c. */
+struct json_spec;
+int	 cr_encode_json_spec(struct buf *, const struct json_spec *);
+struct json_spec *cr_decode_json_spec(struct dec *);
+
 #endif

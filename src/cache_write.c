@@ -144,8 +144,9 @@ serialize(struct buf *f, const char *key, const struct cache_identity *id,
 		wr_u32(f, rs->fc_files[i].events);
 		wr_u64(f, (uint64_t)rs->fc_files[i].errors);
 	}
-	/* Whether config.yaml trusts the project (rule.h). */
+	/* Whether config.yaml trusts the project (rule.h), its lang. */
 	wr_u8(f, rs->project_trusted);
+	wr_cstr(f, rs->lang);
 	section_end(f, S_FILES, start, true);
 	start = f->len;
 	encode_diags(f, diags);

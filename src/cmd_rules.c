@@ -86,6 +86,10 @@ events_text(const struct rule *r, struct buf *b)
 	int	k;
 
 	buf_reset(b);
+	if (r->check_only) {
+		buf_adds(b, "Check");
+		return;
+	}
 	for (k = 0; k < EV__COUNT; k++)
 		if (r->events & (1u << k))
 			buf_printf(b, "%s%s", b->len ? "," : "",

@@ -6,9 +6,13 @@
  *
  *   shell:     a condition map over the simple commands of `command`
  *              (shellwords.h); holds when one simple command satisfies
- *              it.  Its keys are the parts of a command.
+ *              it.  Its keys are the parts of a command, and path and
+ *              read_path, that command's files.
  *   sections:  keyword tags, each with a condition; the sections of a
  *              Markdown file tagged with a tag whose condition holds.
+ *   blocks:    the blocks of a text (a test case of a test sheet, a
+ *              member of a JSON object), each against a condition map:
+ *              some or every block that its when/unless let count.
  *
  * The leaf kinds are compiled below this file: text matchers in
  * compile_match.c (and compile_json.c), kb in compile_kb.c.  Everything
@@ -22,12 +26,17 @@ static const char *const cond_keys[] = {
 	"path", "content", "old_content", "command", "prompt", "response",
 	"error", "message", "tool", "event", "cwd", "file_contains", "env",
 	"any", "all", "not", "kb", "file_before", "file_after", "shell",
-	"sections", "read_path", "memory", "router", "reason", NULL
+	"sections", "read_path", "blocks", "file_exists", "json_file", "memory",
+	"router", "reason", NULL
+};
+
+static const char *const block_keys[] = {
+	"block", "block_id", "listed", NULL
 };
 
 static const char *const shell_keys[] = {
 	"program", "subcommand", "args", "flags", "dir", "redirects", "input",
-	"any", "all", "not", NULL
+	"path", "read_path", "any", "all", "not", NULL
 };
 
 static const char *const sections_keys[] = {
@@ -124,7 +133,8 @@ compile_shell(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		struct diag *d = cx_error(cx, v, DIAG_wrong_type,
 		    "'shell' must be a mapping, not %s", ynode_type_name(v));
 		diag_set_hint(d, "its keys are program, subcommand, args, "
-		    "flags, dir, redirects, input, any, all, not");
+		    "flags, dir, redirects, input, path, read_path, any, all, "
+		    "not");
 		return NULL;
 	}
 	cx->in_shell = true;
@@ -183,6 +193,18 @@ compile_shell_part(struct cctx *cx, const struct ynode *key,
 		}
 		return cx->errors == before ? c : NULL;
 	}
+	/*
+	 * The files this simple command writes or reads: a path condition,
+	 * which the evaluation gives only that command's files inside a
+	 * shell map (eval_paths.c).
+	 */
+	if (strcmp(name, "path") == 0 || strcmp(name, "read_path") == 0) {
+		c = new_cond(cx, C_TEXT, key, name);
+		c->field = name[0] == 'p' ? F_PATH : F_READ_PATH;
+		if (compile_text_matcher(cx, v, TU_PATH, &c->m, name) < 0)
+			return NULL;
+		return c;
+	}
 	for (part = 0; part < SH__COUNT; part++)
 		if (strcmp(sh_part_names[part], name) == 0)
 			break;
@@ -195,14 +217,14 @@ compile_shell_part(struct cctx *cx, const struct ynode *key,
 		else
 			diag_set_hint(d, "inside 'shell' the keys are program, "
 			    "subcommand, args, flags, dir, redirects, input, "
-			    "any, all, not");
+			    "path, read_path, any, all, not");
 		return NULL;
 	}
 	c = new_cond(cx, C_SH_TEXT, key, sh_part_names[part]);
 	c->sh_part = (enum sh_part)part;
 	/* Program and subcommand names are globs: rm, 'mkfs*'. */
 	if (compile_text_matcher(cx, v, part == SH_PROGRAM ||
-	    part == SH_SUBCOMMAND, &c->m, name) < 0)
+	    part == SH_SUBCOMMAND ? TU_NAMES : TU_TEXT, &c->m, name) < 0)
 		return NULL;
 	return c;
 }
@@ -275,6 +297,73 @@ compile_sections(struct cctx *cx, const struct ynode *key,
 	return c;
 }
 
+/* ---- blocks --------------------------------------------------------------- */
+
+/* A map of a blocks condition: some, every, when or unless. */
+static struct cond *
+block_map(struct cctx *cx, const struct ynode *v, const char *what)
+{
+	if (v->type != YNODE_MAP) {
+		cx_error(cx, v, DIAG_wrong_type, "'%s' of 'blocks' must be a "
+		    "condition map, not %s", what, ynode_type_name(v));
+		return NULL;
+	}
+	return compile_cond_map(cx, v, C_ALL, what);
+}
+
+static struct cond *
+compile_blocks(struct cctx *cx, const struct ynode *key, const struct ynode *v)
+{
+	const struct ynode	*some, *every, *when, *unless;
+	struct blocks_spec	*b;
+	struct cond		*c;
+	size_t			 before = cx->errors;
+
+	if (cx->in_blocks) {
+		cx_error(cx, key, DIAG_invalid_value,
+		    "'blocks' cannot be nested in 'blocks'");
+		return NULL;
+	}
+	if (v->type != YNODE_MAP) {
+		struct diag *d = cx_error(cx, v, DIAG_wrong_type, "'blocks' "
+		    "must be a mapping, not %s", ynode_type_name(v));
+		diag_set_hint(d, "its keys are in, start, separator, end, id, "
+		    "json, name, some, every, when, unless");
+		return NULL;
+	}
+	b = arena_alloc(&cx->rs->arena, sizeof(*b));
+	compile_block_cut(cx, v, b);
+	some = ynode_get(v, "some");
+	every = ynode_get(v, "every");
+	when = ynode_get(v, "when");
+	unless = ynode_get(v, "unless");
+	if ((some == NULL) == (every == NULL)) {
+		cx_error(cx, some != NULL ? every : v, some != NULL ?
+		    DIAG_invalid_value : DIAG_missing_key, "'blocks' takes "
+		    "one of 'some' (a block must hold) and 'every' (each "
+		    "block must)");
+		return NULL;
+	}
+	cx->in_blocks = true;
+	b->every = every != NULL;
+	b->test = block_map(cx, some != NULL ? some : every,
+	    some != NULL ? "some" : "every");
+	if (when != NULL)
+		b->when = block_map(cx, when, "when");
+	if (unless != NULL) {
+		b->unless = block_map(cx, unless, "unless");
+		/* unless: any of its keys, as a rule's. */
+		if (b->unless != NULL)
+			b->unless->kind = C_ANY;
+	}
+	cx->in_blocks = false;
+	if (cx->errors != before)
+		return NULL;
+	c = new_cond(cx, C_BLOCKS, key, "blocks");
+	c->blocks = b;
+	return c;
+}
+
 /* ---- condition maps ----------------------------------------------------- */
 
 static struct cond *
@@ -308,6 +397,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		return compile_shell(cx, key, v);
 	if (cx->in_shell)
 		return compile_shell_part(cx, key, v);
+	if (strcmp(name, "file_contains") == 0 && v->type == YNODE_MAP)
+		return compile_related(cx, key, v);
 	if (strcmp(name, "file_contains") == 0 || strcmp(name, "env") == 0) {
 		if (strlist_from(cx, v, &l, true, name[0] == 'e' ?
 		    "an environment variable name" : "a marker") < 0)
@@ -327,6 +418,14 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 	}
 	if (strcmp(name, "sections") == 0)
 		return compile_sections(cx, key, v);
+	if (strcmp(name, "blocks") == 0)
+		return compile_blocks(cx, key, v);
+	if (strcmp(name, "block") == 0 || strcmp(name, "block_id") == 0)
+		return compile_block_part(cx, key, v);
+	if (strcmp(name, "listed") == 0)
+		return compile_listed(cx, key, v);
+	if (strcmp(name, "file_exists") == 0 || strcmp(name, "json_file") == 0)
+		return compile_related(cx, key, v);
 	if (strcmp(name, "kb") == 0)
 		return compile_kb_cond(cx, key, v);
 	if (strcmp(name, "memory") == 0)
@@ -345,6 +444,8 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 			struct diag *d = cx_error(cx, key, DIAG_unknown_field,
 			    "unknown condition field '%s'", name);
 			const char *near = closest_word(name, cond_keys);
+			if (near == NULL && cx->in_blocks)
+				near = closest_word(name, block_keys);
 			if (near != NULL)
 				diag_set_hint(d, "did you mean '%s'?", near);
 			else
@@ -353,13 +454,14 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 				    "response, error, message, tool, event, cwd, "
 				    "file_before, file_after, input.<key>, "
 				    "file_contains, env, kb, shell, sections, "
-				    "any, all, not");
+				    "blocks, file_exists, json_file, any, all, "
+				    "not");
 			return NULL;
 		}
 		c->field = (enum rr_field)f;
 	}
 	if (compile_text_matcher(cx, v, c->field == F_PATH ||
-	    c->field == F_READ_PATH, &c->m, name) < 0)
+	    c->field == F_READ_PATH ? TU_PATH : TU_TEXT, &c->m, name) < 0)
 		return NULL;
 	return c;
 }
@@ -397,13 +499,19 @@ struct cond *
 compile_when(struct cctx *cx, const struct ynode *key, const struct ynode *v,
     bool is_unless)
 {
+	struct cond	*c;
+
 	if (v->type == YNODE_MAP)
-		return compile_cond_map(cx, v, is_unless ? C_ANY : C_ALL,
+		c = compile_cond_map(cx, v, is_unless ? C_ANY : C_ALL,
 		    key->str);
-	if (v->type == YNODE_SEQ)
-		return compile_group(cx, key, v, C_ANY);
-	cx_error(cx, v, DIAG_wrong_type,
-	    "'%s' must be a condition map or a list of them, not %s", key->str,
-	    ynode_type_name(v));
-	return NULL;
+	else if (v->type == YNODE_SEQ)
+		c = compile_group(cx, key, v, C_ANY);
+	else {
+		cx_error(cx, v, DIAG_wrong_type,
+		    "'%s' must be a condition map or a list of them, not %s",
+		    key->str, ynode_type_name(v));
+		return NULL;
+	}
+	cond_mark(c);
+	return c;
 }

@@ -14,8 +14,12 @@
 
 static const char *const matcher_keys[] = {
 	"regex", "keywords", "contains", "equals", "glob", "ignore_case",
-	"word", "starts_with", "ends_with", "json", "line", "required", NULL
+	"word", "starts_with", "ends_with", "json", "line", "required",
+	"outside", "except", NULL
 };
+
+/* The places of `outside`, by enum rr_place bit: 1 << index. */
+static const char *const place_names[] = { "project", "temp", NULL };
 
 static void
 add_pattern(struct cctx *cx, struct matcher *m, const struct strlist_item *it)
@@ -82,16 +86,75 @@ matcher_from_list(struct cctx *cx, struct matcher *m, const struct strlist *l)
 	return cx->errors == before ? 0 : -1;
 }
 
+/* outside: a place or a list of them, into m->outside. */
+static void
+compile_outside(struct cctx *cx, const struct ynode *v, struct matcher *m)
+{
+	struct strlist	 l;
+	struct diag	*d;
+	const char	*near;
+	size_t		 i, k;
+
+	if (strlist_from(cx, v, &l, true, "a place") < 0)
+		return;
+	if (l.n == 0) {
+		cx_error(cx, v, DIAG_empty_condition,
+		    "'outside' is an empty list");
+		return;
+	}
+	for (i = 0; i < l.n; i++) {
+		for (k = 0; place_names[k] != NULL; k++)
+			if (strcmp(place_names[k], l.items[i].s) == 0)
+				break;
+		if (place_names[k] != NULL) {
+			m->outside |= 1u << k;
+			continue;
+		}
+		d = cx_error(cx, l.items[i].node, DIAG_invalid_value,
+		    "'%s' is not a place", l.items[i].s);
+		near = closest_word(l.items[i].s, place_names);
+		if (near != NULL)
+			diag_set_hint(d, "did you mean '%s'?", near);
+		else
+			diag_set_hint(d, "the places are project (the project "
+			    "directory) and temp (the temporary directories)");
+	}
+}
+
+/* except: globs, a string or a list, into m->except. */
+static void
+compile_except(struct cctx *cx, const struct ynode *v, struct matcher *m)
+{
+	struct matcher	 g;
+	struct strlist	 l;
+
+	if (strlist_from(cx, v, &l, true, "an except glob") < 0)
+		return;
+	if (l.n == 0) {
+		cx_error(cx, v, DIAG_empty_condition,
+		    "'except' is an empty list");
+		return;
+	}
+	memset(&g, 0, sizeof(g));
+	g.kind = M_GLOB;
+	if (matcher_from_list(cx, &g, &l) < 0)
+		return;
+	m->except = g.pats;
+	m->nexcept = g.npats;
+}
+
 /*
  * A text condition's value: a regex string or list (globs for path), or a
  * mapping with one of regex / keywords / contains / equals / glob /
- * starts_with / ends_with / json and its modifiers.  With is_path the
- * patterns are globs and 'required' does not apply: path, and the program
- * and subcommand of a shell command.
+ * starts_with / ends_with / json and its modifiers.  Unless the use is
+ * TU_TEXT the patterns are globs and 'required' does not apply: path,
+ * and the program and subcommand of a shell command.  A path (TU_PATH)
+ * also takes outside and except, which choose the files that count, and
+ * with either the patterns may be left out: every file then matches.
  */
 int
-compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
-    struct matcher *m, const char *label)
+compile_text_matcher(struct cctx *cx, const struct ynode *n,
+    enum text_use use, struct matcher *m, const char *label)
 {
 	static const char *const kinds[] = {
 		"regex", "keywords", "contains", "equals", "glob",
@@ -102,8 +165,10 @@ compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		M_STARTS_WITH, M_ENDS_WITH, M_JSON
 	};
 	const int		 nk = (int)(sizeof(kinds) / sizeof(kinds[0]));
-	const struct ynode	*v, *which = NULL;
+	const struct ynode	*v, *which = NULL, *outside, *except;
+	const bool		 is_path = use != TU_TEXT;
 	struct strlist		 l;
+	size_t			 before = cx->errors;
 	int			 b, nkinds = 0, k, chosen = -1;
 	char			 what[96];
 
@@ -116,6 +181,22 @@ compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 		return matcher_from_list(cx, m, &l);
 	}
 	compile_check_keys(cx, n, "a matcher", matcher_keys);
+	outside = ynode_get(n, "outside");
+	except = ynode_get(n, "except");
+	if (use != TU_PATH && (outside != NULL || except != NULL)) {
+		v = outside != NULL ? outside : except;
+		cx_error(cx, ynode_get_key(n, v == outside ? "outside" :
+		    "except"), DIAG_invalid_value,
+		    "'%s' applies only to path and read_path",
+		    v == outside ? "outside" : "except");
+		return -1;
+	}
+	if (outside != NULL)
+		compile_outside(cx, outside, m);
+	if (except != NULL)
+		compile_except(cx, except, m);
+	if (cx->errors != before)
+		return -1;
 	for (k = 0; k < nk; k++) {
 		if ((v = ynode_get(n, kinds[k])) != NULL) {
 			nkinds++;
@@ -125,10 +206,15 @@ compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 			}
 		}
 	}
-	if (nkinds == 0) {
+	/* Only outside and except: every file they leave in. */
+	if (nkinds == 0 && (outside != NULL || except != NULL)) {
+		which = NULL;
+		chosen = 4;		/* kinds[4], "glob" */
+	} else if (nkinds == 0) {
 		cx_error(cx, n, DIAG_empty_condition,
 		    "matcher for '%s' needs one of regex, keywords, contains, "
 		    "equals, starts_with, ends_with, json%s", label,
+		    use == TU_PATH ? ", glob, outside, except" :
 		    is_path ? ", glob" : "");
 		return -1;
 	}
@@ -191,6 +277,10 @@ compile_text_matcher(struct cctx *cx, const struct ynode *n, bool is_path,
 	}
 	if (m->kind == M_JSON)
 		return compile_json_spec(cx, which, &m->json);
+	if (which == NULL) {
+		m->pats = arena_alloc(&cx->rs->arena, sizeof(*m->pats));
+		return cx->errors == before ? 0 : -1;
+	}
 	snprintf(what, sizeof(what), "each %s item", kinds[chosen]);
 	if (strlist_from(cx, which, &l, true, what) < 0)
 		return -1;

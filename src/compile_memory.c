@@ -209,11 +209,12 @@ compile_route(struct cctx *cx, const struct ynode *v)
 	return cx->errors == before ? r : NULL;
 }
 
-/* banner: the template of the suggestion banner of the file's rules. */
-struct template *
-compile_banner(struct cctx *cx, const struct ynode *v)
+/* One banner template; NULL with an error. */
+static struct template *
+banner_template(struct cctx *cx, const struct ynode *v)
 {
 	struct template	*t;
+	struct diag	*d;
 	char		*err = NULL;
 	size_t		 off = 0;
 	int		 rc;
@@ -227,11 +228,56 @@ compile_banner(struct cctx *cx, const struct ynode *v)
 	if ((rc = tpl_compile_banner(&cx->rs->arena, v->str, v->len, t, &err,
 	    &off)) == 0)
 		return t;
-	struct diag *d = cx_error_at(cx, v, off, rc == -2 ?
-	    DIAG_template_section : DIAG_unknown_template, "%s", err);
+	d = cx_error_at(cx, v, off, rc == -2 ? DIAG_template_section :
+	    DIAG_unknown_template, "%s", err);
 	diag_set_hint(d, "a banner lists the skills of each priority: "
 	    "critical, high, medium and low, as sections ({{#high}}...{{/high}}"
 	    ") and lists ({{high | join: \", \"}})");
 	free(err);
 	return NULL;
+}
+
+/*
+ * banner: the template of the suggestion banner of the file's rules, or
+ * a mapping of language to template as a message may be ({en: ..., ko:
+ * ...}; en, else the first, is the default).
+ */
+void
+compile_banner(struct cctx *cx, const struct ynode *v)
+{
+	const struct ynode	*k;
+	struct template		*t;
+	size_t			 i, def = 0, before = cx->errors;
+
+	if (v->type != YNODE_MAP) {
+		cx->banner = banner_template(cx, v);
+		return;
+	}
+	if (v->n == 0) {
+		cx_error(cx, v, DIAG_empty_condition, "'banner' has no "
+		    "language");
+		return;
+	}
+	cx->banners = arena_alloc(&cx->rs->arena, v->n * sizeof(*cx->banners));
+	for (i = 0; i < v->n; i++) {
+		k = v->items[2 * i];
+		if (!is_string(k) || !compile_valid_lang(k->str)) {
+			cx_error(cx, k, DIAG_invalid_value, "a banner's key is a "
+			    "language, such as en or ko");
+			continue;
+		}
+		if ((t = banner_template(cx, v->items[2 * i + 1])) == NULL)
+			continue;
+		cx->banners[cx->nbanners].lang = arena_strdup(&cx->rs->arena,
+		    k->str);
+		cx->banners[cx->nbanners++].tpl = t;
+		if (strcmp(k->str, "en") == 0)
+			def = cx->nbanners - 1;
+	}
+	if (cx->errors != before) {
+		cx->banners = NULL;
+		cx->nbanners = 0;
+		return;
+	}
+	cx->banner = cx->banners[def].tpl;
 }

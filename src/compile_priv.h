@@ -12,8 +12,11 @@
  *   compile_path.c   rule files and directories on disk
  *   compile_rule.c   a rule file's YAML and its rules
  *   compile_layer.c  overridable, locked, rules that disable others
+ *   compile_message.c a rule's message, in one language or several
  *   compile_reach.c  warnings: unknown tools, conditions that never hold
- *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections
+ *   compile_cond.c   conditions: when/unless, any/all/not, shell, sections,
+ *                    blocks
+ *   compile_docs.c   how blocks cut a text, block, listed, related files
  *   compile_match.c  text matchers
  *   compile_json.c   a json matcher's spec
  *   compile_kb.c     the kb condition, record: options, test seeds
@@ -38,12 +41,15 @@ struct cctx {
 	const char		*file;		/* interned in rs */
 	const char		*pack;		/* or NULL */
 	struct template		*banner;	/* banner:, or NULL */
+	struct rule_message	*banners;	/* its languages */
+	size_t			 nbanners;
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
 	bool			 fail_closed;	/* on_error: deny */
 	bool			 locked;	/* locked: true, every rule */
 	unsigned		 guarded;	/* events of deny/ask rules */
 	bool			 in_shell;	/* inside a `shell:` map */
+	bool			 in_blocks;	/* inside a `blocks:` map */
 	struct diag_cursor	 cursor;	/* of doc's text, for diags */
 };
 
@@ -102,17 +108,41 @@ struct cond *compile_memory_cond(struct cctx *, const struct ynode *key,
 struct cond *compile_router_cond(struct cctx *, const struct ynode *key,
 	     const struct ynode *);
 const struct rule_route *compile_route(struct cctx *, const struct ynode *);
-struct template *compile_banner(struct cctx *, const struct ynode *);
+void	 compile_banner(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
+/* compile_docs.c */
+int	 compile_block_cut(struct cctx *, const struct ynode *v,
+	     struct blocks_spec *);
+struct cond *compile_block_part(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_listed(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+struct cond *compile_related(struct cctx *, const struct ynode *key,
+	     const struct ynode *v);
+
 /* compile_match.c */
-int	 compile_text_matcher(struct cctx *, const struct ynode *, bool is_path,
-	     struct matcher *, const char *label);
+/* What a text matcher is for: its plain strings, and its extra keys. */
+enum text_use {
+	TU_TEXT,	/* plain strings are regexes */
+	TU_NAMES,	/* globs: a shell command's program and subcommand */
+	TU_PATH		/* globs, and outside / except: path, read_path */
+};
+int	 compile_text_matcher(struct cctx *, const struct ynode *,
+	     enum text_use, struct matcher *, const char *label);
 
 /* compile_cond.c */
 struct cond *compile_when(struct cctx *, const struct ynode *key,
 	     const struct ynode *v, bool is_unless);
+
+/* compile_message.c */
+void	 compile_message(struct cctx *, struct rule *, const struct ynode *);
+/* Whether a message of r (any language) lists kb rows. */
+bool	 message_uses_kb(const struct rule *);
+bool	 message_uses_memory(const struct rule *);
+/* A language tag: "ko", "en", "pt-BR", "zh-Hant". */
+bool	 compile_valid_lang(const char *);
 
 /* compile_layer.c */
 void	 layer_rule_keys(struct cctx *, struct rule *, const struct ynode *);

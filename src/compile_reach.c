@@ -18,6 +18,7 @@
 #include "compile_priv.h"
 #include "glob.h"
 #include "agent.h"
+#include "pathtpl.h"
 #include "toolinfo.h"
 #include "xmalloc.h"
 
@@ -156,6 +157,18 @@ rule_fields(const struct rule *r)
 	return u;
 }
 
+/*
+ * Whether a related file is found from the event's file: named by it, or
+ * relative to its directory (not absolute, not from {{project}}).
+ */
+static bool
+related_needs_file(const struct related_spec *r)
+{
+	if (r->uses & (PV_BIT(PV_DIR) | PV_BIT(PV_NAME) | PV_BIT(PV_STEM)))
+		return true;
+	return r->tpl[0] != '/' && strncmp(r->tpl, "{{project}}", 11) != 0;
+}
+
 /* The field a leaf condition needs (an FB bit), or 0. */
 static unsigned
 cond_needs(const struct cond *c)
@@ -175,10 +188,17 @@ cond_needs(const struct cond *c)
 		    FB(F_TOOL);
 	case C_SHELL:
 		return FB(F_COMMAND);
+	case C_BLOCKS:
+		return FB(c->blocks->in);
+	case C_RELATED:
+		/* Beside the event's file, unless it names none of it. */
+		return related_needs_file(c->related) ? FB(F_FILE_BEFORE) : 0;
 	case C_ROUTER:
 		return FB(F_PROMPT);
 	case C_MEMORY:
 		return c->mem_query == MQ_OBSERVATIONS ? FB(F_FILE_BEFORE) : 0;
+	case C_BLOCK_PART:
+	case C_LISTED:
 	case C_ALL:
 	case C_ANY:
 	case C_NOT:
@@ -426,7 +446,7 @@ reach_check_rule(struct cctx *cx, const struct rule *r)
 	for (k = 0; k < EV__COUNT; k++)
 		if (r->events & (1u << k))
 			buf_printf(&where, "%s%s", where.len ? ", " : "",
-			    event_kind_names[k]);
+			    r->check_only ? "Check" : event_kind_names[k]);
 	for (i = 0; i < r->ntools; i++)
 		buf_printf(&where, "%s%s", i ? ", " : " for ", r->tools[i]);
 	b.where = where.data;

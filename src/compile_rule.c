@@ -27,12 +27,12 @@ static const char *const compile_rule_keys[] = {
 
 static const char *const compile_test_keys[] = {
 	"name", "event", "expect", "kb", "tool_errors", "known_gap", "files",
-	"message_contains", NULL
+	"message_contains", "lang", NULL
 };
 
 static const char *const known_event_names[] = {
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-	"Stop", "SubagentStop", "SessionStart", "SessionEnd", NULL
+	"Stop", "SubagentStop", "SessionStart", "SessionEnd", "Check", NULL
 };
 
 static const char *const priority_list[] = {
@@ -110,10 +110,21 @@ compile_events(struct cctx *cx, struct rule *r, const struct ynode *v)
 	struct diag	*d;
 	size_t		 i;
 	int		 k;
+	bool		 saw_check = false;
 
 	if (strlist_from(cx, v, &l, false, "an event name") < 0)
 		return;
 	for (i = 0; i < l.n; i++) {
+		/*
+		 * Check: no agent sends it; `reflexion-rules check` runs the
+		 * rule on the Write of each file it checks.  With another
+		 * event the rule is that event's, as any (check runs
+		 * PreToolUse rules anyway).
+		 */
+		if (strcmp(l.items[i].s, "Check") == 0) {
+			saw_check = true;
+			continue;
+		}
 		k = event_kind_from_name(l.items[i].s);
 		if (k != EV_OTHER) {
 			r->events |= 1u << k;
@@ -127,10 +138,15 @@ compile_events(struct cctx *cx, struct rule *r, const struct ynode *v)
 		else
 			diag_set_hint(d, "rules can run on PreToolUse, "
 			    "PostToolUse, PostToolUseFailure, UserPromptSubmit, "
-			    "Stop, SubagentStop, SessionStart");
+			    "Stop, SubagentStop, SessionStart, and Check "
+			    "(reflexion-rules check only)");
 	}
 	if (l.n == 0)
 		cx_error(cx, v, DIAG_empty_condition, "'on' is an empty list");
+	if (saw_check && r->events == 0) {
+		r->check_only = true;
+		r->events = 1u << EV_PRE_TOOL_USE;
+	}
 }
 
 static bool
@@ -173,42 +189,6 @@ compile_tools(struct cctx *cx, struct rule *r, const struct ynode *v)
 	r->ntools = l.n;
 	if (l.n == 0)
 		cx_error(cx, v, DIAG_empty_condition, "'tools' is an empty list");
-}
-
-static void
-compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
-{
-	char	*err = NULL;
-	size_t	 off = 0;
-	int	 rc;
-
-	if (!is_string(v)) {
-		cx_error(cx, v, DIAG_wrong_type,
-		    "'message' must be a string, not %s", ynode_type_name(v));
-		return;
-	}
-	r->message = arena_alloc(&cx->rs->arena, sizeof(*r->message));
-	if ((rc = tpl_compile(&cx->rs->arena, v->str, v->len, r->message,
-	    &err, &off)) < 0) {
-		struct diag *d = cx_error_at(cx, v, off, DIAG_unknown_template,
-		    "%s", err);
-		diag_set_hint(d, "variables are path, file_path, abs_path, "
-		    "command, tool, event, rule, skill, description, match, "
-		    "prompt, message, error, cwd, session_id, input.<key>, "
-		    "env.<NAME>, missing, sections, keywords, lbraces (a "
-		    "literal {{), lbrace (a literal {)");
-		/* Sections, filters and kb rows have their own code and hint. */
-		if (rc == -2) {
-			d->code = DIAG_template_section;
-			free(d->hint);
-			d->hint = NULL;
-		} else if (strstr(err, "'kb.") != NULL)
-			diag_set_hint(d, "the fields of a kb row are kb.error, "
-			    "kb.resolution, kb.parsed, kb.last_used, kb.uses, "
-			    "kb.id and kb.resolution.<key>");
-		free(err);
-		r->message = NULL;
-	}
 }
 
 static void compile_test_extras(struct cctx *, const struct ynode *,
@@ -294,7 +274,7 @@ safe_test_path(const char *p)
 	}
 }
 
-/* known_gap, files and message_contains of one test. */
+/* known_gap, lang, files and message_contains of one test. */
 static void
 compile_test_extras(struct cctx *cx, const struct ynode *t,
     struct rule_test *rt)
@@ -306,6 +286,13 @@ compile_test_extras(struct cctx *cx, const struct ynode *t,
 
 	if ((v = ynode_get(t, "known_gap")) != NULL)
 		bool_value(cx, v, "known_gap", &rt->known_gap);
+	if ((v = ynode_get(t, "lang")) != NULL) {
+		if (!is_string(v) || v->len < 2 || v->len > 16)
+			cx_error(cx, v, DIAG_bad_test, "'lang' must be the "
+			    "language of the message tested, such as ko");
+		else
+			rt->lang = arena_strdup(a, v->str);
+	}
 	if ((v = ynode_get(t, "message_contains")) != NULL &&
 	    strlist_from(cx, v, &l, false, "a message_contains text") == 0) {
 		rt->says = arena_alloc(a, (l.n + 1) * sizeof(*rt->says));
@@ -417,6 +404,11 @@ cond_has_rows(const struct cond *c, enum cond_kind kind)
 			if (cond_has_rows(c->sections->tags[i].when, kind))
 				return true;
 		return false;
+	case C_BLOCKS:
+		return cond_has_rows(c->blocks->test, kind);
+	case C_BLOCK_PART:
+	case C_LISTED:
+	case C_RELATED:
 	case C_NOT:
 	case C_TEXT:
 	case C_FILE_CONTAINS:
@@ -560,8 +552,11 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		r->record = compile_record(cx, v);
 	if ((v = ynode_get(n, "route")) != NULL)
 		r->route = compile_route(cx, v);
-	if (r->action == ACT_SUGGEST)
+	if (r->action == ACT_SUGGEST) {
 		r->banner = cx->banner;
+		r->banners = cx->banners;
+		r->nbanners = cx->nbanners;
+	}
 	layer_rule_keys(cx, r, n);
 
 	/* Cross-field checks, only when the parts themselves were fine. */
@@ -588,7 +583,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 			    "apply only to rules with 'action: record'");
 	}
 	/* A when that did not compile has said so already. */
-	if (r->message != NULL && r->message->uses_kb &&
+	if (message_uses_kb(r) &&
 	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
 	    !cond_has_rows(r->when, C_KB)) {
 		struct diag *d = cx_error(cx, ynode_get(n, "message"),
@@ -597,7 +592,7 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		diag_set_hint(d, "add 'kb: file_errors' or 'kb: session_error' "
 		    "under 'when'");
 	}
-	if (r->message != NULL && r->message->uses_memory &&
+	if (message_uses_memory(r) &&
 	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
 	    !cond_has_rows(r->when, C_MEMORY)) {
 		struct diag *d = cx_error(cx, ynode_get(n, "message"),
@@ -705,7 +700,7 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 			cx.fail_closed = strcmp(v->str, "deny") == 0;
 	}
 	if ((v = ynode_get(root, "banner")) != NULL)
-		cx.banner = compile_banner(&cx, v);
+		compile_banner(&cx, v);
 	if ((v = ynode_get(root, "vars")) != NULL) {
 		if (v->type != YNODE_MAP)
 			cx_error(&cx, v, DIAG_wrong_type,

@@ -52,6 +52,8 @@ eval_outcome_append(struct eval_outcome *dst, struct eval_outcome *src)
 		dst->undecided = src->undecided;
 		dst->undecided_why = src->undecided_why;
 	}
+	if (dst->lang == NULL)
+		dst->lang = src->lang;
 	eval_outcome_release(src);
 }
 
@@ -141,6 +143,7 @@ add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
 		o->fired = xreallocarray(o->fired, o->cap, sizeof(*o->fired));
 	}
 	f = &o->fired[o->nfired++];
+	memset(f, 0, sizeof(*f));
 	f->rule = r;
 	f->path = path;
 	f->route = route;
@@ -149,9 +152,95 @@ add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
 		f->len = 0;
 }
 
+/* The ids of the rule's block hits, ", " between, up to about 4 KB. */
+static const char *
+hit_ids(struct ectx *cx)
+{
+	struct buf	 b;
+	const char	*s;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < cx->nhits; i++) {
+		if (b.len >= 4096) {
+			buf_printf(&b, ", ... (%zu in all)", cx->nhits);
+			break;
+		}
+		buf_printf(&b, "%s%s", i ? ", " : "", cx->hits[i].id);
+	}
+	s = arena_strndup(&cx->ev->arena, b.data, b.len);
+	buf_release(&b);
+	return s;
+}
+
+/*
+ * {{missing}} of a rule: its own, then each block's as "ID (what)", so
+ * that one message can say what each test case lacks.
+ */
+static const char *
+rule_missing(struct ectx *cx)
+{
+	struct buf	 b;
+	const char	*s;
+	size_t		 i;
+
+	if (cx->nhits == 0)
+		return cx->missing.data;
+	buf_init(&b);
+	buf_add(&b, cx->missing.data, cx->missing.len);
+	for (i = 0; i < cx->nhits; i++) {
+		if (cx->hits[i].missing == NULL)
+			continue;
+		if (b.len >= 4096) {
+			buf_adds(&b, ", ...");
+			break;
+		}
+		buf_printf(&b, "%s%s (%s)", b.len ? ", " : "", cx->hits[i].id,
+		    cx->hits[i].missing);
+	}
+	s = arena_strndup(&cx->ev->arena, b.data, b.len);
+	buf_release(&b);
+	return s;
+}
+
+/*
+ * The language the locale names: "ko" for ko_KR.UTF-8, NULL for C and
+ * POSIX or none.  LC_ALL, then LC_MESSAGES, then LANG, as setlocale(3)
+ * would take them.
+ */
+static const char *
+locale_lang(void)
+{
+	static char	 lang[8];
+	static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+	const char	*v = NULL;
+	size_t		 i, n;
+
+	for (i = 0; i < 3 && (v == NULL || *v == '\0'); i++)
+		v = getenv(vars[i]);
+	if (v == NULL || *v == '\0')
+		return NULL;
+	for (n = 0; n < sizeof(lang) - 1 && v[n] >= 'a' && v[n] <= 'z'; n++)
+		lang[n] = v[n];
+	lang[n] = '\0';
+	return n >= 2 && n <= 3 ? lang : NULL;
+}
+
+/*
+ * The template of r for the language: its own, else the one of the
+ * same primary language (ko for ko-KR, and the other way), else the
+ * default.
+ */
+static const struct template *
+message_for(const struct rule *r, const char *lang)
+{
+	return rule_text_for(r->message, r->messages, r->nmessages, lang);
+}
+
+/* hit: the one block the message is for (check), or NULL: all of them. */
 static void
-render(struct ectx *cx, const struct rule *r, const struct route_info *route,
-    struct buf *b)
+render(struct ectx *cx, const struct rule *r, const struct block_hit *hit,
+    const struct route_info *route, struct buf *b)
 {
 	struct tpl_ctx	tc;
 
@@ -174,7 +263,18 @@ render(struct ectx *cx, const struct rule *r, const struct route_info *route,
 		tc.abs_path = cx->path_hit->abs;
 		tc.file_path = cx->path_hit->from->file;
 	}
-	tpl_render(r->message, &tc, b);
+	if (hit != NULL) {
+		tc.block = tc.blocks = hit->id;
+		tc.block_member = hit->member;
+		if (hit->missing != NULL)
+			tc.missing = hit->missing;
+	} else if (cx->nhits > 0) {
+		tc.block = cx->hits[0].id;
+		tc.blocks = hit_ids(cx);
+		tc.block_member = cx->hits[0].member;
+		tc.missing = rule_missing(cx);
+	}
+	tpl_render(message_for(r, cx->lang), &tc, b);
 }
 
 /* Conditions that cost next to nothing, whatever the event's size. */
@@ -212,6 +312,10 @@ is_cheap(const struct cond *c)
 	case C_SH_TEXT:
 	case C_SH_FLAGS:
 	case C_SECTIONS:
+	case C_BLOCKS:
+	case C_BLOCK_PART:
+	case C_LISTED:
+	case C_RELATED:
 	case C_MEMORY:
 	case C_ROUTER:
 		return false;
@@ -244,9 +348,12 @@ static void
 eval_rule(struct ectx *cx, const struct rule *r)
 {
 	struct rr_event		*ev = cx->ev;
+	const struct block_hit	*bh;
+	const struct route_info	*route;
+	struct fired_rule	*f;
 	struct buf		 text;
 	const char		*hit;
-	const struct route_info	*route;
+	size_t			 i;
 
 	eval_ctx_reset_rule(cx, r);
 	if (!rule_applies(r, ev)) {
@@ -261,6 +368,11 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	cx->depth = 1;
 	if (!r->enabled) {
 		explain(cx, "not fired: disabled (enabled: false)\n");
+		return;
+	}
+	if (r->check_only && !cx->opts->check) {
+		explain(cx, "not fired: it runs only under reflexion-rules "
+		    "check (on: Check)\n");
 		return;
 	}
 	if (r->action == ACT_DENY && ev->stop_hook_active &&
@@ -296,8 +408,25 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	hit = cx->path_hit != NULL ? cx->path_hit->abs : NULL;
 	buf_init(&text);
 	route = rule_route(cx, r);
+	if (cx->opts->check && cx->nhits > 0) {
+		/* check: one result per block, each with its own message. */
+		for (i = 0; i < cx->nhits; i++) {
+			bh = &cx->hits[i];
+			if (r->message != NULL)
+				render(cx, r, bh, route, &text);
+			add_fired(cx->out, r, r->message ? &text : NULL, hit,
+			    route);
+			f = &cx->out->fired[cx->out->nfired - 1];
+			f->block = bh->id;
+			f->block_line = bh->line;
+			f->block_index = bh->index;
+			f->block_name = bh->name;
+		}
+		buf_release(&text);
+		return;
+	}
 	if (r->message != NULL) {
-		render(cx, r, route, &text);
+		render(cx, r, NULL, route, &text);
 		add_fired(cx->out, r, &text, hit, route);
 	} else
 		add_fired(cx->out, r, NULL, hit, route);
@@ -549,6 +678,9 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	size_t			i, seen;
 
 	eval_ctx_init(&cx, ev, opts, out);
+	cx.lang = opts->lang != NULL ? opts->lang : rs->lang != NULL ?
+	    rs->lang : locale_lang();
+	out->lang = cx.lang;
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
 	    !prefilter_disabled();
 	if (opts->only != NULL)

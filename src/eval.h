@@ -47,7 +47,20 @@ struct eval_opts {
 	 */
 	const struct rr_command *(*router)(void *arg);
 	void		*router_arg;
+	/*
+	 * `reflexion-rules check`: the rules `on: Check` run too, and a
+	 * rule whose blocks conditions found blocks fires once per block,
+	 * its message made for that block.
+	 */
+	bool		 check;
 	eval_decided_fn	*decided;	/* NULL: nobody is told */
+	/*
+	 * The language of messages written in several (message: {en: ...,
+	 * ko: ...}): NULL for config.yaml's `lang:` (ruleset.lang), else
+	 * the locale's (LC_ALL, LC_MESSAGES, LANG: ko_KR.UTF-8 is ko); ""
+	 * for each rule's default (rule tests, unless they name one).
+	 */
+	const char	*lang;
 	void		*decided_arg;
 };
 
@@ -65,6 +78,14 @@ struct fired_rule {
 	 * the event's arena); NULL when it gives none.
 	 */
 	const struct route_info *route;
+	/*
+	 * With eval_opts.check, the block it fired for (in the event's
+	 * arena), its line (0: none) and the name of its id; else NULL.
+	 */
+	const char	*block;
+	size_t		 block_line;
+	size_t		 block_index;	/* its place among the blocks */
+	const char	*block_name;
 };
 
 struct eval_outcome {
@@ -74,6 +95,8 @@ struct eval_outcome {
 	/* The first on_error: deny rule that a limit kept from deciding. */
 	const struct rule *undecided;
 	const char	*undecided_why;	/* static: "a regex hit its limit" */
+	/* The language its texts were made in (eval_opts.lang), borrowed. */
+	const char	*lang;
 };
 
 void	 eval_outcome_init(struct eval_outcome *);

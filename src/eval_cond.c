@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blocks.h"
 #include "eval_priv.h"
 #include "fileio.h"
 #include "kb.h"
@@ -24,6 +25,9 @@
 #include "shellwords.h"
 #include "textfind.h"
 #include "xmalloc.h"
+
+static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
+static bool eval_cond_kind(struct ectx *, const struct cond *, bool in_when);
 
 /* ---- text, kb ----------------------------------------------------------- */
 
@@ -64,7 +68,7 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 	const char		*one[PATH_FORMS_MAX], **subjects = one;
 	size_t			 ones[PATH_FORMS_MAX], *lens = ones;
 	enum path_form_kind	 onek[PATH_FORMS_MAX], *kinds = onek;
-	size_t			 n, i, nsub = 0;
+	size_t			 n, i, k, nsub = 0;
 	bool			 r;
 
 	n = event_paths(cx->ev, &f);
@@ -73,11 +77,22 @@ eval_path(struct ectx *cx, const struct cond *c, bool in_when)
 		lens = xcalloc(n * PATH_FORMS_MAX, sizeof(*lens));
 		kinds = xcalloc(n * PATH_FORMS_MAX, sizeof(*kinds));
 	}
-	for (i = 0; i < n; i++)
-		nsub += path_forms_list(&f[i], subjects + nsub, lens + nsub,
+	for (i = 0; i < n; i++) {
+		k = path_forms_list(&f[i], subjects + nsub, lens + nsub,
 		    kinds + nsub);
+		/* outside and except leave files out, one by one. */
+		if ((c->m.outside == 0 && c->m.nexcept == 0) ||
+		    eval_path_counts(cx, c, &f[i], subjects + nsub,
+		    lens + nsub, k))
+			nsub += k;
+	}
 	explain_path_forms(cx, c, subjects, lens, kinds, nsub);
-	r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when, NULL);
+	if (nsub == 0 && n > 0) {
+		explain(cx, "%s: none of its files is left\n", c->label);
+		r = false;
+	} else
+		r = eval_match_subjects(cx, c, subjects, lens, nsub, in_when,
+		    NULL);
 	if (subjects != one) {
 		free(subjects);
 		free(lens);
@@ -233,12 +248,16 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;
+		cx->sh_path_hit = NULL;
 		cx->depth++;
 		r = eval_condition(cx, c->kids[0], false);
 		cx->depth--;
 		cx->sh_cmd = NULL;
 		if (!r)
 			continue;
+		/* {{path}}: the file a path of the map matched in it. */
+		if (in_when && cx->path_hit == NULL)
+			cx->path_hit = cx->sh_path_hit;
 		/* {{match}}: the whole simple command, as unquoted. */
 		if (in_when && (cx->match == NULL || cx->match_is_glob)) {
 			cx->match = sc->text;
@@ -408,9 +427,170 @@ eval_sections(struct ectx *cx, const struct cond *c, bool in_when)
 	return found > 0;
 }
 
+/* ---- blocks --------------------------------------------------------------- */
+
+/*
+ * Within a blocks condition, a condition that does not depend on the
+ * block (cond.per_block) is decided for the first block and remembered:
+ * a document-wide test inside a blocks map costs one test, not one per
+ * block, and the blocks stay linear in the text.
+ */
+static bool
+memo_find(struct ectx *cx, const struct cond *c, bool *holds)
+{
+	size_t	i;
+
+	for (i = 0; i < cx->nmemo; i++)
+		if (cx->memo[i].c == c) {
+			*holds = cx->memo[i].holds;
+			return true;
+		}
+	return false;
+}
+
+static void
+memo_add(struct ectx *cx, const struct cond *c, bool holds)
+{
+	if (cx->nmemo == cx->memo_cap) {
+		cx->memo_cap = cx->memo_cap ? cx->memo_cap * 2 : 8;
+		cx->memo = xreallocarray(cx->memo, cx->memo_cap,
+		    sizeof(*cx->memo));
+	}
+	cx->memo[cx->nmemo].c = c;
+	cx->memo[cx->nmemo++].holds = holds;
+}
+
+/* What a remembered condition is called: its one key, not a wrapper's. */
+static const char *
+memo_label(const struct cond *c)
+{
+	while ((c->kind == C_ALL || c->kind == C_ANY) && c->nkids == 1)
+		c = c->kids[0];
+	return c->label;
+}
+
+static void
+add_hit(struct ectx *cx, const struct blocks_spec *b, const struct block *bl,
+    const struct buf *missing)
+{
+	struct block_hit	*h;
+
+	if (cx->nhits == cx->hits_cap) {
+		cx->hits_cap = cx->hits_cap ? cx->hits_cap * 2 : 8;
+		cx->hits = xreallocarray(cx->hits, cx->hits_cap,
+		    sizeof(*cx->hits));
+	}
+	h = &cx->hits[cx->nhits++];
+	h->id = bl->id;
+	h->line = bl->line;
+	h->index = bl->index;
+	h->name = b->name;
+	h->member = bl->member;
+	h->missing = missing->len ? arena_strndup(&cx->ev->arena,
+	    missing->data, missing->len) : NULL;
+}
+
+/*
+ * Whether block bl counts (its when holds, its unless does not) and
+ * then whether it passes the test.  Its {{missing}} goes to `missing`.
+ */
+static bool
+block_holds(struct ectx *cx, const struct blocks_spec *b, bool in_when,
+    struct buf *missing, bool *counts)
+{
+	struct buf	 outer;
+	const char	*match = cx->match;
+	size_t		 match_len = cx->match_len;
+	bool		 glob = cx->match_is_glob, r;
+
+	*counts = false;
+	if (b->when != NULL && !eval_cond(cx, b->when, false)) {
+		explain(cx, "not counted: its when does not hold\n");
+		return false;
+	}
+	if (b->unless != NULL && eval_cond(cx, b->unless, false)) {
+		explain(cx, "not counted: its unless holds\n");
+		return false;
+	}
+	*counts = true;
+	/* The rule's {{missing}} and {{match}} are not the block's. */
+	outer = cx->missing;
+	cx->missing = *missing;
+	r = eval_cond(cx, b->test, in_when);
+	*missing = cx->missing;
+	cx->missing = outer;
+	cx->match = match;
+	cx->match_len = match_len;
+	cx->match_is_glob = glob;
+	return r;
+}
+
+/*
+ * blocks: some block that counts passes its test, or every one does.
+ * In a `when` every block is looked at, and those that made it hold are
+ * the rule's hits ({{block}}, {{blocks}}, check's results).
+ */
+static bool
+eval_blocks(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	const struct blocks_spec	*b = c->blocks;
+	struct block_list		*l;
+	struct buf			 missing;
+	size_t				 i, first = cx->nhits, counted = 0;
+	size_t				 passed = 0;
+	bool				 counts, r;
+
+	if (eval_blocks_cut(cx, c, &l) != 0)
+		return false;
+	explain(cx, "blocks: %zu block%s; %s:\n", l->n, l->n == 1 ? "" : "s",
+	    b->every ? "every one that counts must hold" :
+	    "one that counts must hold");
+	cx->nmemo = 0;
+	cx->nlisted = 0;
+	buf_init(&missing);
+	cx->depth++;
+	for (i = 0; i < l->n; i++) {
+		cx->block = &l->v[i];
+		cx->block_text = NULL;
+		if (cx->opts->explain != NULL) {
+			explain(cx, "block '%s'", l->v[i].id);
+			if (l->v[i].line)
+				buf_printf(cx->opts->explain, " (line %zu)",
+				    l->v[i].line);
+			buf_adds(cx->opts->explain, ":\n");
+		}
+		cx->depth++;
+		buf_reset(&missing);
+		r = block_holds(cx, b, in_when, &missing, &counts);
+		cx->depth--;
+		if (!counts)
+			continue;
+		counted++;
+		if (r)
+			passed++;
+		if (r && in_when)
+			add_hit(cx, b, &l->v[i], &missing);
+		/* Decided: one fails every, or (nothing to collect) one
+		   passes some. */
+		if (b->every ? !r : !in_when && r)
+			break;
+	}
+	cx->depth--;
+	cx->block = NULL;
+	cx->block_text = NULL;
+	cx->nmemo = 0;
+	cx->nlisted = 0;
+	r = b->every ? passed == counted : passed > 0;
+	buf_release(&missing);
+	if (!r)
+		cx->nhits = first;
+	explain(cx, "blocks: %zu of %zu counted block%s held: %s\n", passed,
+	    counted, counted == 1 ? "" : "s", r ? "holds" : "does not hold");
+	return r;
+}
+
 /* ---- the dispatcher ----------------------------------------------------- */
 
-static bool eval_cond(struct ectx *, const struct cond *, bool in_when);
 
 /*
  * The entry to conditions: eval.c decides `when` and `unless` with it,
@@ -425,8 +605,28 @@ eval_condition(struct ectx *cx, const struct cond *c, bool in_when)
 static bool
 eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 {
-	size_t	i;
 	bool	r;
+
+	if (cx->block != NULL && !c->per_block) {
+		/* Within a blocks map: decided once (see memo_find). */
+		if (memo_find(cx, c, &r)) {
+			explain(cx, "%s: %s, as for the first block\n",
+			    memo_label(c), r ? "holds" : "does not hold");
+			return r;
+		}
+		r = eval_cond_kind(cx, c, false);
+		memo_add(cx, c, r);
+		return r;
+	}
+	return eval_cond_kind(cx, c, in_when);
+}
+
+static bool
+eval_cond_kind(struct ectx *cx, const struct cond *c, bool in_when)
+{
+	const struct eval_path	*hit;
+	size_t			 i;
+	bool			 r;
 
 	switch (c->kind) {
 	case C_TEXT:
@@ -480,9 +680,12 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		return c->kind == C_ALL;
 	case C_NOT:
 		explain(cx, "not:\n");
+		/* A file that matched under not: is not the rule's {{path}}. */
+		hit = cx->sh_path_hit;
 		cx->depth++;
 		r = !eval_cond(cx, c->kids[0], false);
 		cx->depth--;
+		cx->sh_path_hit = hit;
 		return r;
 	case C_KB:
 		return eval_kb(cx, c, in_when);
@@ -494,6 +697,14 @@ eval_cond(struct ectx *cx, const struct cond *c, bool in_when)
 		return eval_shell_flags(cx, c);
 	case C_SECTIONS:
 		return eval_sections(cx, c, in_when);
+	case C_BLOCKS:
+		return eval_blocks(cx, c, in_when);
+	case C_BLOCK_PART:
+		return eval_block_part(cx, c, in_when);
+	case C_LISTED:
+		return eval_listed(cx, c);
+	case C_RELATED:
+		return eval_related(cx, c, in_when);
 	case C_MEMORY:
 		return eval_memory(cx, c, in_when);
 	case C_ROUTER:

@@ -15,12 +15,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blocks.h"
 #include "edits.h"
 #include "eval_priv.h"
 #include "fileio.h"
+#include "jsoncheck.h"
 #include "jsonw.h"
 #include "kb.h"
 #include "shellglob.h"
+#include "pathtpl.h"
 #include "shellwords.h"
 #include "xmalloc.h"
 
@@ -55,6 +58,9 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 	cx->sections = NULL;
 	cx->keywords = NULL;
 	cx->path_hit = NULL;
+	cx->sh_path_hit = NULL;
+	cx->nhits = 0;
+	cx->block = NULL;
 }
 
 void
@@ -68,6 +74,10 @@ eval_ctx_release(struct ectx *cx)
 	mem_rows_release(&cx->mem);
 	free(cx->paths.v[0]);
 	free(cx->paths.v[1]);
+	free(cx->paths.by_cmd[0]);
+	free(cx->paths.by_cmd[1]);
+	free(cx->paths.cmd_start[0]);
+	free(cx->paths.cmd_start[1]);
 	if (cx->paths.shell)
 		sh_targets_release(&cx->paths.targets);
 	memset(&cx->paths, 0, sizeof(cx->paths));
@@ -85,6 +95,30 @@ eval_ctx_release(struct ectx *cx)
 		cx->sh = NULL;
 	}
 	buf_release(&cx->missing);
+	for (i = 0; i < cx->nlists; i++) {
+		block_list_release(cx->lists[i]);
+		free(cx->lists[i]);
+	}
+	free(cx->lists);
+	free(cx->hits);
+	free(cx->memo);
+	free(cx->listed);
+	for (i = 0; i < cx->nrfiles; i++) {
+		free(cx->rfiles[i].path);
+		free(cx->rfiles[i].text);
+		cJSON_Delete(cx->rfiles[i].doc);
+	}
+	free(cx->rfiles);
+	for (i = 0; i < cx->nrdirs; i++) {
+		free(cx->rdirs[i].path);
+		dir_names_free(cx->rdirs[i].names, cx->rdirs[i].n);
+	}
+	free(cx->rdirs);
+	for (i = 0; i < cx->nparsed; i++)
+		cJSON_Delete(cx->parsed[i].doc);
+	for (i = 0; i < cx->njidx; i++)
+		free(cx->jidx[i].slots);
+	free(cx->jidx);
 	/* file_before pointed into file_text, freed above. */
 	cx->ev->f[F_FILE_BEFORE].s = NULL;
 	cx->ev->f[F_FILE_BEFORE].len = 0;
@@ -297,4 +331,202 @@ eval_file_field(struct ectx *cx, enum rr_field f)
 		break;
 	}
 	buf_release(&b);
+}
+
+/* ---- blocks and related files --------------------------------------------- */
+
+void
+eval_keep_list(struct ectx *cx, struct block_list *l)
+{
+	if (cx->nlists == cx->lists_cap) {
+		cx->lists_cap = cx->lists_cap ? cx->lists_cap * 2 : 4;
+		cx->lists = xreallocarray(cx->lists, cx->lists_cap,
+		    sizeof(*cx->lists));
+	}
+	cx->lists[cx->nlists++] = l;
+}
+
+void
+eval_tpl_values(struct ectx *cx, const char *values[])
+{
+	struct rr_event	*ev = cx->ev;
+	const char	*abs = ev->abs_path, *slash, *dot;
+	size_t		 i;
+
+	for (i = 0; i < PV__COUNT; i++)
+		values[i] = NULL;
+	if (abs != NULL && abs[0] == '/' && (slash = strrchr(abs, '/')) !=
+	    NULL) {
+		values[PV_DIR] = slash == abs ? "/" :
+		    arena_strndup(&ev->arena, abs, (size_t)(slash - abs));
+		values[PV_NAME] = slash + 1;
+		/* ".env" is its own stem; "a.tar.gz" is "a.tar". */
+		dot = strrchr(slash + 1, '.');
+		values[PV_STEM] = dot == NULL || dot == slash + 1 ?
+		    slash + 1 : arena_strndup(&ev->arena, slash + 1,
+		    (size_t)(dot - slash - 1));
+	}
+	if (ev->project_dir != NULL && ev->project_dir[0] == '/')
+		values[PV_PROJECT] = ev->project_dir;
+	if (cx->block != NULL)
+		values[PV_BLOCK] = cx->block->id;
+}
+
+/* A JSON key's template made for the current block (json_env). */
+static const char *
+expand_key(void *arg, const char *tpl)
+{
+	struct ectx	*cx = arg;
+	const char	*values[PV__COUNT], *why;
+	struct buf	 b;
+	const char	*out = NULL;
+
+	eval_tpl_values(cx, values);
+	buf_init(&b);
+	if (ptpl_expand(tpl, values, false, &b, &why) == 0)
+		out = arena_strndup(&cx->ev->arena, b.data, b.len);
+	buf_release(&b);
+	return out;
+}
+
+/* Below this many members a scan is as cheap as an index. */
+#define JSON_INDEX_MIN	32
+
+static size_t
+key_hash(const char *s)
+{
+	size_t	h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct json_index *
+json_index_make(struct ectx *cx, const cJSON *box)
+{
+	struct json_index	*x;
+	const cJSON		*m;
+	size_t			 n = 0, h;
+
+	cJSON_ArrayForEach(m, box)
+		n++;
+	if (cx->njidx == cx->jidx_cap) {
+		cx->jidx_cap = cx->jidx_cap ? cx->jidx_cap * 2 : 4;
+		cx->jidx = xreallocarray(cx->jidx, cx->jidx_cap,
+		    sizeof(*cx->jidx));
+	}
+	x = &cx->jidx[cx->njidx++];
+	memset(x, 0, sizeof(*x));
+	x->box = box;
+	x->n = n;
+	if (cJSON_IsArray(box)) {
+		x->slots = xcalloc(n + 1, sizeof(*x->slots));
+		n = 0;
+		cJSON_ArrayForEach(m, box)
+			x->slots[n++] = m;
+		return x;
+	}
+	for (x->cap = 64; x->cap < 2 * n; x->cap *= 2)
+		;
+	x->slots = xcalloc(x->cap, sizeof(*x->slots));
+	cJSON_ArrayForEach(m, box) {
+		if (m->string == NULL)
+			continue;
+		for (h = key_hash(m->string) & (x->cap - 1); x->slots[h] !=
+		    NULL; h = (h + 1) & (x->cap - 1))
+			if (strcmp(x->slots[h]->string, m->string) == 0)
+				break;
+		if (x->slots[h] == NULL)	/* the first of a key wins */
+			x->slots[h] = m;
+	}
+	return x;
+}
+
+/* A member by key or index: an index the first time a big box is asked. */
+static const cJSON *
+member_of(void *arg, const cJSON *box, const char *key)
+{
+	struct ectx		*cx = arg;
+	struct json_index	*x = NULL;
+	const cJSON		*m;
+	char			*end;
+	size_t			 i, h, n = 0;
+	long			 idx;
+
+	if (!cJSON_IsObject(box) && !cJSON_IsArray(box))
+		return NULL;
+	for (i = 0; i < cx->njidx; i++)
+		if (cx->jidx[i].box == box) {
+			x = &cx->jidx[i];
+			break;
+		}
+	if (x == NULL) {
+		cJSON_ArrayForEach(m, box)
+			if (++n >= JSON_INDEX_MIN)
+				break;
+		if (n >= JSON_INDEX_MIN)
+			x = json_index_make(cx, box);
+	}
+	if (cJSON_IsArray(box)) {
+		idx = strtol(key, &end, 10);
+		if (*key < '0' || *key > '9' || *end != '\0' || idx < 0)
+			return NULL;
+		if (x != NULL)
+			return (size_t)idx < x->n ? x->slots[idx] : NULL;
+		return idx > 1000000 ? NULL : cJSON_GetArrayItem(box, (int)idx);
+	}
+	if (x == NULL) {
+		cJSON_ArrayForEach(m, box)
+			if (m->string != NULL && strcmp(m->string, key) == 0)
+				return m;
+		return NULL;
+	}
+	for (h = key_hash(key) & (x->cap - 1); x->slots[h] != NULL;
+	    h = (h + 1) & (x->cap - 1))
+		if (strcmp(x->slots[h]->string, key) == 0)
+			return x->slots[h];
+	return NULL;
+}
+
+void
+eval_json_env(struct ectx *cx, struct json_env *env, bool indexed)
+{
+	env->expand = expand_key;
+	env->member = indexed ? member_of : NULL;
+	env->arg = cx;
+}
+
+cJSON *
+eval_parsed(struct ectx *cx, const char *s, size_t len, bool *kept)
+{
+	struct parsed_text	*p;
+	size_t			 i;
+
+	for (i = 0; i < cx->nparsed; i++)
+		if (cx->parsed[i].s == s && cx->parsed[i].len == len) {
+			*kept = true;
+			return cx->parsed[i].doc;
+		}
+	*kept = cx->nparsed < EVAL_PARSED;
+	if (!*kept)
+		return json_parse_whole(s, len);
+	p = &cx->parsed[cx->nparsed++];
+	p->s = s;
+	p->len = len;
+	p->doc = json_parse_whole(s, len);
+	return p->doc;
+}
+
+void
+eval_limit(struct ectx *cx, const struct cond *c, const char *what,
+    const char *why)
+{
+	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
+	    "%s on %s; counted as no match\n", cx->rule->file, c->line,
+	    c->col, cx->rule->id, what, c->label);
+	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
+		cx->out->undecided = cx->rule;
+		cx->out->undecided_why = why;
+	}
 }

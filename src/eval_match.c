@@ -12,6 +12,7 @@
  * would match.  Every literal matcher is linear in its subject
  * (textfind.h; equals, starts_with and ends_with look at each line once).
  */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,13 +170,11 @@ static void
 limit_hit(struct ectx *cx, const struct cond *c, int line, int col,
     const char *what, const char *why)
 {
-	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d:%d: rule '%s': "
-	    "%s on %s; counted as no match\n",
-	    cx->rule->file, line, col, cx->rule->id, what, c->label);
-	if (cx->rule->fail_closed && cx->out->undecided == NULL) {
-		cx->out->undecided = cx->rule;
-		cx->out->undecided_why = why;
-	}
+	struct cond	at = *c;
+
+	at.line = line;
+	at.col = col;
+	eval_limit(cx, &at, what, why);
 }
 
 /*
@@ -191,6 +190,29 @@ ignores_case(struct ectx *cx, const struct cond *c)
 	    c->m.kind != M_REGEX && event_paths_fold_case(cx->ev));
 }
 
+/* A glob on one subject, ignoring case or not; its limit is noted. */
+static bool
+glob_hit(struct ectx *cx, const struct cond *c, const struct pattern *p,
+    bool ci, const char *s, size_t len)
+{
+	enum rr_match_result	 r;
+	struct buf		 own;
+	const char		*f;
+	size_t			 flen;
+
+	if (ci) {
+		buf_init(&own);
+		f = folded_subject(cx, s, len, &flen, &own);
+		r = rr_glob_test_ci(p->glob, s, len, f, flen);
+		buf_release(&own);
+	} else
+		r = rr_glob_test(p->glob, s, len);
+	if (r == RR_MATCH_LIMIT)
+		limit_hit(cx, c, p->line, p->col, "glob hit its match limit",
+		    "a glob hit its limit");
+	return r == RR_MATCH_YES;
+}
+
 /*
  * Tests one subject against pattern pi of a matcher.  On a hit sets
  * *start and *end.  A regex or glob that hits its limit is noted.
@@ -202,9 +224,6 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	const struct matcher	*m = &c->m;
 	const struct pattern	*p = &m->pats[pi];
 	enum rr_match_result	 r;
-	struct buf		 own;
-	const char		*f;
-	size_t			 flen;
 
 	switch (m->kind) {
 	case M_REGEX:
@@ -217,18 +236,7 @@ eval_pattern_hit(struct ectx *cx, const struct cond *c, size_t pi,
 	case M_GLOB:
 		*start = 0;
 		*end = len;
-		if (ignores_case(cx, c)) {
-			buf_init(&own);
-			f = folded_subject(cx, s, len, &flen, &own);
-			r = rr_glob_test_ci(p->glob, s, len, f, flen);
-			buf_release(&own);
-		} else
-			r = rr_glob_test(p->glob, s, len);
-		if (r == RR_MATCH_LIMIT)
-			limit_hit(cx, c, p->line, p->col,
-			    "glob hit its match limit",
-			    "a glob hit its limit");
-		return r == RR_MATCH_YES;
+		return glob_hit(cx, c, p, ignores_case(cx, c), s, len);
 	case M_KEYWORDS:
 	case M_CONTAINS:
 	case M_EQUALS:
@@ -312,41 +320,34 @@ eval_required(struct ectx *cx, const struct cond *c,
 	return nmissing > 0;
 }
 
+/*
+ * What a json matcher says of result r (failures in fails): plain, it
+ * holds when the document passes; required, when a check fails or there
+ * is no document to check (unless a `where` picks it).
+ */
 static bool
-eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
-    const size_t *lens, size_t n, bool in_when)
+json_verdict(struct ectx *cx, const struct cond *c, enum json_result r,
+    const struct buf *fails, bool in_when)
 {
 	const struct json_spec	*spec = c->m.json;
-	enum json_result	 r = JSON_NO_DOCUMENT;
-	struct buf		 fails;
 	const char		*why;
-	size_t			 k;
 	bool			 holds;
 
-	buf_init(&fails);
-	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
-		buf_reset(&fails);
-		r = json_check_text(spec, subjects[k], lens[k], &fails);
-	}
 	if (r == JSON_LIMIT) {
 		limit_hit(cx, c, c->line, c->col, "the json search hit its "
 		    "work limit", "the json search hit its limit");
 		explain(cx, "%s: json search stopped at its limit\n",
 		    c->label);
-		buf_release(&fails);
 		return false;
 	}
 	if (!c->m.required) {
-		holds = r == JSON_PASSES;
 		explain(cx, "%s: json %s\n", c->label, r == JSON_PASSES ?
 		    "document passes every check" : r == JSON_FAILS ?
 		    "document fails a check" : "document not found");
-		buf_release(&fails);
-		return holds;
+		return r == JSON_PASSES;
 	}
-	/* required: a check fails, or there is no document to check. */
 	holds = r == JSON_FAILS || (r == JSON_NO_DOCUMENT && spec->nwhere == 0);
-	why = r == JSON_FAILS ? fails.data : spec->find ?
+	why = r == JSON_FAILS ? fails->data : spec->find ?
 	    "no JSON document" : "not valid JSON";
 	if (!holds)
 		explain(cx, "%s: json %s\n", c->label, r == JSON_PASSES ?
@@ -357,11 +358,78 @@ eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
 		if (in_when)
 			eval_add_missing(cx, why, strlen(why));
 	}
+	return holds;
+}
+
+static bool
+eval_json(struct ectx *cx, const struct cond *c, const char *const *subjects,
+    const size_t *lens, size_t n, bool in_when)
+{
+	enum json_result	 r = JSON_NO_DOCUMENT;
+	struct json_env		 env;
+	struct buf		 fails;
+	cJSON			*doc;
+	size_t			 k;
+	bool			 holds, kept;
+
+	buf_init(&fails);
+	for (k = 0; k < n && r == JSON_NO_DOCUMENT; k++) {
+		buf_reset(&fails);
+		if (c->m.json->find || lens[k] > JSON_TEXT_MAX) {
+			/* Each search its own: no document is kept. */
+			eval_json_env(cx, &env, false);
+			r = json_check_text(c->m.json, subjects[k], lens[k],
+			    &fails, &env);
+			continue;
+		}
+		/* Parsed once per event, for every rule and block. */
+		doc = eval_parsed(cx, subjects[k], lens[k], &kept);
+		eval_json_env(cx, &env, kept);
+		r = json_check_doc(c->m.json, doc, &fails, &env);
+		if (!kept)
+			cJSON_Delete(doc);
+	}
+	holds = json_verdict(cx, c, r, &fails, in_when);
+	buf_release(&fails);
+	return holds;
+}
+
+bool
+eval_json_doc(struct ectx *cx, const struct cond *c, const struct cJSON *doc,
+    bool in_when)
+{
+	enum json_result	 r;
+	struct json_env		 env;
+	struct buf		 fails;
+	bool			 holds;
+
+	eval_json_env(cx, &env, true);
+	buf_init(&fails);
+	r = json_check_doc(c->m.json, doc, &fails, &env);
+	holds = json_verdict(cx, c, r, &fails, in_when);
 	buf_release(&fails);
 	return holds;
 }
 
 /* ---- subjects ----------------------------------------------------------- */
+
+bool
+eval_match_except(struct ectx *cx, const struct cond *c,
+    const char *const *subjects, const size_t *lens, size_t n, size_t *which)
+{
+	/* Globs of a path: folded where the file system folds case. */
+	bool	ci = c->m.ignore_case || event_paths_fold_case(cx->ev);
+	size_t	i, k;
+
+	for (i = 0; i < c->m.nexcept; i++)
+		for (k = 0; k < n; k++)
+			if (glob_hit(cx, c, &c->m.except[i], ci, subjects[k],
+			    lens[k])) {
+				*which = i;
+				return true;
+			}
+	return false;
+}
 
 /*
  * Tests the subjects of a condition (one field's text, or several words of
@@ -383,6 +451,22 @@ eval_match_subjects(struct ectx *cx, const struct cond *c,
 		return eval_json(cx, c, subjects, lens, nsub, in_when);
 	if (c->m.required)
 		return eval_required(cx, c, subjects, lens, nsub, in_when);
+	if (c->m.npats == 0) {
+		/* outside / except alone: every file they left in. */
+		if (hit != NULL)
+			*hit = 0;
+		if (in_when && cx->match == NULL) {
+			cx->match = subjects[0];
+			cx->match_len = lens[0];
+			cx->match_is_glob = true;
+		}
+		if (x != NULL) {
+			explain(cx, "%s: any file: ", c->label);
+			eval_snippet(x, subjects[0], lens[0]);
+			buf_addc(x, '\n');
+		}
+		return true;
+	}
 	for (k = 0; k < nsub; k++) {
 		if (!match_subject(cx, c, subjects[k], lens[k], &pi, &start,
 		    &end))

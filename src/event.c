@@ -264,6 +264,38 @@ message_from_transcript(struct rr_event *ev)
 	}
 }
 
+/*
+ * An event without hook_event_name (a hand-made test, a client that does
+ * not send it): the kind its fields say, and why.  The seed 003 test
+ * commands send a tool call alone, and the response of a finished one
+ * as tool_result.
+ */
+static void
+guess_kind(struct rr_event *ev)
+{
+	const cJSON	*root = ev->root;
+	bool		 response;
+
+	response = cJSON_GetObjectItemCaseSensitive(root, "tool_response") !=
+	    NULL || cJSON_GetObjectItemCaseSensitive(root, "tool_result") !=
+	    NULL;
+	if (get_string(root, "tool_name") != NULL) {
+		ev->kind = response ? EV_POST_TOOL_USE : EV_PRE_TOOL_USE;
+		ev->guessed = response ? "it has tool_name and a response" :
+		    "it has tool_name and no response";
+	} else if (get_string(root, "prompt") != NULL) {
+		ev->kind = EV_USER_PROMPT_SUBMIT;
+		ev->guessed = "it has a prompt";
+	} else if (get_string(root, "last_assistant_message") != NULL) {
+		ev->kind = EV_STOP;
+		ev->guessed = "it has last_assistant_message";
+	} else {
+		ev->guessed = "nothing in it tells which";
+		return;
+	}
+	ev->event_name = event_kind_names[ev->kind];
+}
+
 struct cJSON *
 event_json_parse(const char *json, size_t len, char **err)
 {
@@ -305,7 +337,8 @@ event_from_root(struct rr_event *ev, cJSON *root, const char *project_dir,
 	if ((s = get_string(ev->root, "hook_event_name")) != NULL) {
 		ev->event_name = s;
 		ev->kind = event_kind_from_name(s);
-	}
+	} else
+		guess_kind(ev);
 	ev->client_event = ev->event_name;
 	if ((s = get_string(ev->root, "session_id")) != NULL)
 		ev->session_id = s;
@@ -329,10 +362,16 @@ event_from_root(struct rr_event *ev, cJSON *root, const char *project_dir,
 	    ev->kind == EV_SUBAGENT_STOP)
 		set_text(&ev->f[F_PROMPT], get_string(ev->root, "prompt"));
 	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
-	/* Seed 001's own names: tool_output, tool_error. */
+	/*
+	 * Seed 001's own name for it, tool_output, and seed 003's hooks',
+	 * tool_result.
+	 */
 	if (resp == NULL || cJSON_IsNull(resp))
 		resp = cJSON_GetObjectItemCaseSensitive(ev->root,
 		    "tool_output");
+	if (resp == NULL)
+		resp = cJSON_GetObjectItemCaseSensitive(ev->root,
+		    "tool_result");
 	if (resp != NULL && !cJSON_IsNull(resp)) {
 		buf_init(&b);
 		flatten(&b, resp, 0);

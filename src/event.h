@@ -69,6 +69,13 @@ struct rr_event {
 	struct arena	 arena;
 	enum rr_event_kind kind;
 	const char	*event_name;	/* hook_event_name, "" if absent */
+	/*
+	 * Without hook_event_name, the kind the event looks like (a tool
+	 * call without a response is PreToolUse, with one PostToolUse, a
+	 * prompt UserPromptSubmit): event_name is then its name, and
+	 * guessed says why, for the line on stderr; NULL when named.
+	 */
+	const char	*guessed;
 	const char	*tool;		/* tool_name, or NULL */
 	const char	*session_id;	/* "" if absent */
 	const char	*cwd;		/* "" if absent */

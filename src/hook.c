@@ -457,6 +457,12 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	agent_map(root, opts->agent, opts->event, &m);
 	events_make(&m, &evs);
 	ev = &evs.v[0];
+	if (ev->guessed != NULL)
+		buf_printf(&reply->err, "reflexion-rules: the event has no "
+		    "hook_event_name: %s%s (%s); hook --event NAME says "
+		    "which\n", ev->kind == EV_OTHER ? "not evaluated" :
+		    "read as ", ev->kind == EV_OTHER ? "" : ev->event_name,
+		    ev->guessed);
 	project = project_root(ev->cwd);
 	for (i = 0; i < evs.n; i++)
 		event_set_project(&evs.v[i], project);

@@ -9,7 +9,13 @@
  *     or equals a value (equals); or, for each member of the object or
  *     array at a path (each) that fits its own `where`, the member's own
  *     checks (paths relative to the member; failures named in full, as
- *     mappings.TC-1.2.reason).
+ *     mappings.TC-1.2.reason); an `each` entry may pick its members by
+ *     key (`key`, a template such as '{{block}}') and by the paths they
+ *     have (`has`);
+ *   - comparisons (compare): a number at a path, the sum of the numbers
+ *     at several (a missing one counts 0) or the count of the members of
+ *     an object or array (those that fit a `where`), against a constant
+ *     or another of these; a failure says both numbers.
  * The spec lives in the ruleset's arena; the expected values are cJSON
  * trees owned by the ruleset.  Evaluation borrows the text and keeps
  * nothing.
@@ -38,10 +44,45 @@ enum json_check_kind {
 	JC_KEY,		/* the path exists */
 	JC_TYPE,	/* the path exists and has one of `types` */
 	JC_EQUALS,	/* the path exists and equals `value` */
-	JC_EACH		/* an object or array whose members pass `each` */
+	JC_EACH,	/* an object or array whose members pass `each` */
+	JC_COMPARE	/* `compare`: two numbers in the given order */
 };
 
 struct json_spec;
+
+/* One side of a comparison. */
+enum json_num_kind {
+	JN_VALUE,	/* the number at paths[0] */
+	JN_SUM,		/* the sum of the numbers at paths (missing: 0) */
+	JN_COUNT,	/* the members of paths[0] that fit `fit` */
+	JN_CONST	/* value */
+};
+
+struct json_num {
+	enum json_num_kind	 kind;
+	const char		**paths;
+	size_t			 npaths;
+	const struct json_spec	*fit;	/* JN_COUNT: where / has, or NULL */
+	double			 value;	/* JN_CONST */
+};
+
+enum json_cmp_op {
+	JCMP_EQ,	/* equals */
+	JCMP_NE,	/* not_equals */
+	JCMP_LT,	/* less_than */
+	JCMP_LE,	/* at_most */
+	JCMP_GT,	/* greater_than */
+	JCMP_GE,	/* at_least */
+	JCMP__COUNT
+};
+
+struct json_compare {
+	struct json_num		 left, right;
+	enum json_cmp_op	 op;
+};
+
+/* Names of the operators as rules write them, by enum json_cmp_op. */
+extern const char *const json_cmp_names[JCMP__COUNT];
 
 struct json_check {
 	enum json_check_kind	 kind;
@@ -49,6 +90,7 @@ struct json_check {
 	unsigned		 types;
 	const struct cJSON	*value;
 	const struct json_spec	*each;	/* JC_EACH: where + checks */
+	const struct json_compare *cmp;	/* JC_COMPARE */
 };
 
 struct json_spec {
@@ -57,6 +99,25 @@ struct json_spec {
 	size_t			 nwhere;
 	struct json_check	*checks;
 	size_t			 nchecks;
+	/* An `each` entry's member: its key (a template), paths it has. */
+	const char		*key;
+	const char		**has;
+	size_t			 nhas;
+};
+
+/*
+ * What a key template ('{{block}}') is made from: expand() returns the
+ * text of tpl (borrowed until the next call), or NULL when it cannot be
+ * made, and then no member has that key.  member(), when not NULL, finds
+ * the member of an object by key (of an array by index) in constant time
+ * (an index the caller keeps), so that a key looked up once per block
+ * costs no scan of a big object each time.
+ */
+struct json_env {
+	const char	*(*expand)(void *arg, const char *tpl);
+	const struct cJSON *(*member)(void *arg, const struct cJSON *box,
+			    const char *key);
+	void		*arg;
 };
 
 enum json_result {
@@ -92,7 +153,17 @@ enum json_result {
  * type and value checks; past JSON_FAILURES_MAX bytes only ", ...".
  */
 enum json_result json_check_text(const struct json_spec *, const char *text,
-	     size_t len, struct buf *failures);
+	     size_t len, struct buf *failures, const struct json_env *);
+/* The same on a document already parsed (never JSON_LIMIT). */
+enum json_result json_check_doc(const struct json_spec *,
+	     const struct cJSON *doc, struct buf *failures,
+	     const struct json_env *);
+/* The whole text as one JSON value, blanks around it allowed; or NULL. */
+struct cJSON *json_parse_whole(const char *text, size_t len);
+/* The value at a dotted key path (a number indexes an array), or NULL. */
+const struct cJSON *json_at_path(const struct cJSON *, const char *path);
+/* Whether a spec names a template anywhere ('{{block}}' in a key). */
+bool	 json_spec_uses(const struct json_spec *, const char *var);
 
 /* Type names as rules write them ("object", "integer", ...); -1 if none. */
 int	 json_type_from_name(const char *);

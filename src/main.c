@@ -22,6 +22,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_lint_entry,
 	&cmd_test_entry,
 	&cmd_explain_entry,
+	&cmd_checkfiles_entry,
 	&cmd_compile_entry,
 	&cmd_rules_entry,
 	&cmd_trust_entry,

@@ -204,6 +204,15 @@ enum rr_match_result
 rr_regex_match_from(const struct rr_regex *cre, const char *subject,
     size_t len, size_t from, size_t *start, size_t *end)
 {
+	return rr_regex_match_group(cre, subject, len, from, start, end, NULL,
+	    NULL);
+}
+
+enum rr_match_result
+rr_regex_match_group(const struct rr_regex *cre, const char *subject,
+    size_t len, size_t from, size_t *start, size_t *end, size_t *gstart,
+    size_t *gend)
+{
 	struct rr_regex	*re = (struct rr_regex *)cre;
 	PCRE2_SIZE	*ov;
 	pcre2_code	*code;
@@ -232,6 +241,16 @@ rr_regex_match_from(const struct rr_regex *cre, const char *subject,
 			*start = ov[0];
 		if (end)
 			*end = ov[1] >= ov[0] ? ov[1] : ov[0];
+		if (gstart != NULL) {
+			/* Group 1 when it took part, else the whole match. */
+			if (rc >= 2 && ov[2] != PCRE2_UNSET && ov[3] >= ov[2]) {
+				*gstart = ov[2];
+				*gend = ov[3];
+			} else {
+				*gstart = ov[0];
+				*gend = ov[1] >= ov[0] ? ov[1] : ov[0];
+			}
+		}
 		return RR_MATCH_YES;
 	}
 	if (rc == PCRE2_ERROR_NOMATCH || rc == PCRE2_ERROR_PARTIAL)

@@ -68,6 +68,14 @@ enum rr_match_result rr_regex_match_from(const struct rr_regex *,
 	     const char *subject, size_t len, size_t from, size_t *start,
 	     size_t *end);
 /*
+ * The same, and the text of the first capture group in *gstart, *gend
+ * (the whole match when the pattern has none or the group did not take
+ * part): a block's id, a listed id (reflexion-rules(5), blocks).
+ */
+enum rr_match_result rr_regex_match_group(const struct rr_regex *,
+	     const char *subject, size_t len, size_t from, size_t *start,
+	     size_t *end, size_t *gstart, size_t *gend);
+/*
  * Appends s[0..len) to out with every match of re replaced by repl (text
  * a \\K in the pattern skips stays as it is).  Returns the number of
  * replacements, or -1 when a match hit a limit: the rest of s is then

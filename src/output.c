@@ -140,7 +140,8 @@ output_skill_banner(const struct eval_outcome *o, struct buf *b)
 			continue;
 		/* The first suggestion's file says how the banner reads. */
 		if (banner == NULL)
-			banner = r->banner ? r->banner : default_banner();
+			banner = r->banner ? rule_text_for(r->banner, r->banners,
+			    r->nbanners, o->lang) : default_banner();
 		/* One line per skill, even if several rules name it. */
 		seen = false;
 		for (p = 0; p < PRI__COUNT && !seen; p++)

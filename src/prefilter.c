@@ -251,6 +251,16 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 	case C_ROUTER:
 	case C_SECTIONS:
 		return;
+	case C_BLOCKS:
+	case C_BLOCK_PART:
+	case C_LISTED:
+	case C_RELATED:
+		/*
+		 * A block's text, a listed id, a file beside: none of them
+		 * is a field the prefilter scans, and a blocks condition
+		 * may hold with `every` over no block at all.  No clause.
+		 */
+		return;
 	case C_SHELL:
 	case C_SH_TEXT:
 	case C_SH_FLAGS:

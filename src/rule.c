@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "glob.h"
+#include "jsoncheck.h"
 #include "match_re.h"
+#include "pathtpl.h"
 #include "rule.h"
 #include "xmalloc.h"
 
@@ -322,6 +324,25 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	return 0;
 }
 
+const struct template *
+rule_text_for(const struct template *def, const struct rule_message *v,
+    size_t n, const char *lang)
+{
+	size_t	i, k;
+
+	if (lang == NULL || *lang == '\0' || n == 0)
+		return def;
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].lang, lang) == 0)
+			return v[i].tpl;
+	k = strcspn(lang, "-");
+	for (i = 0; i < n; i++)
+		if (strncmp(v[i].lang, lang, k) == 0 && (v[i].lang[k] == '\0' ||
+		    v[i].lang[k] == '-'))
+			return v[i].tpl;
+	return def;
+}
+
 void
 record_opts_default(struct record_opts *o)
 {
@@ -334,6 +355,63 @@ record_opts_default(struct record_opts *o)
 	o->detect_errors = true;
 	o->collapse_reads = true;
 	o->max_chars = RECORD_MAX_CHARS;
+}
+
+/* A matcher's json names {{block}} in a key. */
+static bool
+matcher_per_block(const struct matcher *m)
+{
+	return m->kind == M_JSON && m->json != NULL &&
+	    json_spec_uses(m->json, "block");
+}
+
+static bool
+mark(struct cond *c, int depth)
+{
+	struct blocks_spec	*b;
+	size_t			 i;
+	bool			 dep = false;
+
+	if (c == NULL || depth > 256)
+		return false;
+	for (i = 0; i < c->nkids; i++)
+		if (mark(c->kids[i], depth + 1))
+			dep = true;
+	switch (c->kind) {
+	case C_BLOCK_PART:
+	case C_LISTED:
+		dep = true;
+		break;
+	case C_RELATED:
+		dep = (c->related->uses & PV_BIT(PV_BLOCK)) ||
+		    (!c->related->exists && matcher_per_block(&c->related->m));
+		break;
+	case C_TEXT:
+		dep = matcher_per_block(&c->m);
+		break;
+	case C_SECTIONS:
+		for (i = 0; i < c->sections->ntags; i++)
+			if (mark(c->sections->tags[i].when, depth + 1))
+				dep = true;
+		break;
+	case C_BLOCKS:
+		/* Its own blocks: the maps inside depend on them. */
+		b = c->blocks;
+		mark(b->when, depth + 1);
+		mark(b->unless, depth + 1);
+		mark(b->test, depth + 1);
+		break;
+	default:
+		break;
+	}
+	c->per_block = dep;
+	return dep;
+}
+
+void
+cond_mark(struct cond *c)
+{
+	mark(c, 0);
 }
 
 void

@@ -105,15 +105,35 @@ struct pattern {
 	int		 line, col;	/* where the pattern was written */
 };
 
+/*
+ * The places a path matcher's `outside` names (reflexion-rules(5), Path
+ * matching): a file inside one of them does not count.  Where they are
+ * is known only when an event comes (eval_paths.c).
+ */
+enum rr_place {
+	PLACE_PROJECT = 1 << 0,	/* under the project directory */
+	PLACE_TEMP = 1 << 1,	/* under a temporary directory */
+	PLACE__ALL = (1 << 2) - 1
+};
+
 struct matcher {
 	enum matcher_kind kind;
 	bool		 ignore_case;
 	bool		 word;		/* keywords: whole words only */
 	struct pattern	*pats;
-	size_t		 npats;
+	size_t		 npats;		/* 0 only for a path matcher with
+					   outside or except: every file */
 	bool		 line;		/* equals/starts_with/ends_with per line */
 	bool		 required;	/* holds when a pattern is missing */
 	struct json_spec *json;		/* M_JSON, in the ruleset's arena */
+	/*
+	 * path and read_path only, decided per file: a file counts when
+	 * it is inside none of the places of `outside` (enum rr_place
+	 * bits) and none of its names matches a glob of `except`.
+	 */
+	unsigned	 outside;
+	struct pattern	*except;	/* globs (their glob set) */
+	size_t		 nexcept;
 };
 
 enum cond_kind {
@@ -128,8 +148,19 @@ enum cond_kind {
 	C_SH_TEXT,		/* in a shell map: a part of the command */
 	C_SH_FLAGS,		/* in a shell map: one of strs is an option */
 	C_SECTIONS,		/* tagged sections of a Markdown file */
+	C_BLOCKS,		/* the blocks of a text, each against a map */
+	C_BLOCK_PART,		/* in a blocks map: the block's text or id */
+	C_LISTED,		/* in a blocks map: the text lists its id */
+	C_RELATED,		/* a file beside the one the tool touches */
 	C_MEMORY,		/* a lookup in the memory returns rows */
 	C_ROUTER		/* the configured router routes the prompt */
+};
+
+/* What a C_BLOCK_PART tests. */
+enum block_part {
+	BP_TEXT,		/* `block`: the block's text */
+	BP_ID,			/* `block_id`: its id */
+	BP__COUNT
 };
 
 /* The lookups of the `kb` condition (kb.h). */
@@ -170,6 +201,36 @@ struct sections_spec {
 	size_t		 ntags;
 };
 
+/*
+ * blocks: how a text is cut (blocks.h), and the condition map each block
+ * is tested against.  A text is cut by the line patterns (start or
+ * separator, end, id), a JSON document into the members at `json`.
+ */
+struct blocks_spec {
+	enum rr_field	 in;		/* the text cut */
+	const char	*in_key;	/* F_INPUT */
+	struct pattern	*start, *separator, *end, *id;	/* each or NULL */
+	const char	*json;		/* key path of the members, or NULL */
+	const char	*json_id;	/* JSON: key path of an item's id */
+	bool		 every;		/* every block must hold; else some */
+	struct cond	*when;		/* the blocks that count; NULL: all */
+	struct cond	*unless;	/* the blocks that do not; NULL */
+	struct cond	*test;		/* some: / every: */
+	const char	*name;		/* an id's name in check's report */
+};
+
+/*
+ * A related file (file_exists, file_contains: {file: ...}, json_file):
+ * a path template (pathtpl.h) relative to the directory of the file the
+ * tool touches, whose last name may hold '*' and '?'.
+ */
+struct related_spec {
+	const char	*tpl;
+	unsigned	 uses;		/* the variables it names (PV_BIT) */
+	bool		 exists;	/* file_exists: no matcher */
+	struct matcher	 m;		/* file_contains, json_file */
+};
+
 struct cond {
 	enum cond_kind	 kind;
 	const char	*label;		/* "path", "input.url", "any", ... */
@@ -191,6 +252,16 @@ struct cond {
 	enum sh_part	 sh_part;
 	/* C_SECTIONS */
 	struct sections_spec *sections;
+	/* C_BLOCKS; C_BLOCK_PART (with m); C_LISTED (m: its regexes) */
+	struct blocks_spec *blocks;
+	enum block_part	 block_part;
+	/* C_RELATED */
+	struct related_spec *related;
+	/*
+	 * It depends on the block being checked (cond_mark): within a
+	 * blocks map, a condition that does not is decided once.
+	 */
+	bool		 per_block;
 	/* C_MEMORY */
 	enum mem_query_kind mem_query;
 	size_t		 mem_limit;
@@ -251,6 +322,13 @@ struct rule_test {
 	size_t		 nfiles;
 	const char	**says;		/* message_contains */
 	size_t		 nsays;
+	const char	*lang;		/* of the message; NULL: default */
+};
+
+/* One language of a message written as {en: ..., ko: ...}. */
+struct rule_message {
+	const char	*lang;		/* "en", "ko", "pt-BR" */
+	struct template	*tpl;
 };
 
 struct rule {
@@ -265,7 +343,10 @@ struct rule {
 	struct cond	*unless;	/* NULL: never cancelled */
 	enum rr_once	 once;
 	enum rr_action	 action;
-	struct template	*message;	/* NULL when none */
+	struct template	*message;	/* NULL when none; the default */
+	/* Its languages, when written as a mapping (the default among). */
+	struct rule_message *messages;
+	size_t		 nmessages;
 	const char	*skill;
 	const char	**tags;
 	size_t		 ntags;
@@ -275,15 +356,23 @@ struct rule {
 	/* A less trusted layer may replace or disable it (enum rr_trust). */
 	bool		 overridable;
 	bool		 locked;	/* it, or its file: not even that */
+	/*
+	 * `on: Check`: it runs only under `reflexion-rules check`, on the
+	 * Write of each file checked (events holds PreToolUse).
+	 */
+	bool		 check_only;
 	struct rule_test *tests;
 	size_t		 ntests;
 	const struct record_opts *record;	/* record:, or NULL */
 	const struct rule_route *route;		/* route:, or NULL */
 	/*
 	 * The suggestion banner of its file (`banner:`), for a suggest
-	 * rule; NULL: the default, diet103's (output.h).
+	 * rule; NULL: the default, diet103's (output.h).  Its languages,
+	 * when written as a mapping (the default among them).
 	 */
 	struct template	*banner;
+	struct rule_message *banners;
+	size_t		 nbanners;
 	const char	*file;
 	int		 line, col;
 	int		 layer;		/* enum rr_layer */
@@ -323,6 +412,11 @@ struct ruleset {
 	/* Files that declare on_error: deny, in load order. */
 	struct fail_closed_file *fc_files;
 	size_t		 nfc_files, fc_files_cap;
+	/*
+	 * config.yaml's `lang:`, the language of messages written in
+	 * several, or NULL (then the locale's; eval.h).
+	 */
+	const char	*lang;
 	/*
 	 * Prefilter index (prefilter.h), or NULL; freed if pf_owned.
 	 * pf_intact: known as built (in memory, or a cache file whose
@@ -376,6 +470,18 @@ extern const char *const action_names[ACT__COUNT];
 extern const char *const priority_names[PRI__COUNT];
 
 void	 record_opts_default(struct record_opts *);
+/*
+ * The template of a text written in several languages (messages,
+ * banners) for lang: its own, else the one of the same primary language
+ * (ko for ko-KR, and the other way), else the default, def.
+ */
+const struct template *rule_text_for(const struct template *def,
+	     const struct rule_message *v, size_t n, const char *lang);
+/*
+ * Sets per_block in c and every condition inside it: the compiler and
+ * the cache call it on each `when` and `unless` they make.
+ */
+void	 cond_mark(struct cond *);
 
 void	 ruleset_init(struct ruleset *);
 void	 ruleset_release(struct ruleset *);

@@ -257,6 +257,10 @@ run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
 	memset(&eo, 0, sizeof(eo));
 	eo.only = r;
 	eo.db = db;
+	/* The default message unless the test names its language. */
+	eo.lang = t->lang != NULL ? t->lang : "";
+	/* A rule on: Check is tested as reflexion-rules check runs it. */
+	eo.check = r->check_only;
 	eval_outcome_init(&out);
 	eval_event(rs, &ev, &eo, &out);
 	db_close(db);

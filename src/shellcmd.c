@@ -468,6 +468,31 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	return NULL;
 }
 
+/* The lexer's define hook: kept as the variable "function NAME". */
+static void
+define_function(struct frame *f, const char *name, const char *body,
+    size_t len)
+{
+	struct buf	b;
+
+	if (!sh_charge(f->ps, len))
+		return;
+	buf_init(&b);
+	buf_printf(&b, "function %s=", name);
+	buf_add(&b, body, len);
+	set_var(f->ps, b.data);
+	buf_release(&b);
+}
+
+/* The body of the function c calls, or NULL. */
+static const char *
+function_body(struct frame *f, const struct sh_cmd *c, struct buf *origin)
+{
+	buf_reset(origin);
+	buf_printf(origin, "function %s", c->argv[0]);
+	return lookup_var(f->ps, origin->data, origin->len);
+}
+
 /* bash --rcfile FILE, --init-file FILE: FILE is sourced first. */
 static void
 shell_rcfiles(struct frame *f, const struct sh_cmd *c)
@@ -513,6 +538,14 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	bool		 reads_stdin;
 	size_t		 i, j;
 
+	buf_init(&b);
+	if ((script = function_body(f, c, &b)) != NULL) {
+		/* A function defined earlier: its body runs here. */
+		sh_parse_from(f, script, strlen(script), b.data);
+		buf_release(&b);
+		return true;
+	}
+	buf_release(&b);
 	if (is_shell(c->program)) {
 		script = shell_script(c, &reads_stdin, &i);
 		if (script != NULL)
@@ -746,7 +779,8 @@ static const struct sh_hooks reader_hooks = {
 	.pipe_input = sh_pipe_input,
 	.output = sh_literal_output,
 	.written = sh_record_written,
-	.set_var = set_var
+	.set_var = set_var,
+	.define = define_function
 };
 
 void

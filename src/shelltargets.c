@@ -366,6 +366,7 @@ copy_like(struct walk *w, size_t from, size_t n, enum kind kind,
 {
 	const char	*dest = w->dest_dir, *f;
 	size_t		 k;
+	bool		 maybe;
 
 	if (dest == NULL) {
 		if (n <= from)
@@ -380,11 +381,21 @@ copy_like(struct walk *w, size_t from, size_t n, enum kind kind,
 		dest = w->ops[--n];
 	}
 	add(w, dest, SH_WRITE, dest_how);
+	/*
+	 * Is dest a directory?  Certainly with -t, a trailing slash or
+	 * several sources; else only the disk can tell (if_dir).
+	 */
+	maybe = w->dest_dir == NULL && n - from == 1 &&
+	    dest[strlen(dest) - 1] != '/';
 	for (k = from; k < n; k++) {
 		if (no_file(w->ops[k]))
 			continue;
-		if ((f = join(w, dest, base_name(w->ops[k]))) != NULL)
+		if ((f = join(w, dest, base_name(w->ops[k]))) != NULL) {
 			add(w, f, SH_WRITE, dest_how);
+			if (maybe && w->out->n > 0 &&
+			    w->out->v[w->out->n - 1].file == f)
+				w->out->v[w->out->n - 1].if_dir = dest;
+		}
 		if (kind == K_MOVE)
 			add(w, w->ops[k], SH_WRITE, src_how);
 		else if (kind != K_LINK)

@@ -52,6 +52,13 @@ struct sh_target {
 	 */
 	const char	*how;
 	bool		 redirect;
+	/*
+	 * The file is DIR/NAME for a destination DIR that may be a file
+	 * too (cp a b: b, or b/a when b is a directory): if_dir is that
+	 * DIR, and the file counts only when DIR is a directory on disk
+	 * (eval_paths.c looks); NULL: it counts.
+	 */
+	const char	*if_dir;
 	const char	*cmd;		/* the simple command's text, or NULL
 					   for a redirection of no command */
 	enum sh_access	 access;

@@ -68,6 +68,90 @@ skip_group(const char *p, const char *end)
 	return end;
 }
 
+/*
+ * Skips a { ... } body starting just after its '{', quotes and nested
+ * braces stepped over.  Returns the position after the closing '}', or
+ * end.
+ */
+static const char *
+skip_braces(const char *p, const char *end)
+{
+	int	level = 1;
+	char	q = 0;
+
+	for (; p < end; p++) {
+		if (q) {
+			if (*p == '\\' && q == '"' && p + 1 < end)
+				p++;
+			else if (*p == q)
+				q = 0;
+			continue;
+		}
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		else if (*p == '\'' || *p == '"')
+			q = *p;
+		else if (*p == '{')
+			level++;
+		else if (*p == '}' && --level == 0)
+			return p + 1;
+	}
+	return end;
+}
+
+static bool
+is_name(const struct sh_word *w)
+{
+	size_t	i;
+
+	if (w->quoted || w->len == 0 || !is_name_start(w->s[0]))
+		return false;
+	for (i = 1; i < w->len; i++)
+		if (!is_name_char(w->s[i]) && w->s[i] != '-' && w->s[i] != '.')
+			return false;
+	return true;
+}
+
+/*
+ * A function definition at p: `NAME() BODY`, `function NAME [()] BODY`,
+ * BODY a { } or ( ) group, p at the '(' after NAME or at BODY.  The body
+ * is not run where it is defined: it is handed to the reader (its
+ * define hook), which reads it where NAME is called.  Returns the
+ * position after the body, or NULL when this is no definition.
+ */
+static const char *
+function_def(struct frame *f, const char *p)
+{
+	const struct wordvec	*v = &f->words;
+	const struct sh_word	*name;
+	const char		*end = f->end, *body, *q;
+
+	if (v->n == 1 && is_name(&v->v[0]))
+		name = &v->v[0];
+	else if (v->n == 2 && !v->v[0].quoted &&
+	    strcmp(v->v[0].s, "function") == 0 && is_name(&v->v[1]))
+		name = &v->v[1];
+	else
+		return NULL;
+	if (*p == '(') {
+		for (q = p + 1; q < end && is_blank(*q); q++)
+			;
+		if (q >= end || *q != ')')
+			return NULL;
+		p = q + 1;
+	}
+	while (p < end && (is_blank(*p) || *p == '\n'))
+		p++;
+	if (p >= end || (*p != '{' && *p != '('))
+		return NULL;
+	body = p + 1;
+	q = *p == '{' ? skip_braces(body, end) : skip_group(body, end);
+	f->ps->hooks->define(f, name->s, body, (size_t)(q - body) -
+	    (q > body && (q[-1] == '}' || q[-1] == ')')));
+	f->words.n = 0;
+	return q;
+}
+
 bool
 sh_charge(struct parser *ps, size_t n)
 {
@@ -961,6 +1045,10 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 			f.last_from = f.last_to = 0;
 			continue;
 		}
+		if (c == '(' && (q = function_def(&f, p)) != NULL) {
+			p = q;
+			continue;
+		}
 		if (c == '(') {
 			finish_with_redirects(&f);
 			if (nest + 1 >= SH_MAX_NEST) {
@@ -992,6 +1080,12 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 		p = read_word(&f, p, &w);
 		if (f.redir != R_NONE) {
 			redirect_target(&f, &w);
+			continue;
+		}
+		/* function NAME { BODY } */
+		if (!w.quoted && w.len == 1 && w.s[0] == '{' &&
+		    f.words.n == 2 && (q = function_def(&f, p - 1)) != NULL) {
+			p = q;
 			continue;
 		}
 		/* 2>file, {fd}>file: the descriptor, not a word. */

@@ -165,6 +165,12 @@ struct sh_hooks {
 	void		 (*written)(struct frame *f, size_t i);
 	/* Keeps NAME=VALUE (a name no shell variable has) for later. */
 	void		 (*set_var)(struct parser *ps, const char *word);
+	/*
+	 * The function name is defined with body[0..len), which runs where
+	 * it is called, not here.
+	 */
+	void		 (*define)(struct frame *f, const char *name,
+			     const char *body, size_t len);
 };
 
 /*

@@ -184,6 +184,8 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 		return n;
 	}
 	rs->project_trusted = config_trusts(cfg, project);
+	if (cfg != NULL && cfg->lang != NULL)
+		rs->lang = arena_strdup(&rs->arena, cfg->lang);
 	sources_list(home, project, cfg, &l);
 	seen = xreallocarray(NULL, l.n + 1, sizeof(*seen));
 	for (i = 0; i < l.n; i++) {

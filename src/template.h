@@ -1,5 +1,6 @@
 /*
  * Message templates: literal text with {{variable}} substitutions.
+ * template.c compiles them, template_render.c renders them.
  * A template is compiled once (unknown variables are lint errors, not
  * surprises at hook time) and rendered per event.  Segments live in the
  * arena given to tpl_compile().
@@ -11,7 +12,8 @@
  *   {{#kb | join: "SEP"}}   rows separated by SEP
  *   {{NAME | join: "SEP"}}  a list's items separated by SEP
  * Inside {{#kb}}, kb.error, kb.resolution, kb.parsed, kb.last_used,
- * kb.uses, kb.id and kb.resolution.PATH name the current row; inside
+ * kb.uses, kb.id and kb.resolution.PATH name the current row; block.PATH
+ * names a value of the JSON block a blocks condition found; inside
  * {{#memory}} (the rows of the rule's memory conditions), memory.id,
  * memory.kind, memory.date, memory.ts, memory.session, memory.project,
  * memory.summary, memory.text, memory.tool and a route's
@@ -73,6 +75,9 @@ enum tpl_var {
 	V_KEYWORDS,	/* the keywords that selected them */
 	V_LBRACES,	/* a literal "{{" */
 	V_LBRACE,	/* a literal "{" just before a tag */
+	V_BLOCK,	/* the id of the block a blocks condition found */
+	V_BLOCKS,	/* the ids of all it found, ", " between */
+	V_BLOCK_FIELD,	/* block.<path>: a value of a JSON block */
 	V_ROUTE_EXEC_TYPE,	/* the rule's route */
 	V_ROUTE_PIPELINE,
 	V_ROUTE_ICON,
@@ -183,6 +188,10 @@ struct tpl_ctx {
 	const char	*path;
 	const char	*abs_path;
 	const char	*file_path;
+	/* The blocks a blocks condition found: {{block}}, {{blocks}}. */
+	const char	*block;
+	const char	*blocks;
+	const struct cJSON *block_member;	/* a JSON block's, or NULL */
 };
 
 /*
@@ -201,7 +210,10 @@ void	 tpl_render(const struct template *, const struct tpl_ctx *,
 void	 tpl_add_literal(struct arena *, struct template *, const char *,
 	     size_t);
 void	 tpl_add_var(struct arena *, struct template *, enum tpl_var);
-/* Names, indexed by enum tpl_var ("input" and "env" take a ".key"). */
+/*
+ * Names, indexed by enum tpl_var ("input", "env" and the second "block"
+ * take a ".key").
+ */
 extern const char *const tpl_var_names[V__COUNT];
 /* Names after "kb.", indexed by enum tpl_row_field. */
 extern const char *const tpl_row_field_names[TF__COUNT];

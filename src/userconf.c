@@ -22,8 +22,8 @@
 #define PACK_NAME_MAX	64
 
 static const char *const config_keys[] = {
-	"packs", "sources", "trust", "self_protection", "summarizer", "router",
-	NULL
+	"packs", "sources", "trust", "self_protection", "lang", "summarizer",
+	"router", NULL
 };
 static const char *const source_keys[] = { "path", "sha256", NULL };
 static const char *const command_keys[] = { "command", "timeout_ms", NULL };
@@ -189,6 +189,35 @@ config_command(struct rr_command *out, const char *key,
 		return;
 	}
 	*out = c;
+}
+
+/*
+ * lang: the language of the messages that packs write in several, a
+ * language tag such as ko or en.
+ */
+static void
+config_lang(struct rr_config *cfg, const struct ydoc *doc,
+    const struct ynode *v, struct diag_list *diags)
+{
+	struct diag	*d;
+	size_t		 i, n = 0;
+
+	if (v->type == YNODE_SCALAR) {
+		for (i = 0; v->str[i] >= 'a' && v->str[i] <= 'z'; i++)
+			n++;
+		if (n >= 2 && n <= 3 && (v->str[i] == '\0' ||
+		    (v->str[i] == '-' && v->str[i + 1] != '\0' &&
+		    strspn(v->str + i + 1, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+		    strlen(v->str + i + 1)))) {
+			cfg->lang = xstrdup(v->str);
+			return;
+		}
+	}
+	d = cfg_error(diags, doc, v, DIAG_invalid_value,
+	    "'lang' must be a language, such as en or ko");
+	diag_set_hint(d, "messages are in the language of the locale "
+	    "(LANG) meanwhile");
 }
 
 /* One name of packs: checked, found in dir, added to cfg. */
@@ -532,7 +561,7 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		    "unknown key '%s' in config.yaml",
 		    k->type == YNODE_SCALAR ? k->str : "?");
 		diag_set_hint(d, "the keys are: packs, sources, trust, "
-		    "self_protection, summarizer, router");
+		    "self_protection, lang, summarizer, router");
 	}
 	cfg->text = buf_detach(&text, &cfg->len);
 	if ((v = ynode_get(root, "trust")) != NULL)
@@ -541,6 +570,8 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		config_sources(cfg, &doc, v, diags);
 	if ((v = ynode_get(root, "self_protection")) != NULL)
 		config_self_protection(cfg, &doc, v, diags);
+	if ((v = ynode_get(root, "lang")) != NULL)
+		config_lang(cfg, &doc, v, diags);
 	if ((v = ynode_get(root, "summarizer")) != NULL)
 		config_command(&cfg->summarizer, "summarizer", &doc, v, diags);
 	if ((v = ynode_get(root, "router")) != NULL)
@@ -582,6 +613,7 @@ config_release(struct rr_config *cfg)
 	free(cfg->trust);
 	free(cfg->text);
 	free(cfg->file);
+	free(cfg->lang);
 	extcmd_release(&cfg->summarizer);
 	extcmd_release(&cfg->router);
 	memset(cfg, 0, sizeof(*cfg));

@@ -8,6 +8,7 @@
  *       - {path: ~/team-rules, sha256: 3f0a...}
  *     trust: [~/work/app]
  *     self_protection: true
+ *     lang: ko
  *     summarizer: {command: 'python3 ~/bin/summarize.py', timeout_ms: 8000}
  *     router: {command: [~/bin/route, --fast], timeout_ms: 1500}
  *
@@ -67,6 +68,8 @@ struct rr_config {
 	 * of a config never read, or read by no one, keeps it on.
 	 */
 	bool			 self_protection_off;
+	/* `lang: ko`: the language of messages written in several. */
+	char			*lang;
 	/*
 	 * The commands that stand in for a language model (extcmd.h):
 	 * unset (no shell, no argv) when not configured.

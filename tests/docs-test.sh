@@ -25,7 +25,7 @@ done <"$TMPROOT/codes"
 # line and NULL.
 for arr in compile_top_keys compile_rule_keys matcher_keys compile_test_keys \
     cond_keys compile_kb_keys compile_record_keys shell_keys sections_keys \
-    json_keys json_each_keys; do
+    json_keys json_each_keys block_cut_keys block_keys count_keys; do
 	sed -n "/$arr\[\] = {/,/NULL/p" "$SRCDIR"/src/compile*.c |
 	    grep -o '"[a-z_+]*"' | tr -d '"' >"$TMPROOT/keys"
 	[ -s "$TMPROOT/keys" ] || not_ok "found $arr in src/compile*.c"

@@ -382,4 +382,88 @@ if [ $status = 1 ] && [ ! -s out ] && grep -q 'RR0602' err; then
 else
 	not_ok "import of binary junk (status $status)"; diag <out; diag <err
 fi
+# ---- document checks: files beside the written one, blocks --------------
+mkdir -p rel/ev
+cat >docs.yaml <<'YAML'
+version: 1
+rules:
+  - id: evidence
+    on: PreToolUse
+    tools: [Write]
+    when:
+      path: '*_result.md'
+      blocks:
+        start: '^## (.+)'
+        some: {not: {file_exists: '{{dir}}/ev/{{block}}'}}
+    action: deny
+    message: 'no evidence for {{blocks}}'
+  - id: mapping
+    on: PreToolUse
+    tools: [Write]
+    when:
+      path: '**/ev/*.json'
+      json_file: {file: '{{dir}}/../*_map.json', keys: [ok], required: true}
+    action: deny
+    message: 'mapping: {{missing}}'
+YAML
+doc_ev() {
+	printf '{"session_id":"d","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Write","tool_input":{"file_path":"%s","content":"%s"}}' \
+	    "$TMPROOT" "$1" "$2"
+}
+# An id that climbs out of the directory names no file, even where one is.
+echo x >rel/ev/../../passwd-like
+doc_ev rel/a_result.md '## ../../passwd-like\n## ..\n' |
+    "$RR" hook --rules docs.yaml >out 2>err
+if grep -q 'no evidence for ../../passwd-like, ..' out; then
+	ok "a block id with .. names no file: denied, never read outside"
+else
+	not_ok "a block id with .."; diag <out; diag <err
+fi
+# A FIFO and a link to a device where the evidence should be: no hang.
+mkfifo rel/ev/TC-1
+ln -s /dev/zero rel/ev/TC-2
+doc_ev rel/a_result.md '## TC-1\n## TC-2\n' |
+    timeout 20 "$RR" hook --rules docs.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q 'no evidence for TC-1, TC-2' out; then
+	ok "a FIFO and a device as related files: not files, no hang"
+else
+	not_ok "a FIFO and a device as related files (status $status)"
+	diag <out; diag <err
+fi
+# A loop of links, and a mapping of 20 MB: not read, said; fail open,
+# and deny where the file says on_error: deny.
+ln -s loop-b rel/loop-a
+ln -s loop-a rel/loop-b
+doc_ev rel/a_result.md '## ../loop-a\n## loop-a\n' |
+    "$RR" hook --rules docs.yaml >out 2>err
+if grep -q 'no evidence for ../loop-a, loop-a' out; then
+	ok "a loop of links is no file"
+else
+	not_ok "a loop of links"; diag <out; diag <err
+fi
+head -c 20971520 /dev/zero | tr '\0' ' ' >rel/big_map.json
+doc_ev rel/ev/TC-3.json '{}' | "$RR" hook --rules docs.yaml >out 2>err
+if [ ! -s out ] && grep -q 'a file past 16 MB' err; then
+	ok "a 20 MB related file: not read, said, allowed"
+else
+	not_ok "a 20 MB related file"; diag <out; diag <err
+fi
+sed 's/^rules:/on_error: deny\nrules:/' docs.yaml >docs-closed.yaml
+doc_ev rel/ev/TC-3.json '{}' | "$RR" hook --rules docs-closed.yaml >out 2>err
+if grep -q '"permissionDecision":"deny"' out; then
+	ok "a 20 MB related file under on_error: deny: denied"
+else
+	not_ok "a 20 MB related file under on_error: deny"; diag <out; diag <err
+fi
+rm rel/big_map.json
+# 200,000 blocks, each naming its own file: bounded, and decided.
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "## TC-%d\\n", i }' >many.txt
+doc_ev rel/a_result.md "$(cat many.txt)" | timeout 60 "$RR" hook --rules docs.yaml >out 2>err
+status=$?
+if [ $status = 0 ] && grep -q 'no evidence for TC-0, TC-1, ' out; then
+	ok "200,000 blocks with a related file each: decided, in time"
+else
+	not_ok "200,000 blocks (status $status)"; diag <err
+fi
 done_testing

@@ -1,6 +1,8 @@
 /*
  * Test helper: prints the string at a dotted path of the JSON object on
- * stdin, raw (no quotes, no escapes, no newline added).  Exit 1 if absent.
+ * stdin, raw (no quotes, no escapes, no newline added); a number indexes
+ * an array; any other value (a number, true, an object) as compact JSON.
+ * Exit 1 if absent.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -24,13 +26,21 @@ main(int argc, char **argv)
 	v = root;
 	for (part = strtok_r(path, ".", &save); part && v;
 	    part = strtok_r(NULL, ".", &save))
-		v = cJSON_GetObjectItemCaseSensitive(v, part);
+		v = cJSON_IsArray(v) && strspn(part, "0123456789") ==
+		    strlen(part) ? cJSON_GetArrayItem(v, atoi(part)) :
+		    cJSON_GetObjectItemCaseSensitive(v, part);
 	free(path);
-	if (!cJSON_IsString(v)) {
+	if (v == NULL) {
 		cJSON_Delete(root);
 		return 1;
 	}
-	fputs(v->valuestring, stdout);
+	if (cJSON_IsString(v))
+		fputs(v->valuestring, stdout);
+	else {
+		char *t = cJSON_PrintUnformatted(v);
+		fputs(t ? t : "", stdout);
+		free(t);
+	}
 	cJSON_Delete(root);
 	return 0;
 }

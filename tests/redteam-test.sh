@@ -1814,6 +1814,11 @@ denies "$w .env" 'cp /tmp/x .en?'
 denies "$r .env" 'echo .env | xargs cat'
 rm -f "$P/.env"
 passes 'cat .e*'
+# cp SRC DEST writes DEST/SRC only when DEST is a directory on disk.
+passes 'cp /tmp/k.pem out.txt'
+mkdir -p "$P/keys"
+denies 'Keys: keys/k.pem' 'cp /tmp/k.pem keys'
+denies 'Keys: out/k.pem' 'cp /tmp/k.pem out/'
 # S4: controls.
 passes 'echo .env'
 passes 'ls -la'

@@ -11,8 +11,10 @@
 cd "$TMPROOT" || exit 99
 export REFLEXION_HOME=$TMPROOT/home
 export REFLEXION_PACKS_DIR=$SRCDIR/rules
-mkdir -p home
-printf 'packs: [skill-activation, skill-guard]\n' >home/config.yaml
+mkdir -p home en
+printf 'packs: [skill-guard]\n' >en/config.yaml
+# The seed's own words are the packs' Korean texts: lang: ko.
+printf 'packs: [skill-activation, skill-guard]\nlang: ko\n' >home/config.yaml
 # The seed's project, here rather than in /root.
 P=$TMPROOT/root/git/your-project
 mkdir -p "$P/.git" "$P/form/src/services"
@@ -59,6 +61,14 @@ else
 fi
 check "UserPromptSubmit: exit 0, to the context (advisory, never blocks)" \
     [ $status = 0 ] && grep -q '"hookEventName":"UserPromptSubmit","additionalContext"' out
+# English is the default: diet103's banner.
+printf 'packs: [skill-activation, skill-guard]\n' >home/config.yaml
+LANG=C "$RR" hook <prompt.json | "$JSONGET" hookSpecificOutput.additionalContext >got
+check "without lang: the banner in English (diet103's)" \
+    grep -q '^📚 RECOMMENDED SKILLS:$' got
+LC_ALL=ko_KR.UTF-8 "$RR" hook <prompt.json | "$JSONGET" hookSpecificOutput.additionalContext >got
+check "the locale (ko_KR.UTF-8) picks the Korean" grep -q '^📚 추천 스킬:$' got
+printf 'packs: [skill-activation, skill-guard]\nlang: ko\n' >home/config.yaml
 # Keywords and intent patterns, grouped critical -> high -> medium -> low.
 printf '{"session_id":"abc-123","cwd":"%s","hook_event_name":"UserPromptSubmit","prompt":"add tests for the api key rotation endpoint and update the README"}' "$P" |
     "$RR" hook >out
@@ -109,6 +119,9 @@ else
 	not_ok "PreToolUse: the seed's block (status $status)"
 	diff -u want.err got.err | diag
 fi
+sed 's/abc-123/en-1/' edit.json | REFLEXION_HOME=$TMPROOT/en \
+    "$RR" hook --exit2 >out 2>err
+check "in English by default" grep -q '^⚠️ BLOCKED - Database Operation Detected$' err
 "$RR" hook --exit2 <edit.json >out 2>err
 check "session state: the same session's second edit is allowed" \
     [ $? = 0 ] && [ ! -s out ]
@@ -147,7 +160,7 @@ mkdir -p broken
 sed 's/abc-123/s8/' edit.json | REFLEXION_HOME=$TMPROOT/broken \
     REFLEXION_PACKS_DIR=$SRCDIR/rules "$RR" hook --exit2 >out 2>err
 status=$?
-cp home/config.yaml broken/config.yaml
+printf 'packs: [skill-guard]\n' >broken/config.yaml
 sed 's/abc-123/s8/' edit.json | REFLEXION_HOME=$TMPROOT/broken \
     "$RR" hook --exit2 >out 2>err
 status=$?

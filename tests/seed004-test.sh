@@ -55,6 +55,19 @@ EOF
 check "\"코드 분석\" -> rag; the routing log as the seed draws it (exec type, pipeline, confidence, reason)" \
     cmp -s want out
 diff -u want out | diag
+cat >want <<'BOX'
+┌─ 라우팅 분석 ─────────────────────┐
+│ 실행 타입 : master │
+│ 파이프라인 : rag │
+│ 신뢰도 : 90% │
+│ 이유 : 지식베이스 검색 필요 │
+└────────────────────────────────┘
+BOX
+printf 'packs: [observe, hook-memory]\nlang: ko\n' >home/config.yaml
+prompt r3ko '결제 모듈 코드 분석 해줘' | ctx >out
+check "with lang: ko, the seed's routing log in its own words" cmp -s want out
+diff -u want out | diag
+printf 'packs: [observe, hook-memory]\n' >home/config.yaml
 prompt r4 '세 서비스 테스트를 병렬로 돌려줘' | ctx >out
 check "exec_type worker" grep -q 'exec type : worker' out
 prompt r5 '알림 기능 기획부터 구현까지 해줘' | ctx >out
@@ -66,6 +79,7 @@ is "the routing log: a route event per prompt, the first by priority" \
     "r1:tool/jira/90
 r2:tool/notion/90
 r3:master/rag/90
+r3ko:master/rag/90
 r4:worker/-/80
 r5:speckit/speckit/85
 r6:direct/-/100"

@@ -182,14 +182,21 @@ plain(DC, "dd-disk.redirect", "deny", [
 # ---- dangerous-commands: safe variants of each rule ------------------------
 plain(DC, "safe.rm", "allow", [
     "rm -rf ./build", "rm -rf build dist node_modules", "rm -rf /tmp/build-42",
-    "rm -rf ~/project/dist", "rm -rf \"$HOME/.cache/pip\"", "rm -f /etc/hosts.bak",
+    "rm -rf \"$HOME/.cache/pip\"", "rm -f /srv/app/hosts.bak",
     "rm -r ./tmp", "rm -rf ./*", "cd /tmp/x && rm -rf .", "rm -rf target/",
-    "sudo rm -rf /var/tmp/build-cache", "rm -rf /home/alice/project/out",
+    "sudo rm -rf /var/tmp/build-cache",
     "rm -rf \"${TMPDIR:-/tmp}/rr-test\"", "rm -i -r old/", "rm -- -rf",
     "rm -rf .pytest_cache __pycache__", "rm /tmp/lock", "rmdir /tmp/empty",
     "rm -rf ~/.npm/_cacache", "rm -rf $HOME/go/pkg/mod/cache",
+    "rm -rf \"$PWD/out\""])
+# A recursive delete outside the project and the temporary directories
+# asks (rm-outside-project); these were safe for rm-root, and are stops
+# of the pack now.
+plain(DC, "rm-outside", "deny", [
+    "rm -rf ~/project/dist", "rm -rf /home/alice/project/out",
     "rm -rf /opt/app/releases/2023-01-01", "rm -rf /usr/local/src/build",
-    "rm -rf /var/lib/docker/tmp/x", "rm -rf \"$PWD/out\""])
+    "rm -rf /var/lib/docker/tmp/x", "rm -rf ~/proj/tmp/*",
+    "rm -rf \"${HOME:?}/proj/cache\""])
 plain(DC, "safe.find", "allow", [
     "find . -name '*.o' -delete", "find ./build -delete", "find / -name core",
     "find / -name '*.pyc' -delete", "find ~ -name '*.swp' -delete",
@@ -221,7 +228,7 @@ plain(DC, "safe.disk", "allow", [
     "blkid /dev/sda1", "fdisk -l /dev/sda", "shred -u secret.txt", "man mkfs",
     "apropos mkfs", "ls /dev/sd*"])
 plain(DC, "safe.chmod", "allow", [
-    "chmod -R 755 ./public", "chmod 644 /etc/hosts", "chown -R $USER ./build",
+    "chmod -R 755 ./public", "chmod 644 /srv/app/hosts", "chown -R $USER ./build",
     "sudo chown -R www-data /var/www/site", "chmod +x script.sh",
     "chgrp -R dev ~/project", "chmod -R u+w /tmp/work"])
 
@@ -320,7 +327,7 @@ plain(DC, "targets", "deny", [
     "sudo rm -rf /Users", "chmod -R 000 /tmp/../usr"])
 plain(DC, "targets", "allow", [
     "rm -rf ./*/", "rm -rf build/**", "rm -rf /tmp/build/../dist",
-    "rm -rf ~/proj/tmp/*", "rm -rf \"${HOME:?}/proj/cache\"", "rm -rf ~/Library/Caches/myapp",
+    "rm -rf ~/Library/Caches/myapp",
     "rm -rf /tmp/./x", "rm -rf \"${OUT:?}/build\""])
 plain(DC, "smaller", "deny", [
     "watch 'git reset --hard'", "watch -n 5 rm -rf ~", "ssh prod 'rm -rf /'",
@@ -348,7 +355,7 @@ DANGER = ["rm -rf /", "rm -rf ~", "git reset --hard", "git push --force origin m
 HARMLESS = ["ls -la", "rm -rf ./build", "git status", "git push origin main",
             "npm test", "git reset --soft HEAD~1"]
 ROOTS = ["/", "~", "/etc", "/usr", "$HOME", "/var", "/home"]
-SAFE_DIRS = ["build", "./dist", "/tmp/cache", "~/proj/out", "node_modules"]
+SAFE_DIRS = ["build", "./dist", "/tmp/cache", "/var/tmp/proj/out", "node_modules"]
 
 
 def combo(pack, cls, verdict, templates, inner):
@@ -473,10 +480,15 @@ GLOB_ROOTS = ["/*/", "/**", "/**/*", "/tmp/../etc", "/var/../", "/./", "/usr/./"
 combo(DC, "targets.glob", "deny", ["rm -rf {t}", "sudo rm -fr -- {t}"], GLOB_ROOTS)
 combo(DC, "targets.glob", "deny", ["chmod -R 777 {t}", "find {t} -delete"],
       GLOB_ROOTS[:10])
-GLOB_SAFE = ["./*/", "build/**", "/tmp/build/../dist", "\"${HOME:?}/proj/cache\"",
-             "/tmp/./x", "\"${OUT:?}/build\"", "~/Library/Caches/app", "/Users/alice/proj/build",
-             "./etc", "etc/", "src/../build", "~/proj/{dist,out}", "/opt/app/../app-old"]
+GLOB_SAFE = ["./*/", "build/**", "/tmp/build/../dist",
+             "/tmp/./x", "\"${OUT:?}/build\"", "~/Library/Caches/app",
+             "./etc", "etc/", "src/../build"]
 combo(DC, "targets.glob", "allow", ["rm -rf {t}", "chmod -R 755 {t}"], GLOB_SAFE)
+# Not a system directory, but outside the project: rm -r asks.
+GLOB_OUT = ["\"${HOME:?}/proj/cache\"", "/Users/alice/proj/build", "~/proj/{dist,out}",
+            "/opt/app/../app-old"]
+combo(DC, "targets.glob", "allow", ["chmod -R 755 {t}"], GLOB_OUT)
+combo(DC, "rm-outside", "deny", ["rm -rf {t}"], GLOB_OUT)
 
 combo(DC, "smaller.wrap", "deny", [
     "watch '{s}'", "watch -n 10 {s}", "ssh host '{s}'", "ssh -t deploy@web '{s}'",
@@ -641,6 +653,228 @@ plain(CL, "cloud-safe", "allow", [
     "az vm list -o table", "pulumi preview", "pulumi stack ls", "tofu plan",
     "aws sts get-caller-identity", "gsutil cp a.txt gs://bucket/"])
 
+
+# ---- dangerous-commands: the scope of issue 14's second measurement --------
+# rm -r outside the project and the temporary directories: ask.
+RM_OUT = ["rm -rf /srv/app/data", "rm -rf /home/alice/Documents/notes",
+          "rm -rf /Users/alice/Desktop/old", "rm -rf ../../../../../../../../srv/other-repo",
+          "rm -r /opt/tool", "rm -rf /var/lib/postgresql/14/main",
+          "rm -rf /mnt/backup/2023", "rm -Rf /media/usb/photos"]
+reword(DC, "rm-outside", RM_OUT, [w for w in WRAPS if w[0] in
+                                  ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list",
+                                   "wrap-env", "wrap-quote", "wrap-subst")])
+lookalike(DC, "rm-outside", RM_OUT[:4])
+plain(DC, "rm-outside", "deny", [
+    "cd ../../../../../../../../opt && rm -rf sibling", "cd /opt/app && rm -rf releases", "rm -rf /tmp/../srv/www",
+    "rm -rf build /var/www/html", "rm -rf -- /home/bob/.local/share/app",
+    "python3 -c 'import shutil; shutil.rmtree(\"/srv/cache-old\")'",
+    "node -e 'require(\"fs\").rmSync(\"/srv/uploads\", {recursive: true})'",
+    "for d in /srv/a /srv/b; do rm -rf \"$d\"; done", "parallel rm -rf ::: /srv/x /srv/y",
+    "echo /srv/old | xargs rm -rf", "rm -rf /home/alice/work/other-project/.venv"])
+plain(DC, "rm-outside.safe", "allow", [
+    "rm -rf ./build", "rm -rf /tmp/x/y", "rm -rf /var/tmp/cache-42", "rm -rf /dev/shm/scratch",
+    "rm -f /srv/app/old.log", "ls -la /srv/app/data", "du -sh /home/alice/Documents",
+    "rm -rf /home/alice/.cache/pip", "rm -rf /Users/alice/Library/Caches/com.example.app",
+    "rm -rf /Users/alice/Library/Developer/Xcode/DerivedData", "rm -rf node_modules dist .next",
+    "cp -r /srv/app/data ./backup", "rm -rf \"$TMPDIR/build\"", "mkdir -p /srv/app/data",
+    "rm -rf /home/alice/.gradle/caches/8.5", "find /srv/app -name '*.log' -mtime +30",
+    "rsync -a /srv/app/data/ ./snapshot/", "rm -rf src/generated 2>/dev/null || true"])
+
+# .git itself: ask.
+plain(DC, "rm-git-dir", "deny", [
+    "rm -rf .git", "rm -rf .git/", "rm -rf ./.git", "rm -rf vendor/lib/.git",
+    "sudo rm -rf .git", "rm -rf .git && git init", "rm -rf .git/objects",
+    "bash -c 'rm -rf .git'"])
+plain(DC, "rm-git-dir.safe", "allow", [
+    "rm -f .git/index.lock", "rm -rf .github/workflows/old", "rm -rf .git/rebase-merge",
+    "rm .gitignore", "echo 'rm -rf .git'", "git rm --cached .gitmodules",
+    "rm -rf .gitlab", "ls .git"])
+
+# More git: overwriting branches, deleting refs and worktrees, git rm -f,
+# files from another commit.
+MOREGIT2 = ["git branch -f main HEAD~2", "git branch --force release v1.2",
+            "git branch -M old main", "git branch -C feature main",
+            "git update-ref -d refs/heads/topic", "git update-ref refs/heads/main 1a2b3c4",
+            "git worktree remove --force ../wt-feature", "git rm -f src/app.c",
+            "git rm -rf docs/old", "git checkout HEAD~1 src/app.c",
+            "git checkout origin/main package.json", "git read-tree --reset -u HEAD"]
+reword(DC, "more-git2", MOREGIT2, [w for w in WRAPS if w[0] in
+                                   ("wrap-plain", "wrap-shc", "wrap-list", "wrap-env")])
+lookalike(DC, "more-git2", MOREGIT2[:6])
+plain(DC, "more-git2.safe", "allow", [
+    "git branch -M main", "git init && git branch -M main && git push -u origin main",
+    "git branch new-feature", "git branch -m old new", "git worktree remove ../wt-feature",
+    "git worktree list", "git worktree prune", "git rm --cached -r .", "git rm src/app.c",
+    "git checkout main", "git checkout -b fix origin/main",
+    "git update-ref refs/notes/review HEAD", "git reset --merge", "git read-tree HEAD",
+    "git -C ../lib branch topic", "git branch -a", "git rm -rf --dry-run build/"])
+
+# Disks: partition tables, erasing, a disk written as a file.
+DISK = ["sudo fdisk /dev/sdb", "sfdisk /dev/sda < layout.sfdisk", "sgdisk --zap-all /dev/sdb",
+        "parted -s /dev/sdb mklabel gpt", "diskutil eraseDisk APFS Blank disk4",
+        "blkdiscard /dev/nvme1n1", "cryptsetup luksFormat /dev/sdb1",
+        "cp ubuntu.iso /dev/sdc", "hdparm --security-erase p /dev/sda", "zpool destroy tank",
+        "diskutil apfs deleteContainer disk5", "dd if=os.img of=/dev/rdisk4 bs=1m"]
+reword(DC, "disk", DISK, [w for w in WRAPS if w[0] in
+                          ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list", "wrap-env")])
+lookalike(DC, "disk", DISK[:6])
+plain(DC, "disk.safe", "allow", [
+    "sudo fdisk -l", "sudo parted -l", "sfdisk -d /dev/sda > table.bak", "diskutil list",
+    "lsblk -f", "cryptsetup status data", "sgdisk -p /dev/sda", "cp disk.img backup/disk.img",
+    "hdparm -I /dev/sda", "zpool status", "diskutil info disk0", "blkid", "sudo smartctl -a /dev/sda",
+    "parted /dev/sda print", "pv /dev/sda > disk.img", "cryptsetup open /dev/sdb1 data"])
+
+# Permissions: setuid, world-writable outside the project, root in a home.
+PERMS = ["sudo chmod u+s /bin/bash", "chmod 4755 ./helper", "sudo chmod 777 /var/run/docker.sock",
+         "sudo chmod -R 777 /srv/www", "sudo chmod a+rwx /etc/hosts",
+         "sudo chown root:root /home/alice/.npmrc", "sudo setfacl -R -m u:x:rwx /etc",
+         "chmod +s /usr/local/bin/tool", "sudo chmod 666 /dev/kvm"]
+reword(DC, "perms", PERMS, [w for w in WRAPS if w[0] in
+                            ("wrap-plain", "wrap-shc", "wrap-list", "wrap-env")])
+plain(DC, "perms.safe", "allow", [
+    "chmod +x run.sh", "sudo chmod 755 /usr/local/bin/tool", "chmod -R 777 ./storage",
+    "chmod g+s /srv/shared", "sudo chown -R alice /home/alice/.npm", "chmod 644 src/*.c",
+    "sudo chown root:root /usr/local/bin/tool", "chmod u-s ./helper", "chmod 700 /tmp/sock",
+    "chmod 1777 /tmp/shared", "stat -c %a /var/run/docker.sock", "echo 'chmod u+s /bin/bash'"])
+
+# Databases of other kinds.
+plain(DC, "drop-db", "deny", [
+    "redis-cli FLUSHALL", "redis-cli -n 3 flushdb", "redis-cli -h cache.internal flushall async",
+    "mongosh shop --eval 'db.dropDatabase()'", "echo 'db.dropDatabase()' | mongo orders"])
+plain(DC, "safe.db", "allow", [
+    "redis-cli GET session:1", "redis-cli --scan --pattern 'session:*'", "redis-cli DEL cache:home",
+    "mongosh --eval 'db.stats()'", "grep -rn FLUSHALL src/"])
+
+# ---- secrets: agents' logins, token files, system secrets, keychains ------
+SECRET_READS2 = ["cat ~/.claude/.credentials.json", "jq . ~/.codex/auth.json",
+                 "cat ~/.gemini/oauth_creds.json", "cat ~/.config/github-copilot/hosts.json",
+                 "cat ~/.pgpass", "cat ~/.my.cnf", "cat ~/.vault-token", "sudo cat /etc/shadow",
+                 "getent shadow", "gpg --export-secret-keys -a", "security find-generic-password -s gh -w",
+                 "secret-tool lookup service github", "cat ~/.terraform.d/credentials.tfrc.json",
+                 "cat ~/.config/rclone/rclone.conf", "tar czf /tmp/g.tgz ~/.gnupg",
+                 "sqlite3 ~/.config/Cursor/User/globalStorage/state.vscdb .dump",
+                 "cat ~/.cargo/credentials.toml", "sudo cat /etc/ssh/ssh_host_rsa_key"]
+reword(SE, "secret-read2", SECRET_READS2, [w for w in WRAPS if w[0] in
+                                            ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list",
+                                             "wrap-subst")])
+lookalike(SE, "secret2", SECRET_READS2[:8])
+plain(SE, "secret-write2", "deny", [
+    "echo '{}' > ~/.codex/auth.json", "rm ~/.claude/.credentials.json",
+    "printf '[profile x]\\ncredential_process = /tmp/c\\n' >> ~/.aws/config",
+    "cp dotfiles/gitconfig ~/.gitconfig", "echo '*:*:*:*:pw' > ~/.pgpass",
+    "security delete-keychain login.keychain"])
+plain(SE, "secret-safe2", "allow", [
+    "cat ~/.claude/settings.json", "cat ~/.codex/config.toml", "ls ~/.gnupg", "gpg --list-keys",
+    "gpg --armor --export me@example.com", "security find-generic-password -s gh",
+    "cat /etc/passwd", "getent passwd alice", "aws configure get region", "vault status",
+    "cat ~/.cargo/config.toml", "cat /etc/ssh/ssh_host_rsa_key.pub", "git config --global user.name",
+    "ls -la ~/.claude", "ls -l ~/.codex/auth.json", "echo ~/.claude/.credentials.json",
+    "psql -h db -U app -c 'select 1'", "gpg --detach-sign dist/app.tgz", "cat ~/.gemini/settings.json"])
+
+# ---- containers: workloads, manifests, nodes -------------------------------
+CONT2 = ["kubectl delete deployment web", "kubectl delete svc api -n prod",
+         "kubectl delete secret db-creds", "kubectl delete -f k8s/", "kubectl delete -f -",
+         "kubectl drain node-1 --ignore-daemonsets", "kubectl cordon node-2",
+         "kubectl scale deploy web --replicas=0", "kubectl apply --prune -f k8s/ -l app=web",
+         "kubectl delete sts,svc db", "oc delete dc/web", "kubectl delete -k overlays/prod"]
+reword(CO, "container2", CONT2, [w for w in WRAPS if w[0] in
+                                  ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list", "wrap-env")])
+lookalike(CO, "container2", CONT2[:6])
+plain(CO, "container-safe2", "allow", [
+    "kubectl delete pod web-abc12", "kubectl delete job migrate-7", "kubectl scale deploy web --replicas=3",
+    "kubectl uncordon node-1", "kubectl get deploy -A", "kubectl delete -f k8s/ --dry-run=client",
+    "kubectl rollout restart deploy/web", "kubectl describe node node-1", "kubectl apply -f k8s/",
+    "kubectl delete configmap app-config", "kubectl drain node-1 --dry-run=client",
+    "kubectl get secret db-creds -o yaml"])
+
+# ---- cloud: more aws, terraform state, hosting platforms -------------------
+CLOUD2 = ["aws s3api delete-bucket --bucket assets", "aws s3api delete-objects --bucket b --delete file://d.json",
+          "aws logs delete-log-group --log-group-name /app/prod", "aws lambda delete-function --function-name api",
+          "aws sqs purge-queue --queue-url $Q", "aws iam delete-role --role-name ci",
+          "aws s3 sync ./site s3://www.example.com --delete",
+          "aws secretsmanager put-secret-value --secret-id prod/db --secret-string x",
+          "terraform state rm aws_instance.web", "terraform apply -replace=aws_instance.web",
+          "gh repo delete acme/legacy --yes", "heroku apps:destroy -a shop --confirm shop",
+          "fly apps destroy shop -y", "vercel rm shop --yes", "npx wrangler d1 delete shop-db",
+          "doctl compute droplet delete web-1 -f", "gcloud storage rm 'gs://bucket/**'",
+          "aws glue delete-database --name analytics", "aws athena delete-work-group --work-group wg",
+          "aws rds delete-db-snapshot --db-snapshot-identifier s1"]
+reword(CL, "cloud2", CLOUD2, [w for w in WRAPS if w[0] in
+                               ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list", "wrap-env")])
+lookalike(CL, "cloud2", CLOUD2[:8])
+plain(CL, "cloud-safe2", "allow", [
+    "aws s3api list-buckets", "aws logs describe-log-groups", "aws s3api delete-object --bucket b --key k",
+    "aws sqs delete-message --queue-url $Q --receipt-handle $R", "aws s3 sync ./site s3://b",
+    "terraform state list", "terraform plan -replace=aws_instance.web", "gh repo view acme/app",
+    "heroku logs --tail -a shop", "fly deploy", "vercel --prod", "npx wrangler deploy",
+    "doctl compute droplet list", "aws iam list-roles", "gcloud storage ls gs://bucket",
+    "gsutil rm gs://bucket/tmp/x.json", "aws s3 sync . s3://b --delete --dryrun",
+    "terraform state pull > state.backup", "supabase db reset", "gh repo clone acme/app"])
+
+# ---- services: brokers, backups, mirrors, HTTP, secret managers, CI --------
+SV = "services"
+SERV = ["kafka-topics.sh --bootstrap-server k:9092 --delete --topic orders",
+        "rabbitmqctl delete_queue orders", "rabbitmqctl purge_queue jobs", "rabbitmqctl reset",
+        "nats stream rm ORDERS -f", "rpk topic delete events",
+        "restic -r /srv/restic forget --keep-last 3 --prune", "restic prune",
+        "borg delete /mnt/backup::host-2024", "borg prune --keep-daily=7 /mnt/backup",
+        "velero backup delete nightly --confirm", "rclone purge remote:backups/2023",
+        "rclone delete gdrive:photos", "vault kv delete secret/prod/db",
+        "vault kv metadata delete secret/app", "op item delete 'Prod DB'",
+        "doppler secrets delete STRIPE_KEY --yes", "gh secret delete DEPLOY_KEY",
+        "curl -X DELETE https://es.example.com:9200/logs-2024", "curl -XDELETE https://api.example.com/v1/users/7",
+        "http DELETE api.example.com/items/3", "gh api -X DELETE repos/acme/app/git/refs/heads/main",
+        "rsync -az --delete dist/ deploy@web:/srv/www/", "rclone sync ./backup remote:backup",
+        "gitlab-runner unregister --all-runners",
+        "kafka-consumer-groups --bootstrap-server k:9092 --group g --reset-offsets --to-earliest --all-topics --execute"]
+reword(SV, "service", SERV, [w for w in WRAPS if w[0] in
+                              ("wrap-plain", "wrap-sudo", "wrap-shc", "wrap-list", "wrap-env",
+                               "wrap-quote")])
+lookalike(SV, "service", SERV[:12])
+plain(SV, "service-safe", "allow", [
+    "kafka-topics.sh --bootstrap-server k:9092 --list", "kafka-topics --describe --topic orders",
+    "rabbitmqctl list_queues", "nats stream info ORDERS", "nats kv del sessions abc",
+    "restic snapshots", "restic forget --keep-last 3 --dry-run", "restic backup ./data",
+    "borg list /mnt/backup", "borg prune -n --keep-daily=7 /mnt/backup", "velero backup get",
+    "rclone ls remote:backups", "rclone copy ./dist remote:site", "rclone sync -n ./a remote:a",
+    "vault kv get secret/app", "vault kv put secret/app url=x", "op read op://Infra/db/password",
+    "doppler run -- npm start", "gh secret list", "curl -X DELETE http://localhost:3000/api/todos/1",
+    "curl -X GET https://api.example.com/items", "curl -sX DELETE 127.0.0.1:8080/items/1",
+    "curl https://example.com/delete", "http GET api.example.com/items", "gh api repos/acme/app",
+    "rsync -az dist/ deploy@web:/srv/www/", "rsync -a --delete src/ build/src/",
+    "rsync -avn --delete dist/ web:/srv/www/", "gitlab-runner list", "gitlab-runner verify",
+    "kafka-consumer-groups --bootstrap-server k:9092 --describe --group g"])
+
+# ---- system-files: startup files, ssh config, /etc, persistence, hooks -----
+SF = "system-files"
+SYSF = ["echo 'export PATH=$HOME/bin:$PATH' >> /home/alice/.bashrc",
+        "echo 'alias k=kubectl' | tee -a /home/alice/.zshrc",
+        "cp zprofile /Users/alice/.zprofile", "sed -i 's/a/b/' /home/alice/.profile",
+        "echo 'export X=1' | sudo tee /etc/profile.d/x.sh",
+        "printf 'Host prod\\n  ProxyCommand nc %h %p\\n' >> /home/alice/.ssh/config",
+        "ssh-keyscan github.com >> /home/alice/.ssh/known_hosts",
+        "echo 'alice ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/alice",
+        "sudo sed -i 's/^#PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
+        "echo 'x:x:0:0::/root:/bin/sh' | sudo tee -a /etc/passwd",
+        "echo '127.0.0.1 app.local' | sudo tee -a /etc/hosts",
+        "(crontab -l; echo '0 3 * * * /opt/backup.sh') | crontab -", "crontab -r",
+        "echo '* * * * * root /opt/x' | sudo tee /etc/cron.d/x",
+        "cp agent.plist /Users/alice/Library/LaunchAgents/",
+        "sudo cp agent.service /etc/systemd/system/", "sudo rm -f /etc/hosts.bak",
+        "sudo chmod 644 /etc/hosts",
+        "cp scripts/pre-commit .git/hooks/pre-commit", "git config core.hooksPath /tmp/hooks",
+        "sudo usermod -aG sudo alice", "sudo useradd -m deploy", "sudo visudo"]
+reword(SF, "system-file", SYSF, [w for w in WRAPS if w[0] in
+                                  ("wrap-plain", "wrap-shc", "wrap-list", "wrap-env")])
+lookalike(SF, "system-file", SYSF[:10])
+plain(SF, "system-file-safe", "allow", [
+    "source ~/.bashrc", "grep PATH /home/alice/.zshrc", "cat /home/alice/.ssh/config",
+    "ssh-keygen -F github.com", "cat /etc/hosts", "cat /etc/ssh/sshd_config", "crontab -l",
+    "systemctl status nginx", "cat .git/hooks/pre-commit.sample", "git config user.email a@example.com",
+    "git config --get core.hooksPath", "echo x >> ./.bashrc", "echo x > /tmp/home/.bashrc",
+    "cp /etc/nginx/nginx.conf ./nginx.conf.orig", "id alice", "groups alice", "passwd -S alice",
+    "sudo visudo -c", "ls -la ~/.ssh", "cat /etc/passwd", "echo x > ./etc/app.conf",
+    "launchctl list", "getent group docker"])
 
 def main():
     for pack, lines in rows.items():

@@ -9,3 +9,8 @@ ev 'terraform apply -auto-approve' | $RR hook
 echo "status $?"
 ev 'terraform plan -out=tfplan && aws s3 ls' | $RR hook
 echo "status $?"
+# a repository deleted on GitHub is denied; viewing it is fine.
+ev 'gh repo delete acme/shop --yes' | $RR hook
+echo "status $?"
+ev 'gh repo view acme/shop' | $RR hook
+echo "status $?"

@@ -9,3 +9,6 @@ ev 'sudo kubectl -n shop delete pvc --all' | $RR hook
 echo "status $?"
 ev 'docker rm -f web-1 && kubectl delete pod web-0' | $RR hook
 echo "status $?"
+# a deployment deleted asks; a pod does not.
+ev 'kubectl -n shop delete deployment web' | $RR hook
+echo "status $?"

@@ -9,3 +9,8 @@ ev 'cp .env.example .env' | $RR hook
 echo "status $?"
 ev 'cat .env.example' | $RR hook
 echo "status $?"
+# the agents' own logins are denied; their settings are fine.
+ev 'jq .tokens /home/dev/.codex/auth.json' | $RR hook
+echo "status $?"
+ev 'cat /home/dev/.codex/config.toml' | $RR hook
+echo "status $?"

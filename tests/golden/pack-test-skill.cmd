@@ -1,7 +1,8 @@
 # test-skill (seed 003): the caution reminder after a SQL query lists the
 # sections of the project's cautions file whose keywords match; the file
 # is read again on each call, so an edit counts at once; a missing file is
-# said on stderr.
+# said on stderr.  English by default, the seed's Korean in a Korean
+# locale.
 P=$PWD/proj
 mkdir -p "$P/.claude/skills/test/_rules"
 C=$P/.claude/skills/test/_rules/_caution_common_errors.md
@@ -20,7 +21,7 @@ ev='{"session_id":"s","hook_event_name":"PostToolUse","cwd":"'$P'","tool_name":"
 echo "$ev" | $RR hook --rules "$RULES/test-skill.yaml" | $JSONGET hookSpecificOutput.additionalContext
 echo
 printf '<!-- keywords: limit -->\n## 패턴 7: LIMIT 없는 전체 조회\n' >> "$C"
-echo "$ev" | $RR hook --rules "$RULES/test-skill.yaml" | $JSONGET hookSpecificOutput.additionalContext
+echo "$ev" | LC_ALL=ko_KR.UTF-8 $RR hook --rules "$RULES/test-skill.yaml" | $JSONGET hookSpecificOutput.additionalContext
 echo
 rm "$C"
 echo "$ev" | $RR hook --rules "$RULES/test-skill.yaml"

@@ -287,7 +287,7 @@ test_json_each(void)
 	    "failures are named by member");
 	expect_map("{\"mappings\":{},\"list\":[{\"ok\":true,\"parts\":[{\"id\":1},"
 	    "{}]},{\"ok\":false}]}",
-	    "map=bad: list.0.parts.1.id, list.1.ok (must be true), "
+	    "map=bad: list.0.parts.1.id, list.1.ok (must be true, is false), "
 	    "list.1.parts (must be an object or an array)",
 	    "array members by index, each inside each");
 	expect_map("{\"mappings\":[],\"list\":{}}", "",
@@ -397,11 +397,11 @@ test_json(void)
 			buf_addc(&t, '[');
 		while (t.len < 1024 * 1024)
 			buf_adds(&t, "1,");
-		r = json_check_text(spec, t.data, t.len, NULL);
+		r = json_check_text(spec, t.data, t.len, NULL, NULL);
 		is_int(r, JSON_LIMIT, "unclosed arrays: the work limit");
 		buf_reset(&t);
 		buf_adds(&t, "[x [y {z ");
-		r = json_check_text(spec, t.data, t.len, NULL);
+		r = json_check_text(spec, t.data, t.len, NULL, NULL);
 		is_int(r, JSON_NO_DOCUMENT, "braces in prose: no document");
 		/* 64 documents that do not fit hide the 65th: undecided. */
 		buf_reset(&t);
@@ -409,13 +409,13 @@ test_json(void)
 			buf_adds(&t, "{} ");
 		buf_adds(&t, "{\"x\":1}");
 		find.where = NULL;
-		r = json_check_text(spec, t.data, t.len, NULL);
+		r = json_check_text(spec, t.data, t.len, NULL, NULL);
 		is_int(r, JSON_PASSES, "64 documents that fit: the first passes");
 		buf_reset(&t);
 		for (i = 0; i < JSON_FIND_TRIES; i++)
 			buf_adds(&t, "{x ");
 		buf_adds(&t, "{\"x\":1}");
-		r = json_check_text(spec, t.data, t.len, NULL);
+		r = json_check_text(spec, t.data, t.len, NULL, NULL);
 		is_int(r, JSON_LIMIT, "64 decoys before the document: the limit, "
 		    "not 'no document'");
 		buf_release(&t);

@@ -75,7 +75,9 @@ enum shape {
 	BRACES,		/* prose full of { and [ that are no JSON */
 	UNCLOSED,	/* arrays that open and run to the end unclosed */
 	JSON_ARRAY,	/* one big JSON document */
-	TAGS		/* Markdown full of keyword tags */
+	TAGS,		/* Markdown full of keyword tags */
+	TC_SHEET,	/* a test sheet of many test cases, marker rows */
+	JSON_MEMBERS	/* an object of many members, keys like TC-n */
 };
 
 static const char *const shape_names[] = {
@@ -88,7 +90,8 @@ static const char *const shape_names[] = {
 	"commands that run commands written differently",
 	"a long python one-liner", "commands inside commands",
 	"braces in prose", "unclosed arrays", "a big JSON array",
-	"tagged Markdown"
+	"tagged Markdown", "a test sheet of many test cases",
+	"a JSON object of many members"
 };
 
 static const char *
@@ -103,6 +106,7 @@ pick(const char *const *v, size_t n)
 static void
 shape_text(enum shape sh, struct buf *b, size_t n)
 {
+	static unsigned tc;	/* the number of the next test case */
 	static const char *const upper[] = {
 		"THE ", "QUICK ", "BROWN ", "FOX ", "JUMPS ", "OVER ", "A ",
 		"LAZY ", "DOG; ", "PASSWORD ", "SECRET ", "TOKEN\n", "KEY "
@@ -244,10 +248,27 @@ shape_text(enum shape sh, struct buf *b, size_t n)
 		case TAGS:
 			buf_adds(b, PICK(tags));
 			break;
+		case TC_SHEET:
+			if (b->len == 0)
+				tc = 0;
+			buf_printf(b, "## TC-%u\nreason: x\n├─① a\n", tc);
+			if (tc % 10 == 0)
+				buf_printf(b, "| TC-%u | x | ACTIVE |\n", tc);
+			tc++;
+			break;
+		case JSON_MEMBERS:
+			if (b->len == 0)
+				tc = 0;
+			buf_printf(b, "%s\"TC-%u\":{\"v\":\"PASS\",\"c\":[1]}",
+			    tc ? "," : "{\"m\":{", tc);
+			tc++;
+			break;
 		}
 	}
 	if (sh == JSON_ARRAY)
 		buf_adds(b, "]}");
+	else if (sh == JSON_MEMBERS)
+		buf_adds(b, "}}");
 	else if (sh == DEEP_PATH || sh == SEGMENT)
 		buf_adds(b, ".txt");
 	else if (sh == SPACES)
@@ -424,6 +445,22 @@ static const struct probe probes[] = {
 	    "{read_path: '**/.env'}", false },
 	{ "path of a shell command, prefilter on", SHELL_FILES, COMMAND,
 	    "{path: '**/.env'}", true },
+	/* Every file looked at, none left: places, then except. */
+	{ "path outside, except", SHELL_FILES, COMMAND,
+	    "{path: {outside: [project, temp], except: ['**/.cache/**', "
+	    "'**']}}", false },
+	{ "path outside, except", SHELL_COPY, COMMAND,
+	    "{path: {outside: [temp], except: '**'}}", false },
+	/* The files of each simple command, through the index. */
+	{ "path in a shell map", SHELL_FILES, COMMAND,
+	    "{shell: {program: [rm, cp, tee, sed, mv], path: {outside: "
+	    "[project], except: '**'}}}", false },
+	{ "path in a shell map", SHELL_LIST, COMMAND,
+	    "{shell: {program: '*', read_path: {outside: [temp], "
+	    "except: '**'}}}", false },
+	{ "path in a shell map", SHELL_COPY, COMMAND,
+	    "{shell: {program: cp, path: {glob: '**/.env', "
+	    "outside: [project]}}}", false },
 	{ "json, find", BRACES, CONTENT,
 	    "{content: {json: {find: true, keys: [a.b]}}}", false },
 	{ "json, find", UNCLOSED, CONTENT,
@@ -432,6 +469,22 @@ static const struct probe probes[] = {
 	    "{content: {json: {keys: [a.1.k.5]}}}", false },
 	{ "json, each", JSON_ARRAY, CONTENT,
 	    "{content: {json: {each: {in: a, keys: [k.5]}}}}", false },
+	{ "json, compare: count where, sum", JSON_ARRAY, CONTENT,
+	    "{content: {json: {compare: [{count: {in: a, where: {k: [9]}}, "
+	    "equals: -1}, {sum: [a.0, a.1.k.0], equals: -1}]}}}", false },
+	{ "blocks, a test of each block's text", TC_SHEET, CONTENT,
+	    "{blocks: {in: content, start: '^## (TC-\\d+)', end: '^# ', "
+	    "some: {not: {block: reason}}}}", false },
+	{ "blocks, listed ids and a test of the whole text", TC_SHEET, CONTENT,
+	    "{blocks: {in: content, start: '^## (TC-\\d+)', when: {any: "
+	    "[{not: {content: '(?m)^\\| TC-'}}, {listed: "
+	    "'^\\| (TC-\\d+) \\|.*ACTIVE'}]}, some: {block: NEVER}}}", false },
+	{ "blocks of JSON members", JSON_MEMBERS, CONTENT,
+	    "{blocks: {in: content, json: m, some: {block: {json: {equals: "
+	    "{v: FAIL}}}}}}", false },
+	{ "blocks, a JSON key per block", JSON_MEMBERS, CONTENT,
+	    "{blocks: {in: content, json: m, some: {content: {json: {each: "
+	    "{in: m, key: '{{block}}', keys: [nope]}}}}}}", false },
 };
 
 /* The rule of a probe: `when` with $LONG_AB / $LONG_A spelled out. */
@@ -779,6 +832,71 @@ multiedit(const char *dir, bool grow)
 	ruleset_release(&rs);
 }
 
+/*
+ * Related files named after each block: a result of as many test cases
+ * as the data mapping beside it has members, each block looking up its
+ * own member (json_file, key {{block}}) and its own evidence file
+ * (file_exists).  The mapping is read and parsed once, each key found in
+ * an index: linear, where a scan per block would be quadratic.
+ */
+static void
+related(const char *dir)
+{
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	struct buf		 map, text, json;
+	double			 t[2];
+	char			*got[2], *path, *sheet;
+	size_t			 k;
+	FILE			*fp;
+
+	buf_init(&map);
+	buf_init(&text);
+	buf_init(&json);
+	compile_text(&rs, &dl, "version: 1\nrules:\n  - id: r\n"
+	    "    on: PreToolUse\n    when:\n      blocks:\n"
+	    "        in: content\n        start: '^## (TC-\\d+)'\n"
+	    "        some:\n          any:\n"
+	    "            - json_file: {file: '{{dir}}/map.json', each: {in: m, "
+	    "key: '{{block}}', keys: [nope]}}\n"
+	    "            - file_exists: '{{dir}}/ev/{{block}}.json'\n"
+	    "    action: deny\n    message: m\n");
+	path = xasprintf("%s/map.json", dir);
+	sheet = xasprintf("%s/r.md", dir);
+	for (k = 0; k < 2; k++) {
+		shape_text(JSON_MEMBERS, &map, k ? 8 * MB : MB);
+		if ((fp = fopen(path, "w")) != NULL) {
+			fwrite(map.data, 1, map.len, fp);
+			fclose(fp);
+		}
+		shape_text(TC_SHEET, &text, k ? 8 * MB : MB);
+		buf_reset(&json);
+		buf_adds(&json, "{\"hook_event_name\":\"PreToolUse\","
+		    "\"session_id\":\"s\",\"cwd\":\"/p\",\"tool_name\":"
+		    "\"Write\",\"tool_input\":{\"file_path\":");
+		jsonw_cstring(&json, sheet);
+		buf_adds(&json, ",\"content\":");
+		jsonw_string(&json, text.data, text.len);
+		buf_adds(&json, "}}");
+		t[k] = time_eval(&rs, &json, k ? 4 * SLOPE_MAX * t[0] : 1e9,
+		    &got[k], false);
+		if (t[k] < FLOOR_MS)
+			t[k] = FLOOR_MS;
+	}
+	report("related files per block", "a test sheet and its mapping",
+	    t[0], t[1], *got[0] == '\0' && *got[1] == '\0');
+	free(got[0]);
+	free(got[1]);
+	unlink(path);
+	free(path);
+	free(sheet);
+	buf_release(&map);
+	buf_release(&text);
+	buf_release(&json);
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+}
+
 /* The sections check, through its module (files are 4 MB at most). */
 static void
 sections(void)
@@ -891,6 +1009,7 @@ main(void)
 	}
 	multiedit(dir, false);
 	multiedit(dir, true);
+	related(dir);
 	rmdir(dir);
 	return done_testing();
 }

@@ -106,6 +106,32 @@ cond_value(struct buf *b, const char *key, int depth)
 		cond_map(b, depth + 1);
 		return;
 	}
+	if (strcmp(key, "blocks") == 0) {
+		/*
+		 * A block's text is no field the prefilter scans, and every
+		 * holds over no block at all: never ruled out by a literal.
+		 */
+		buf_printf(b, "{in: %s, %s: '(\\S+)', %s: {block: ",
+		    (const char *[]){ "content", "command", "prompt",
+		    "response", "file_after" }[rnd(5)], rnd(2) ? "start" :
+		    "separator", rnd(3) ? "some" : "every");
+		yq_pattern(b);
+		if (rnd(2)) {
+			buf_adds(b, ", content: ");
+			yq_pattern(b);
+		}
+		buf_adds(b, rnd(3) ? "}}" : "}, unless: {block_id: x}}");
+		return;
+	}
+	if (strcmp(key, "file_exists") == 0) {
+		buf_adds(b, rnd(2) ? "'{{dir}}/none-{{name}}'" : "'/'");
+		return;
+	}
+	if (strcmp(key, "json_file") == 0) {
+		buf_adds(b, "{file: '{{dir}}/*.json', keys: [a], required: ");
+		buf_adds(b, rnd(2) ? "true}" : "false}");
+		return;
+	}
 	if (strcmp(key, "shell") == 0) {
 		/* The words a shell map tests are not the text's literals. */
 		buf_adds(b, "{program: ");
@@ -200,13 +226,13 @@ cond_map(struct buf *b, int depth)
 		"path", "content", "command", "prompt", "message", "error",
 		"response", "tool", "input.command", "input.file_path",
 		"old_content", "env", "file_contains", "shell", "file_after",
-		"any", "all", "not"
+		"blocks", "file_exists", "json_file", "any", "all", "not"
 	};
 	unsigned	used = 0, i, k, n = 1 + rnd(3);
 
 	buf_addc(b, '{');
 	for (i = 0; i < n; i++) {
-		k = rnd(depth < 2 ? 18 : 15);
+		k = rnd(depth < 2 ? 21 : 18);
 		if (used & (1u << k))
 			continue;
 		if (used)

@@ -298,9 +298,20 @@ main(void)
 	is_parse("for d; do rm -rf \"$d\"; done", "for d ; rm -rf $d");
 	is_parse("select d in / /home; do rm -rf \"$d\"; done",
 	    "select d in / /home ; rm -rf / /home");
-	/* function NAME { body }: the body's first command is a command. */
-	is_parse("function f { rm -rf ~; }; f", "rm -rf ~ ; f");
-	is_parse("f() { rm -rf ~; }; f", "f ; rm -rf ~ ; f");
+	/* A function's body runs where it is called, not where defined. */
+	is_parse("function f { rm -rf ~; }; f", "f ; d1:rm -rf ~");
+	is_parse("f() { rm -rf ~; }; f", "f ; d1:rm -rf ~");
+	is_parse("function f() ( git reset --hard ); f x",
+	    "f x ; d1:git reset --hard");
+	is_parse("cleanup() { rm -rf ../x; }", "");
+	is_parse("cleanup() {\n  rm -rf ../x\n}\necho done", "echo done");
+	is_parse("f() { rm -rf ~; }; trap f EXIT",
+	    "trap f EXIT ; d1:f ; d2:rm -rf ~");
+	is_parse("f() { f; }; f", "f ; d1:f ; d2:f ; d3:f ; d4:f ; d5:f ; "
+	    "d6:f ; d7:f ; d8:f [truncated]");
+	is_parse("f() { echo '}' ; rm -rf /; }; f",
+	    "f ; d1:echo } ; d1:rm -rf /");
+	is_parse("echo 'f()' x", "echo f() x");
 	is_parse("echo function f { rm -rf ~; }",
 	    "echo function f { rm -rf ~");
 	is_parse("echo for d in /; rm -rf $d", "echo for d in / ; rm -rf $d");
