@@ -852,7 +852,7 @@ SYSF = ["echo 'export PATH=$HOME/bin:$PATH' >> /home/alice/.bashrc",
         "cp zprofile /Users/alice/.zprofile", "sed -i 's/a/b/' /home/alice/.profile",
         "echo 'export X=1' | sudo tee /etc/profile.d/x.sh",
         "printf 'Host prod\\n  ProxyCommand nc %h %p\\n' >> /home/alice/.ssh/config",
-        "ssh-keyscan github.com >> /home/alice/.ssh/known_hosts",
+        "echo 'xauth add $DISPLAY' >> /home/alice/.ssh/rc",
         "echo 'alice ALL=(ALL) NOPASSWD: ALL' | sudo tee /etc/sudoers.d/alice",
         "sudo sed -i 's/^#PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
         "echo 'x:x:0:0::/root:/bin/sh' | sudo tee -a /etc/passwd",
@@ -868,6 +868,8 @@ reword(SF, "system-file", SYSF, [w for w in WRAPS if w[0] in
                                   ("wrap-plain", "wrap-shc", "wrap-list", "wrap-env")])
 lookalike(SF, "system-file", SYSF[:10])
 plain(SF, "system-file-safe", "allow", [
+    "ssh-keyscan github.com >> /home/alice/.ssh/known_hosts", "chmod 600 /home/alice/.ssh/config",
+    "chown alice /home/alice/.bashrc",
     "source ~/.bashrc", "grep PATH /home/alice/.zshrc", "cat /home/alice/.ssh/config",
     "ssh-keygen -F github.com", "cat /etc/hosts", "cat /etc/ssh/sshd_config", "crontab -l",
     "systemctl status nginx", "cat .git/hooks/pre-commit.sample", "git config user.email a@example.com",
