@@ -6,7 +6,9 @@
  *                        words, so real prompts fire some) and intent
  *                        patterns, and PostToolUse error reminders
  *   gen content-rules N  N content-regex rules on Write
- *   gen write-event MB   a PreToolUse Write of MB megabytes of source text
+ *   gen write-event SIZE a PreToolUse Write of SIZE bytes of source text
+ *                        (a number of megabytes, or with K or M after it)
+ *   gen edit-event       a PreToolUse Edit of a service's TypeScript file
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,16 @@ main(int argc, char **argv)
 	const char *line = "    const value = compute(input, options); "
 	    "// ordinary line of code\\n";
 
+	if (argc == 2 && strcmp(argv[1], "edit-event") == 0) {
+		printf("{\"session_id\":\"bench\",\"hook_event_name\":"
+		    "\"PreToolUse\",\"cwd\":\"/home/dev/shop\",\"tool_name\":"
+		    "\"Edit\",\"tool_input\":{\"file_path\":\"/home/dev/shop/"
+		    "services/orders/src/api.ts\",\"old_string\":\"const "
+		    "limit = 10;\",\"new_string\":\"const limit = "
+		    "options.limit ?? 10;\",\"replace_all\":false},"
+		    "\"tool_use_id\":\"toolu_bench\"}\n");
+		return 0;
+	}
 	if (argc != 3)
 		return 2;
 	n = atol(argv[2]);
@@ -106,7 +118,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "write-event") == 0) {
-		size = n * 1024 * 1024;
+		size = strchr(argv[2], 'K') != NULL ? n * 1024 : n * 1024 * 1024;
 		printf("{\"session_id\":\"bench\",\"hook_event_name\":"
 		    "\"PreToolUse\",\"cwd\":\"/home/dev/shop\",\"tool_name\":"
 		    "\"Write\",\"tool_input\":{\"file_path\":"

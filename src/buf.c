@@ -75,6 +75,49 @@ buf_adds(struct buf *b, const char *s)
 }
 
 void
+buf_add_u64(struct buf *b, unsigned long long v, int width)
+{
+	char	d[24];
+	int	n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0 && n < (int)sizeof(d));
+	for (; width > n; width--)
+		buf_addc(b, '0');
+	while (n > 0)
+		buf_addc(b, d[--n]);
+}
+
+void
+buf_add_i64(struct buf *b, long long v)
+{
+	if (v < 0) {
+		buf_addc(b, '-');
+		/* -(v + 1) + 1: LLONG_MIN has no positive twin. */
+		buf_add_u64(b, (unsigned long long)-(v + 1) + 1, 0);
+	} else
+		buf_add_u64(b, (unsigned long long)v, 0);
+}
+
+void
+buf_add_hex(struct buf *b, unsigned long long v, int width)
+{
+	char	d[16];
+	int	n = 0;
+
+	do {
+		d[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v != 0 && n < (int)sizeof(d));
+	for (; width > n; width--)
+		buf_addc(b, '0');
+	while (n > 0)
+		buf_addc(b, d[--n]);
+}
+
+void
 buf_addc(struct buf *b, char c)
 {
 	buf_add(b, &c, 1);

@@ -26,6 +26,16 @@ void	 buf_addc(struct buf *, char);
 void	 buf_printf(struct buf *, const char *, ...)
 	     __attribute__((format(printf, 2, 3)));
 void	 buf_vprintf(struct buf *, const char *, va_list);
+/*
+ * Numbers without printf: decimal, at least width digits (zero-padded;
+ * 0: as many as needed), and hexadecimal in lower case.  The hook's
+ * common path formats nothing with printf, whose machinery is ~150 KB of
+ * libc text and tables that the kernel would map 64 KB around each page
+ * touched (bench/NOTES.md).
+ */
+void	 buf_add_u64(struct buf *, unsigned long long, int width);
+void	 buf_add_i64(struct buf *, long long);
+void	 buf_add_hex(struct buf *, unsigned long long, int width);
 char	*buf_detach(struct buf *, size_t *lenp);
 void	 buf_truncate(struct buf *, size_t len);
 

@@ -239,19 +239,32 @@ cache_key(const char *request, const struct cache_identity *id)
 	struct buf	 b;
 	struct stat	 st;
 
+	/* Without printf, as all of a hook's common path (buf.h). */
 	buf_init(&b);
-	buf_printf(&b, "reflexion-rules cache\nformat %d\nengine %s\n"
-	    "pcre2 %s\nword %zu\n", CACHE_FORMAT, id->engine, id->pcre2,
-	    sizeof(void *));
+	buf_adds(&b, "reflexion-rules cache\nformat ");
+	buf_add_u64(&b, CACHE_FORMAT, 0);
+	buf_adds(&b, "\nengine ");
+	buf_adds(&b, id->engine);
+	buf_adds(&b, "\npcre2 ");
+	buf_adds(&b, id->pcre2);
+	buf_adds(&b, "\nword ");
+	buf_add_u64(&b, sizeof(void *), 0);
+	buf_addc(&b, '\n');
 	/*
 	 * The binary itself: a rebuilt engine with the same version gets its
 	 * own cache (two binaries in use never fight over one file).
 	 */
-	if (stat("/proc/self/exe", &st) == 0)
-		buf_printf(&b, "exe %llu %llu %lld.%09ld\n",
-		    (unsigned long long)st.st_ino,
-		    (unsigned long long)st.st_size,
-		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	if (stat("/proc/self/exe", &st) == 0) {
+		buf_adds(&b, "exe ");
+		buf_add_u64(&b, (unsigned long long)st.st_ino, 0);
+		buf_addc(&b, ' ');
+		buf_add_u64(&b, (unsigned long long)st.st_size, 0);
+		buf_addc(&b, ' ');
+		buf_add_i64(&b, (long long)st.st_mtim.tv_sec);
+		buf_addc(&b, '.');
+		buf_add_u64(&b, (unsigned long long)st.st_mtim.tv_nsec, 9);
+		buf_addc(&b, '\n');
+	}
 	buf_adds(&b, request);
 	return buf_detach(&b, NULL);
 }
@@ -259,11 +272,40 @@ cache_key(const char *request, const struct cache_identity *id)
 char *
 cache_file(const char *home, const char *key)
 {
-	return xasprintf("%s/cache/%016llx.rrc", home,
-	    (unsigned long long)rr_checksum(key, strlen(key)));
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, home);
+	buf_adds(&b, "/cache/");
+	buf_add_hex(&b, rr_checksum(key, strlen(key)), 16);
+	buf_adds(&b, ".rrc");
+	return buf_detach(&b, NULL);
 }
 
 /* ---- opening ------------------------------------------------------------ */
+
+/*
+ * The array of rs->cap rules, all NULL until decoded.  A large one is
+ * anonymous memory: its pages are zero without being written, and only
+ * those of the rules an event reaches are ever touched (calloc() would
+ * clear 80 KB at 10,000 rules, on every call).
+ */
+static void
+rules_array(struct ruleset *rs)
+{
+	void	*p;
+
+	if (rs->cap * sizeof(*rs->rules) >= CACHE_RULES_MAPPED) {
+		p = mmap(NULL, rs->cap * sizeof(*rs->rules), PROT_READ |
+		    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			rs->rules = p;
+			rs->rules_mapped = true;
+			return;
+		}
+	}
+	rs->rules = xcalloc(rs->cap + 1, sizeof(*rs->rules));
+}
 
 /* A string written by wr_cstr(), NUL-checked, pointing into the map. */
 static const char *
@@ -535,7 +577,7 @@ cache_open(struct ruleset *rs, struct diag_list *diags, const char *path,
 	v->chunk_state = xcalloc(v->nchunks + 1, 1);
 
 	rs->n = rs->cap = v->nrules;
-	rs->rules = xcalloc(v->nrules + 1, sizeof(*rs->rules));
+	rules_array(rs);
 	rs->nfiles = rs->files_cap = v->ctx.nfiles;
 	rs->files = xcalloc(v->ctx.nfiles + 1, sizeof(*rs->files));
 	memcpy(rs->files, v->files, v->ctx.nfiles * sizeof(*rs->files));

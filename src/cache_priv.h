@@ -17,6 +17,8 @@
 #define CACHE_MAX	(1024u * 1024 * 1024)
 #define CACHE_TMP_MAX_AGE	60
 #define CACHE_MAX_AGE	(30 * 24 * 3600)
+/* A rules array this large is mapped, not allocated (cache.c). */
+#define CACHE_RULES_MAPPED	(64 * 1024)
 
 enum section {
 	S_IDENT,

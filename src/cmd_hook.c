@@ -105,7 +105,7 @@ cmd_hook_exec(int argc, char **argv)
 	size_t			 len;
 	int			 status, args_rc;
 	unsigned long		 ms;
-	char			*warn;
+	struct buf		 wb;
 	int			 ag = AGENT_AUTO;
 
 	hook_reply_init(&reply);
@@ -119,10 +119,12 @@ cmd_hook_exec(int argc, char **argv)
 		err = NULL;
 	}
 	ms = deadline_ms(cmd_args_get(&a, HOOK_DEADLINE), &reply);
-	warn = xasprintf("reflexion-rules: no answer within the deadline of "
-	    "%lu ms; allowing\n", ms);
-	watchdog_answer("", 0, warn, strlen(warn), 0);
-	free(warn);
+	buf_init(&wb);
+	buf_adds(&wb, "reflexion-rules: no answer within the deadline of ");
+	buf_add_u64(&wb, ms, 0);
+	buf_adds(&wb, " ms; allowing\n");
+	watchdog_answer("", 0, wb.data, wb.len, 0);
+	buf_release(&wb);
 	if (watchdog_arm(ms, &err) < 0) {
 		buf_printf(&reply.err, "reflexion-rules: %s\n", err);
 		free(err);

@@ -269,7 +269,7 @@ db_new(const char *path)
 char *
 db_default_path(const char *home)
 {
-	return xasprintf("%s/data/reflexion.db", home);
+	return xstrjoin(home, "/data/reflexion.db", NULL);
 }
 
 void

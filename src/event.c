@@ -158,11 +158,11 @@ flatten(struct buf *b, const cJSON *v, int depth)
 		/* Only doubles inside long long's range may be cast to it. */
 		if (v->valuedouble > -9.2e18 && v->valuedouble < 9.2e18 &&
 		    v->valuedouble == (double)(long long)v->valuedouble)
-			snprintf(num, sizeof(num), "%lld",
-			    (long long)v->valuedouble);
-		else
+			buf_add_i64(b, (long long)v->valuedouble);
+		else {
 			snprintf(num, sizeof(num), "%.17g", v->valuedouble);
-		buf_adds(b, num);
+			buf_adds(b, num);
+		}
 	} else if (cJSON_IsBool(v)) {
 		if (b->len)
 			buf_addc(b, '\n');

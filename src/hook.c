@@ -495,7 +495,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	state_dir = NULL;
 	db = NULL;
 	if (opts->home != NULL) {
-		state_dir = xasprintf("%s/state", opts->home);
+		state_dir = xstrjoin(opts->home, "/state", NULL);
 		/* Opened only if a kb condition or a record rule needs it. */
 		db_path = db_default_path(opts->home);
 		db = db_new(db_path);

@@ -222,11 +222,12 @@ hook_hold_reply(const struct hook_reply *reply, const struct hook_opts *opts)
 	buf_init(&err);
 	buf_add(&err, reply->err.data, reply->err.len);
 	/* With --exit2, stderr of a block is the reason the model reads. */
-	if (reply->status != 2)
-		buf_printf(&err, "reflexion-rules: the deadline of %lu ms "
-		    "passed after the decision was made; it stands, and "
-		    "recording and clean-up were cut short\n",
-		    opts->deadline_ms);
+	if (reply->status != 2) {
+		buf_adds(&err, "reflexion-rules: the deadline of ");
+		buf_add_u64(&err, opts->deadline_ms, 0);
+		buf_adds(&err, " ms passed after the decision was made; it "
+		    "stands, and recording and clean-up were cut short\n");
+	}
 	watchdog_answer(reply->out.data, reply->out.len, err.data, err.len,
 	    reply->status);
 	buf_release(&err);

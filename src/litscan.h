@@ -116,9 +116,9 @@ struct litscan_hits {
 };
 
 /*
- * Runs a mapped scanner: found (litscan_map_count() bytes, zeroed, or 1
- * where already settled) gets 1 for each literal that occurs, and the
- * id of each is appended to hits when hits is not NULL.  Returns 0, or
+ * Runs a mapped scanner: found (litscan_map_count() zeroed bytes) gets 1
+ * for each literal that occurs, and the id of each is appended to hits
+ * when hits is not NULL.  Returns 0, or
  * -1 when the bytes are found corrupt (found is then incomplete).
  */
 int	 litscan_map_run(const struct litscan_map *, struct litscan_text *,

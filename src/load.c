@@ -72,13 +72,27 @@ request_key(const struct rules_request *rq, const char *packs)
 		for (i = 0; i < rq->sources->npaths; i++) {
 			p = rq->sources->paths[i];
 			/* As given (messages name it) and absolute. */
-			buf_printf(&b, "rules %s\nat %s%s%s\n", p,
-			    p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/", p);
+			buf_adds(&b, "rules ");
+			buf_adds(&b, p);
+			buf_adds(&b, "\nat ");
+			if (p[0] != '/') {
+				buf_adds(&b, cwd);
+				buf_addc(&b, '/');
+			}
+			buf_adds(&b, p);
+			buf_addc(&b, '\n');
 		}
 	} else {
 		sys = system_dir();
-		buf_printf(&b, "home %s\nproject %s\npacks %s\nsystem %s\n",
-		    rq->home, rq->project ? rq->project : "", packs, sys);
+		buf_adds(&b, "home ");
+		buf_adds(&b, rq->home);
+		buf_adds(&b, "\nproject ");
+		buf_adds(&b, rq->project ? rq->project : "");
+		buf_adds(&b, "\npacks ");
+		buf_adds(&b, packs);
+		buf_adds(&b, "\nsystem ");
+		buf_adds(&b, sys);
+		buf_addc(&b, '\n');
 		free(sys);
 	}
 	return buf_detach(&b, NULL);

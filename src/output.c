@@ -320,8 +320,9 @@ output_claude(const struct eval_outcome *o, const struct rr_event *ev,
 		jsonw_cstring(&j, ev->event_name);
 		first_hso = false;
 		if (t.decision) {
-			buf_printf(&j, ",\"permissionDecision\":\"%s\"",
-			    t.decision);
+			buf_adds(&j, ",\"permissionDecision\":\"");
+			buf_adds(&j, t.decision);
+			buf_addc(&j, '"');
 			if (t.reason.len)
 				key_string(&j, &first_hso,
 				    "permissionDecisionReason", &t.reason);

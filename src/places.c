@@ -77,7 +77,7 @@ home_find(struct rr_home *h)
 				    "and HOME is not set");
 				return;
 			}
-			dir = xasprintf("%s%s", home, rh + 1);
+			dir = xstrjoin(home, rh + 1, NULL);
 		} else
 			dir = xstrdup(rh);
 		if (dir[0] != '/') {
@@ -94,13 +94,13 @@ home_find(struct rr_home *h)
 		refuse(h, home, "HOME is not an absolute path");
 		return;
 	} else
-		dir = xasprintf("%s/.reflexion", home);
+		dir = xstrjoin(home, "/.reflexion", NULL);
 	if (check_owner(h, dir, 1) < 0) {
 		free(dir);
 		return;
 	}
 	for (i = 0; home_parts[i] != NULL; i++) {
-		part = xasprintf("%s/%s", dir, home_parts[i]);
+		part = xstrjoin(dir, "/", home_parts[i], NULL);
 		if (check_owner(h, part, 0) < 0) {
 			free(part);
 			free(dir);
@@ -139,7 +139,7 @@ git_entry(const char *dir, int *trusted)
 	char		*git;
 	int		 rc;
 
-	git = xasprintf("%s%s.git", dir, dir[1] == '\0' ? "" : "/");
+	git = xstrjoin(dir, dir[1] == '\0' ? "" : "/", ".git", NULL);
 	rc = stat(git, &st);
 	free(git);
 	if (rc < 0 || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))

@@ -11,20 +11,26 @@
  *            then the tool names
  *   buckets  4-byte aligned, offsets from the bucket's start:
  *            u32 rules, u32 rules without literal clauses (`always`),
- *            u32 subjects, u32 0; the `always` rule numbers, ascending;
- *            per subject (the field, or input.<key>, that literals are
- *            searched in) 24 bytes: u8 field, u8 0, u16 key length,
- *            u32 key offset, u32 scanner offset, u32 scanner length,
- *            u32 postings index offset, u32 postings offset; then each
- *            subject's key, its literal scanner (litscan.h's encoding),
- *            its postings index (u32 per literal + 1: where the
- *            literal's postings start) and its postings (8 bytes: u32
- *            rule, u8 clause bit, u8 all the rule's clause bits, u16 0)
+ *            u32 subjects, u32 offset of the checks; the `always` rule
+ *            numbers, ascending; per subject (the field, or
+ *            input.<key>, that literals are searched in) 24 bytes: u8
+ *            field, u8 0, u16 key length, u32 key offset, u32 scanner
+ *            offset, u32 scanner length, u32 postings index offset, u32
+ *            postings offset; then each subject's key, its literal
+ *            scanner (litscan.h's encoding), its postings index (u32 per
+ *            literal + 1: where the literal's postings start) and its
+ *            postings (u32 rule, u32 offset of the rule's other clauses
+ *            in the checks, or 0xffffffff); then the checks: per rule
+ *            u16 clauses, per clause u16 literals, per literal u16
+ *            subject and u32 literal id
  *
- * A rule passes when every one of its clauses has a literal found: the
- * bits of the postings of the literals found, ORed per rule, make all
- * its clause bits.  So a call reads the scanners of its buckets and the
- * postings of the literals it finds, never an entry per rule.
+ * A rule can fire only if every one of its clauses has a literal found.
+ * It is posted under the literals of one clause, its anchor (the rarest
+ * by the length of its shortest literal); a call runs the scanners of
+ * its buckets, reads the postings of the literals found, and checks the
+ * other clauses of the rules they name against what the scanners found.
+ * So it reads nothing per rule of the bucket but the rules that need no
+ * literal, and the rules whose anchor is found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,30 +44,11 @@
 #include "relit.h"
 #include "xmalloc.h"
 
-#define PF_MAX_CLAUSES	4
 #define PF_MAX_ATOMS	32
 #define PF_MAX_LIT	32
 #define PF_MAX_DEPTH	64
 
 /* ---- clauses of a rule -------------------------------------------------- */
-
-struct pf_atom {
-	enum rr_field	 field;
-	const char	*key;		/* input.<key>, borrowed */
-	char		*lit;		/* owned */
-	size_t		 len;
-	bool		 ci;
-};
-
-struct pf_clause {
-	struct pf_atom	*a;
-	size_t		 n, cap;
-};
-
-struct pf_rule {
-	struct pf_clause *c;
-	size_t		 n, cap;
-};
 
 static void
 clause_free(struct pf_clause *cl)
@@ -74,8 +61,8 @@ clause_free(struct pf_clause *cl)
 	memset(cl, 0, sizeof(*cl));
 }
 
-static void
-pfrule_free(struct pf_rule *pr)
+void
+pf_rule_free(struct pf_rule *pr)
 {
 	size_t	i;
 
@@ -226,7 +213,7 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 			memset(&kid, 0, sizeof(kid));
 			cond_clauses(c->kids[i], &kid, depth + 1);
 			if (kid.n == 0 || u.n + kid.c[0].n > PF_MAX_ATOMS) {
-				pfrule_free(&kid);
+				pf_rule_free(&kid);
 				clause_free(&u);
 				return;
 			}
@@ -239,7 +226,7 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 				u.a[u.n++] = kid.c[0].a[j];
 			}
 			kid.c[0].n = 0;
-			pfrule_free(&kid);
+			pf_rule_free(&kid);
 		}
 		pfrule_push(pr, &u);
 		return;
@@ -324,188 +311,6 @@ tool_ref_cmp(const void *x, const void *y)
 	return a->rule < b->rule ? -1 : a->rule > b->rule;
 }
 
-/* One subject of a bucket being built: its scanner and postings. */
-struct bsubject {
-	enum rr_field	 field;
-	const char	*key;		/* input.<key>, borrowed */
-	struct litscan	*ls;
-	struct posting {
-		uint32_t	 rule;
-		uint8_t		 bit, need;
-	}		**post;		/* per literal id */
-	size_t		*npost, *postcap, nlits;
-};
-
-static size_t
-bsubject_of(struct bsubject **subs, size_t *n, size_t *cap,
-    const struct pf_atom *a)
-{
-	size_t	i;
-
-	for (i = 0; i < *n; i++)
-		if ((*subs)[i].field == a->field && (a->field != F_INPUT ||
-		    strcmp((*subs)[i].key, a->key) == 0))
-			return i;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 4;
-		*subs = xreallocarray(*subs, *cap, sizeof(**subs));
-	}
-	memset(&(*subs)[*n], 0, sizeof(**subs));
-	(*subs)[*n].field = a->field;
-	(*subs)[*n].key = a->field == F_INPUT ? a->key : NULL;
-	(*subs)[*n].ls = litscan_new();
-	return (*n)++;
-}
-
-static void
-bsubject_post(struct bsubject *s, size_t id, size_t rule, unsigned bit,
-    unsigned need)
-{
-	size_t	i;
-
-	if (id >= s->nlits) {
-		s->post = xreallocarray(s->post, id + 1, sizeof(*s->post));
-		s->npost = xreallocarray(s->npost, id + 1, sizeof(*s->npost));
-		s->postcap = xreallocarray(s->postcap, id + 1,
-		    sizeof(*s->postcap));
-		for (i = s->nlits; i <= id; i++) {
-			s->post[i] = NULL;
-			s->npost[i] = s->postcap[i] = 0;
-		}
-		s->nlits = id + 1;
-	}
-	if (s->npost[id] > 0 && s->post[id][s->npost[id] - 1].rule == rule) {
-		s->post[id][s->npost[id] - 1].bit |= (uint8_t)bit;
-		return;
-	}
-	if (s->npost[id] == s->postcap[id]) {
-		s->postcap[id] = s->postcap[id] ? s->postcap[id] * 2 : 2;
-		s->post[id] = xreallocarray(s->post[id], s->postcap[id],
-		    sizeof(**s->post));
-	}
-	s->post[id][s->npost[id]].rule = (uint32_t)rule;
-	s->post[id][s->npost[id]].bit = (uint8_t)bit;
-	s->post[id][s->npost[id]++].need = (uint8_t)need;
-}
-
-static void
-bsubject_free(struct bsubject *s)
-{
-	size_t	i;
-
-	litscan_free(s->ls);
-	for (i = 0; i < s->nlits; i++)
-		free(s->post[i]);
-	free(s->post);
-	free(s->npost);
-	free(s->postcap);
-}
-
-static void
-wr_u16_at(struct buf *b, size_t off, uint16_t v)
-{
-	memcpy(b->data + off, &v, sizeof(v));
-}
-
-static uint32_t
-ld_u32(const struct buf *b, size_t off)
-{
-	uint32_t	v;
-
-	memcpy(&v, b->data + off, sizeof(v));
-	return v;
-}
-
-static void
-pad4(struct buf *b)
-{
-	while (b->len % 4 != 0)
-		buf_addc(b, 0);
-}
-
-/*
- * Writes the bucket of rules (ascending, with their clauses pr) into bk,
- * 4-byte aligned; fills its reference (offset in bk, length).
- */
-static void
-emit_bucket(struct buf *bk, const size_t *rules, size_t n,
-    const struct pf_rule *pr, uint32_t ref[2])
-{
-	struct bsubject		*subs = NULL, *s;
-	const struct pf_rule	*p;
-	size_t			 nsubs = 0, subcap = 0, i, c, j, id, nc;
-	size_t			 start, nalways = 0, sub_tab, off, k, total;
-	unsigned		 need;
-
-	if (n == 0) {
-		ref[0] = ref[1] = 0;
-		return;
-	}
-	pad4(bk);
-	start = bk->len;
-	for (i = 0; i < n; i++) {
-		p = &pr[rules[i]];
-		nc = p->n > PF_MAX_CLAUSES ? PF_MAX_CLAUSES : p->n;
-		if (nc == 0) {
-			nalways++;
-			continue;
-		}
-		need = (1u << nc) - 1;
-		for (c = 0; c < nc; c++)
-			for (j = 0; j < p->c[c].n; j++) {
-				k = bsubject_of(&subs, &nsubs, &subcap,
-				    &p->c[c].a[j]);
-				id = litscan_add(subs[k].ls, p->c[c].a[j].lit,
-				    p->c[c].a[j].len, p->c[c].a[j].ci);
-				bsubject_post(&subs[k], id, rules[i], 1u << c,
-				    need);
-			}
-	}
-	wr_u32(bk, (uint32_t)n);
-	wr_u32(bk, (uint32_t)nalways);
-	wr_u32(bk, (uint32_t)nsubs);
-	wr_u32(bk, 0);
-	for (i = 0; i < n; i++)
-		if (pr[rules[i]].n == 0)
-			wr_u32(bk, (uint32_t)rules[i]);
-	sub_tab = bk->len;
-	for (i = 0; i < nsubs * PF_SUBJ; i++)
-		wr_u8(bk, 0);
-	for (k = 0; k < nsubs; k++) {
-		s = &subs[k];
-		off = sub_tab + k * PF_SUBJ;
-		bk->data[off] = (char)s->field;
-		if (s->key != NULL) {
-			wr_u16_at(bk, off + 2, (uint16_t)strlen(s->key));
-			wr_u32_at(bk, off + 4, (uint32_t)(bk->len - start));
-			buf_adds(bk, s->key);
-			pad4(bk);
-		}
-		wr_u32_at(bk, off + 8, (uint32_t)(bk->len - start));
-		litscan_encode(s->ls, bk);
-		wr_u32_at(bk, off + 12, (uint32_t)(bk->len - start -
-		    (size_t)ld_u32(bk, off + 8)));
-		wr_u32_at(bk, off + 16, (uint32_t)(bk->len - start));
-		for (id = 0, total = 0; id <= litscan_count(s->ls); id++) {
-			wr_u32(bk, (uint32_t)total);
-			if (id < litscan_count(s->ls) && id < s->nlits)
-				total += s->npost[id];
-		}
-		wr_u32_at(bk, off + 20, (uint32_t)(bk->len - start));
-		for (id = 0; id < s->nlits; id++)
-			for (j = 0; j < s->npost[id]; j++) {
-				wr_u32(bk, s->post[id][j].rule);
-				wr_u8(bk, s->post[id][j].bit);
-				wr_u8(bk, s->post[id][j].need);
-				wr_u16(bk, 0);
-			}
-		bsubject_free(s);
-	}
-	free(subs);
-	ref[0] = (uint32_t)start;
-	ref[1] = (uint32_t)(bk->len - start);
-}
-
 static void
 write_bref(struct buf *out, const struct buf *bk, size_t base,
     const uint32_t ref[2])
@@ -575,8 +380,8 @@ pf_build(const struct ruleset *rs, struct buf *out)
 	tool_refs = xcalloc(nrefs ? nrefs : 1, sizeof(*tool_refs));
 	memset(ntools, 0, sizeof(ntools));
 	for (k = 0; k < EV__COUNT; k++) {
-		emit_bucket(&bk, any[k].v, any[k].n, prs, any_ref[k]);
-		emit_bucket(&bk, glob[k].v, glob[k].n, prs, glob_ref[k]);
+		pf_emit_bucket(&bk, any[k].v, any[k].n, prs, any_ref[k]);
+		pf_emit_bucket(&bk, glob[k].v, glob[k].n, prs, glob_ref[k]);
 	}
 	for (i = 0; i < nrefs; i = j) {
 		struct rlist l;
@@ -584,7 +389,7 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		for (j = i; j < nrefs && refs[j].kind == refs[i].kind &&
 		    strcmp(refs[j].name, refs[i].name) == 0; j++)
 			rlist_add(&l, refs[j].rule);
-		emit_bucket(&bk, l.v, l.n, prs, tool_refs[i]);
+		pf_emit_bucket(&bk, l.v, l.n, prs, tool_refs[i]);
 		ntools[refs[i].kind]++;
 		free(l.v);
 	}
@@ -660,7 +465,7 @@ pf_build(const struct ruleset *rs, struct buf *out)
 		free(glob[k].v);
 	}
 	for (i = 0; i < rs->n; i++)
-		pfrule_free(&prs[i]);
+		pf_rule_free(&prs[i]);
 	free(prs);
 	free(refs);
 	free(tool_refs);

@@ -174,17 +174,6 @@ subjects_release(struct subjects *ss)
 	memset(ss, 0, sizeof(*ss));
 }
 
-/* A found literal's claim: rule's clause `bit` holds; it needs `need`. */
-struct claim {
-	uint32_t	rule;
-	uint8_t		bit, need;
-};
-
-struct claims {
-	struct claim	*v;
-	size_t		 n, cap;
-};
-
 static void
 push_rule(struct pf_candidates *out, size_t *cap, size_t rule)
 {
@@ -197,14 +186,6 @@ push_rule(struct pf_candidates *out, size_t *cap, size_t rule)
 }
 
 static int
-claim_cmp(const void *x, const void *y)
-{
-	const struct claim	*a = x, *b = y;
-
-	return a->rule < b->rule ? -1 : a->rule > b->rule;
-}
-
-static int
 size_cmp(const void *x, const void *y)
 {
 	size_t	a = *(const size_t *)x, b = *(const size_t *)y;
@@ -212,60 +193,66 @@ size_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The postings of the literals one scanner found, as claims. */
-static int
-add_claims(const unsigned char *b, size_t blen, uint32_t index,
-    uint32_t posts, uint32_t nlits, const struct litscan_hits *hits,
-    struct claims *cl)
-{
-	const unsigned char	*p;
-	uint32_t		 id, from, to, k;
-	size_t			 i;
+/* What the scanners of one bucket found, per subject. */
+struct found {
+	unsigned char	**lits;		/* per subject: per literal id */
+	uint32_t	 *nlits;
+	size_t		  n;
+};
 
-	if (index > blen || ((uint64_t)nlits + 1) * 4 > blen - index)
+/*
+ * Whether the other clauses of a rule (its checks at off) each have a
+ * literal found: 1, 0, or -1 when the bytes are bad.
+ */
+static int
+check_clauses(const unsigned char *ck, size_t cklen, uint32_t off,
+    const struct found *f)
+{
+	struct rd	r;
+	uint16_t	nc, na, c, j, sub;
+	uint32_t	id;
+	bool		hit;
+
+	if (off > cklen)
 		return -1;
-	for (i = 0; i < hits->n; i++) {
-		id = hits->v[i];
-		from = ld32(b + index + 4 * (size_t)id);
-		to = ld32(b + index + 4 * ((size_t)id + 1));
-		if (from > to || posts > blen ||
-		    (uint64_t)to * PF_POST > blen - posts)
-			return -1;
-		for (k = from; k < to; k++) {
-			p = b + posts + (size_t)k * PF_POST;
-			if (cl->n == cl->cap) {
-				cl->cap = cl->cap ? cl->cap * 2 : 32;
-				cl->v = xreallocarray(cl->v, cl->cap,
-				    sizeof(*cl->v));
-			}
-			cl->v[cl->n].rule = ld32(p);
-			cl->v[cl->n].bit = p[4];
-			cl->v[cl->n++].need = p[5];
+	rd_init(&r, ck + off, cklen - off);
+	nc = rd_u16(&r);
+	for (c = 0; c < nc; c++) {
+		na = rd_u16(&r);
+		for (j = 0, hit = false; j < na; j++) {
+			sub = rd_u16(&r);
+			id = rd_u32(&r);
+			if (r.bad || sub >= f->n || id >= f->nlits[sub])
+				return -1;
+			if (f->lits[sub][id])
+				hit = true;
 		}
+		if (!hit)
+			return 0;
 	}
-	return 0;
+	return r.bad ? -1 : 1;
 }
 
 /*
  * Adds the rules of one bucket that can fire to out: its rules without
- * clauses, and those whose every clause has a literal found.
+ * clauses, and those whose anchor has a literal found and whose other
+ * clauses each have one too.
  */
 static int
 select_bucket(const struct rd *bk, struct rr_event *ev,
     const struct pf_lazy *lazy, struct subjects *ss,
     struct pf_candidates *out, size_t *cap)
 {
-	const unsigned char	*b = bk->p, *sp, *key;
-	size_t			 blen = (size_t)(bk->end - bk->p), i, j;
+	const unsigned char	*b = bk->p, *sp, *key, *pp;
+	size_t			 blen = (size_t)(bk->end - bk->p), i, h;
 	uint32_t		 nrules, nalways, nsubs, f, keylen, keyoff;
-	uint32_t		 soff, slen, index, posts, rule;
+	uint32_t		 soff, slen, index, posts, id, from, to, k;
+	uint32_t		 ckoff, check;
 	struct litscan_map	 m;
 	struct litscan_text	*tx;
-	struct litscan_hits	 hits = { NULL, 0, 0 };
-	struct claims		 cl = { NULL, 0, 0 };
-	unsigned char		*found = NULL;
-	uint8_t			 bits;
-	int			 rc = -1;
+	struct litscan_hits	*hits = NULL;
+	struct found		 fd = { NULL, NULL, 0 };
+	int			 rc = -1, ok;
 
 	if (blen == 0)
 		return 0;
@@ -274,12 +261,18 @@ select_bucket(const struct rd *bk, struct rr_event *ev,
 	nrules = ld32(b);
 	nalways = ld32(b + 4);
 	nsubs = ld32(b + 8);
+	ckoff = ld32(b + 12);
 	if (nalways > nrules || (uint64_t)nalways * 4 > blen - PF_BUCKET ||
-	    (uint64_t)nsubs * PF_SUBJ > blen - PF_BUCKET - nalways * 4)
+	    (uint64_t)nsubs * PF_SUBJ > blen - PF_BUCKET - nalways * 4 ||
+	    ckoff > blen)
 		return -1;
 	for (i = 0; i < nalways; i++)
 		push_rule(out, cap, ld32(b + PF_BUCKET + 4 * i));
-	for (i = 0; i < nsubs; i++) {
+	fd.lits = xcalloc(nsubs + 1, sizeof(*fd.lits));
+	fd.nlits = xcalloc(nsubs + 1, sizeof(*fd.nlits));
+	hits = xcalloc(nsubs + 1, sizeof(*hits));
+	/* Every subject's scanner: the anchors, and what the checks read. */
+	for (i = 0; i < nsubs; i++, fd.n++) {
 		sp = b + PF_BUCKET + 4 * (size_t)nalways + i * PF_SUBJ;
 		f = sp[0];
 		memcpy(&keylen, sp + 2, 2);
@@ -287,8 +280,6 @@ select_bucket(const struct rd *bk, struct rr_event *ev,
 		keyoff = ld32(sp + 4);
 		soff = ld32(sp + 8);
 		slen = ld32(sp + 12);
-		index = ld32(sp + 16);
-		posts = ld32(sp + 20);
 		/* The builder never indexes the file fields. */
 		if (f > F_INPUT || f == F_FILE_BEFORE || f == F_FILE_AFTER ||
 		    (f == F_INPUT) != (keylen > 0) || keyoff > blen ||
@@ -298,31 +289,48 @@ select_bucket(const struct rd *bk, struct rr_event *ev,
 			goto out;
 		key = b + keyoff;
 		tx = subject_get(ss, ev, lazy, (enum rr_field)f, key, keylen);
-		found = xcalloc(litscan_map_count(&m) + 1, 1);
-		hits.n = 0;
-		if (litscan_map_run(&m, tx, LITSCAN_AUTO, found, &hits) < 0 ||
-		    add_claims(b, blen, index, posts, litscan_map_count(&m),
-		    &hits, &cl) < 0)
+		fd.nlits[i] = litscan_map_count(&m);
+		fd.lits[i] = xcalloc(fd.nlits[i] + 1, 1);
+		if (litscan_map_run(&m, tx, LITSCAN_AUTO, fd.lits[i],
+		    &hits[i]) < 0)
 			goto out;
-		free(found);
-		found = NULL;
 	}
-	/* Per rule: the clause bits found must make all its bits. */
-	if (cl.n > 1)
-		qsort(cl.v, cl.n, sizeof(*cl.v), claim_cmp);
-	for (i = 0; i < cl.n; i = j) {
-		rule = cl.v[i].rule;
-		bits = 0;
-		for (j = i; j < cl.n && cl.v[j].rule == rule; j++)
-			bits |= cl.v[j].bit;
-		if (cl.v[i].need != 0 && (bits & cl.v[i].need) == cl.v[i].need)
-			push_rule(out, cap, rule);
+	/* The postings of the literals found: anchors, then the checks. */
+	for (i = 0; i < nsubs; i++) {
+		sp = b + PF_BUCKET + 4 * (size_t)nalways + i * PF_SUBJ;
+		index = ld32(sp + 16);
+		posts = ld32(sp + 20);
+		if (index > blen || ((uint64_t)fd.nlits[i] + 1) * 4 >
+		    blen - index || posts > blen)
+			goto out;
+		for (h = 0; h < hits[i].n; h++) {
+			id = hits[i].v[h];
+			from = ld32(b + index + 4 * (size_t)id);
+			to = ld32(b + index + 4 * ((size_t)id + 1));
+			if (from > to || (uint64_t)to * PF_POST > blen - posts)
+				goto out;
+			for (k = from; k < to; k++) {
+				pp = b + posts + (size_t)k * PF_POST;
+				check = ld32(pp + 4);
+				ok = check == 0xffffffffu ? 1 :
+				    check_clauses(b + ckoff, blen - ckoff,
+				    check, &fd);
+				if (ok < 0)
+					goto out;
+				if (ok)
+					push_rule(out, cap, ld32(pp));
+			}
+		}
 	}
 	rc = 0;
 out:
-	free(found);
-	free(hits.v);
-	free(cl.v);
+	for (i = 0; i < nsubs; i++) {
+		free(fd.lits[i]);
+		free(hits[i].v);
+	}
+	free(fd.lits);
+	free(fd.nlits);
+	free(hits);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #include "glob.h"
@@ -48,7 +49,10 @@ ruleset_release(struct ruleset *rs)
 	free(rs->regexes);
 	free(rs->globs);
 	free(rs->jsons);
-	free(rs->rules);
+	if (rs->rules_mapped)
+		munmap(rs->rules, rs->cap * sizeof(*rs->rules));
+	else
+		free(rs->rules);
 	free(rs->id_index);
 	free(rs->left_out);
 	free(rs->left_index);

@@ -427,6 +427,8 @@ struct ruleset {
 	bool		 pf_owned, pf_intact;
 	/* Rules decoded on demand (cache.c): rules[i] may be NULL. */
 	struct ruleset_lazy *lazy;
+	/* rules is anonymous memory of cap entries (munmap, not free). */
+	bool		 rules_mapped;
 	/* While compiling for the cache: every source read is logged. */
 	struct manifest	*manifest;
 	/* While compiling: the engine's own directories (compile_places.c). */

@@ -116,6 +116,30 @@ xvasprintf(const char *fmt, va_list ap)
 }
 
 char *
+xstrjoin(const char *s, ...)
+{
+	va_list		 ap;
+	const char	*p;
+	size_t		 len = 0, n;
+	char		*out, *o;
+
+	va_start(ap, s);
+	for (p = s; p != NULL; p = va_arg(ap, const char *))
+		len += strlen(p);
+	va_end(ap);
+	o = out = xmalloc(len + 1);
+	va_start(ap, s);
+	for (p = s; p != NULL; p = va_arg(ap, const char *)) {
+		n = strlen(p);
+		memcpy(o, p, n);
+		o += n;
+	}
+	va_end(ap);
+	*o = '\0';
+	return out;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
 	va_list	 ap;

@@ -30,6 +30,8 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xmemdup0(const void *, size_t);	/* copy + NUL terminator */
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+/* The strings up to a NULL, one after the other; owned.  (No printf.) */
+char	*xstrjoin(const char *, ...) __attribute__((sentinel));
 char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 
 /* Ends the process for want of memory; size is 0 when it is not known. */

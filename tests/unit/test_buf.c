@@ -71,5 +71,48 @@ main(void)
 	buf_printf(&b, "%d-%s", 42, "x");
 	ok(b.len == 4 && strcmp(b.data, "42-x") == 0, "then a short one");
 	buf_release(&b);
+
+	/* Numbers without printf, as printf writes them. */
+	{
+		static const unsigned long long u[] = {
+			0, 1, 9, 10, 99, 100, 123456789, 4294967295ULL,
+			18446744073709551615ULL
+		};
+		static const long long sv[] = {
+			0, -1, 42, -1000000007LL, 9223372036854775807LL,
+			-9223372036854775807LL - 1
+		};
+		char	want2[64];
+		int	w;
+
+		bad = 0;
+		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+			for (w = 0; w <= 20; w += 4) {
+				buf_init(&b);
+				buf_add_u64(&b, u[i], w);
+				snprintf(want2, sizeof(want2), "%0*llu", w, u[i]);
+				bad += strcmp(b.data, want2) != 0;
+				buf_reset(&b);
+				buf_add_hex(&b, u[i], w);
+				snprintf(want2, sizeof(want2), "%0*llx", w, u[i]);
+				bad += strcmp(b.data, want2) != 0;
+				buf_release(&b);
+			}
+		for (i = 0; i < sizeof(sv) / sizeof(sv[0]); i++) {
+			buf_init(&b);
+			buf_add_i64(&b, sv[i]);
+			snprintf(want2, sizeof(want2), "%lld", sv[i]);
+			bad += strcmp(b.data, want2) != 0;
+			buf_release(&b);
+		}
+		ok(bad == 0, "buf_add_u64, buf_add_hex, buf_add_i64: as %%0*llu, "
+		    "%%0*llx and %%lld");
+		s = xstrjoin("a", "", "bc", "/d", NULL);
+		is_str(s, "abc/d", "xstrjoin");
+		free(s);
+		s = xstrjoin("", NULL);
+		is_str(s, "", "xstrjoin of nothing");
+		free(s);
+	}
 	return done_testing();
 }
