@@ -65,6 +65,7 @@ extern const struct cmd_entry cmd_import_entry;
 extern const struct cmd_entry cmd_compile_entry;
 extern const struct cmd_entry cmd_rules_entry;
 extern const struct cmd_entry cmd_trust_entry;
+extern const struct cmd_entry cmd_doctor_entry;
 extern const struct cmd_entry cmd_checkfiles_entry;
 
 #endif

@@ -3,9 +3,11 @@
  * claiming any `once` state, and show every rule considered, whether it
  * fired, and which condition decided it; then the exact hook reply.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "applypatch.h"
@@ -29,23 +31,105 @@ explain_patch_after(const void *arg, const char *disk, size_t len,
 	return patch_file_after(arg, disk, len, out);
 }
 
-enum { EXPLAIN_AGENT, EXPLAIN_EVENT, EXPLAIN_RULES };
+enum {
+	EXPLAIN_AGENT, EXPLAIN_EVENT, EXPLAIN_RULES, EXPLAIN_COMMAND,
+	EXPLAIN_PATH, EXPLAIN_TOOL, EXPLAIN_CONTENT, EXPLAIN_PROMPT
+};
 
 static const struct cmd_option explain_options[] = {
 	{ "agent", 0, "auto|claude|gemini|codex|copilot|cursor", 0,
 	    EXPLAIN_AGENT },
 	{ "event", 0, "EVENT", 0, EXPLAIN_EVENT },
 	{ "rules", 0, "PATH", CMD_OPT_REPEAT, EXPLAIN_RULES },
+	{ "command", 0, "CMD", 0, EXPLAIN_COMMAND },
+	{ "path", 0, "FILE", 0, EXPLAIN_PATH },
+	{ "tool", 0, "TOOL", 0, EXPLAIN_TOOL },
+	{ "content", 0, "TEXT", 0, EXPLAIN_CONTENT },
+	{ "prompt", 0, "TEXT", 0, EXPLAIN_PROMPT },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
 const struct cmd_entry cmd_explain_entry = {
 	.name = "explain",
 	.options = explain_options,
-	.args = "< event.json",
-	.summary = "Show which rules an event would fire, and why.",
+	.args = "[< event.json]",
+	.summary = "Show which rules an event would fire, and why: the event "
+	    "on standard input, or built from --command CMD (a Bash call), "
+	    "--path FILE (a Write; --tool and --content change it) or "
+	    "--prompt TEXT.",
 	.exec = cmd_explain_exec,
 };
+
+/*
+ * The event that --command, --path or --prompt describe, as Claude Code
+ * sends it (its names are the canonical ones), in the current directory
+ * and an explain session of its own.  NULL with *err when the options
+ * do not make one event.
+ */
+static struct cJSON *
+built_event(const struct cmd_args *a, char **err)
+{
+	const char	*cmd = cmd_args_get(a, EXPLAIN_COMMAND);
+	const char	*path = cmd_args_get(a, EXPLAIN_PATH);
+	const char	*prompt = cmd_args_get(a, EXPLAIN_PROMPT);
+	const char	*tool = cmd_args_get(a, EXPLAIN_TOOL);
+	const char	*content = cmd_args_get(a, EXPLAIN_CONTENT);
+	struct cJSON	*ev, *in;
+	char		 cwd[4096];
+
+	if ((cmd != NULL) + (path != NULL) + (prompt != NULL) > 1) {
+		*err = xstrdup("--command, --path and --prompt each make an "
+		    "event: give one");
+		return NULL;
+	}
+	if (prompt != NULL && (tool != NULL || content != NULL)) {
+		*err = xstrdup("--tool and --content go with --command or "
+		    "--path, not with --prompt");
+		return NULL;
+	}
+	if (cmd != NULL && content != NULL) {
+		*err = xstrdup("--content goes with --path");
+		return NULL;
+	}
+	if (cmd == NULL && path == NULL && prompt == NULL) {
+		if (tool != NULL || content != NULL)
+			*err = xstrdup("--tool and --content go with "
+			    "--command or --path");
+		return NULL;
+	}
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "session_id", "explain");
+	if (getcwd(cwd, sizeof(cwd)) != NULL)
+		cJSON_AddStringToObject(ev, "cwd", cwd);
+	if (prompt != NULL) {
+		cJSON_AddStringToObject(ev, "hook_event_name",
+		    "UserPromptSubmit");
+		cJSON_AddStringToObject(ev, "prompt", prompt);
+		return ev;
+	}
+	cJSON_AddStringToObject(ev, "hook_event_name", "PreToolUse");
+	if (tool == NULL)
+		tool = cmd != NULL ? "Bash" : "Write";
+	cJSON_AddStringToObject(ev, "tool_name", tool);
+	in = cJSON_AddObjectToObject(ev, "tool_input");
+	if (cmd != NULL) {
+		cJSON_AddStringToObject(in, "command", cmd);
+		return ev;
+	}
+	cJSON_AddStringToObject(in, strcmp(tool, "NotebookEdit") == 0 ?
+	    "notebook_path" : "file_path", path);
+	/* The text the tool would write, where the tool takes one. */
+	if (strcmp(tool, "Write") == 0)
+		cJSON_AddStringToObject(in, "content", content ? content : "");
+	else if (strcmp(tool, "Edit") == 0) {
+		cJSON_AddStringToObject(in, "old_string", "");
+		cJSON_AddStringToObject(in, "new_string",
+		    content ? content : "");
+	} else if (strcmp(tool, "NotebookEdit") == 0)
+		cJSON_AddStringToObject(in, "new_source",
+		    content ? content : "");
+	return ev;
+}
 
 /* The client, and what its names are canonically. */
 static void
@@ -134,6 +218,7 @@ cmd_explain_exec(int argc, char **argv)
 	char			*sysmsg, *project;
 	size_t			 len, i, n;
 	int			 ag = AGENT_AUTO;
+	bool			 built = false;
 
 	if (cmd_args_parse(&cmd_explain_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_explain_entry, err);
@@ -148,6 +233,21 @@ cmd_explain_exec(int argc, char **argv)
 		    "codex, copilot or cursor)", agent);
 		cmd_args_release(&a);
 		return cmd_usage(&cmd_explain_entry, err);
+	}
+	if ((root = built_event(&a, &err)) != NULL || err != NULL) {
+		if (err == NULL && ag > AGENT_CLAUDE)
+			err = xasprintf("--command, --path and --prompt build a "
+			    "Claude Code event (its names are the canonical "
+			    "ones); give a %s event on standard input instead",
+			    agent_titles[ag]);
+		if (err != NULL) {
+			cJSON_Delete(root);
+			cmd_args_release(&a);
+			return cmd_usage(&cmd_explain_entry, err);
+		}
+		ag = AGENT_CLAUDE;
+		built = true;
+		goto mapped;
 	}
 	buf_init(&in);
 	switch (fd_read_all(0, EXPLAIN_STDIN_MAX, true, &in)) {
@@ -171,8 +271,11 @@ cmd_explain_exec(int argc, char **argv)
 		return RR_EXIT_USAGE;
 	}
 	free(input);
+mapped:
 	agent_map(root, (enum rr_agent)ag, cmd_args_get(&a, EXPLAIN_EVENT),
 	    &m);
+	if (built)
+		m.why = "an event built from the options";
 	n = m.n;
 	evs = xcalloc(n, sizeof(*evs));
 	for (i = 0; i < n; i++) {

@@ -14,11 +14,14 @@
 
 #include "cmd.h"
 #include "cmdargs.h"
+#include "datadir.h"
 #include "fileio.h"
 #include "import.h"
+#include "userconf.h"
 #include "xmalloc.h"
 
 #define IMPORT_FILE_MAX	(8u * 1024 * 1024)
+#define SCHEMA_NAME	"rules.schema.json"
 
 static int cmd_import_exec(int, char **);
 
@@ -107,13 +110,42 @@ check_hookify_name(const char *path, struct diag_list *diags)
 	diag_set_hint(d, "the rule is imported all the same");
 }
 
+/*
+ * The JSON schema of rule files, as an editor can open it: installed
+ * beside the packs (in $(pkgdatadir)/schemas), or where this program
+ * keeps its data; the configured place when neither holds it.  Owned.
+ */
+static char *
+schema_file(void)
+{
+	struct stat	 st;
+	char		*packs = packs_dir(), *slash, *f, *dir;
+
+	if ((slash = strrchr(packs, '/')) != NULL && slash != packs) {
+		*slash = '\0';
+		f = xasprintf("%s/schemas/" SCHEMA_NAME, packs);
+		if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+			free(packs);
+			return f;
+		}
+		free(f);
+	}
+	free(packs);
+	dir = datadir_path("schemas");
+	f = xasprintf("%s/" SCHEMA_NAME, dir);
+	free(dir);
+	return f;
+}
+
 static void
 header(struct buf *b, enum kind k, int argc, char **argv)
 {
-	int	i;
+	char	*schema = schema_file();
+	int	 i;
 
-	buf_adds(b, "# yaml-language-server: $schema=rules.schema.json\n#\n"
-	    "# Written by `reflexion-rules import` from:\n");
+	buf_printf(b, "# yaml-language-server: $schema=%s\n#\n"
+	    "# Written by `reflexion-rules import` from:\n", schema);
+	free(schema);
 	for (i = 0; i < argc; i++)
 		buf_printf(b, "#   %s\n", argv[i]);
 	if (k == K_DIET103)

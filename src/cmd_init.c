@@ -24,6 +24,7 @@
 #include "fileio.h"
 #include "hookreg.h"
 #include "places.h"
+#include "progpath.h"
 #include "settings_merge.h"
 #include "xmalloc.h"
 
@@ -212,31 +213,6 @@ remove_file(const char *path, const char *old, size_t oldlen, mode_t mode,
 	return rc;
 }
 
-/* The file of name in $PATH that we could run, or NULL (owned). */
-static char *
-on_path(const char *name)
-{
-	const char	*path = getenv("PATH"), *p, *end;
-	char		*f;
-	struct stat	 st;
-
-	if (path == NULL)
-		return NULL;
-	for (p = path; ; p = end + 1) {
-		if ((end = strchr(p, ':')) == NULL)
-			end = p + strlen(p);
-		/* An empty entry is the current directory. */
-		f = xasprintf("%.*s%s%s", (int)(end - p), p, end > p ? "/" : "",
-		    name);
-		if (stat(f, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(f, X_OK) == 0)
-			return f;
-		free(f);
-		if (*end == '\0')
-			return NULL;
-	}
-}
-
 /* s quoted for sh when it needs to be. */
 static char *
 sh_quote(const char *s)
@@ -271,8 +247,8 @@ hook_command(char **note)
 	char	*found, *self, *real_found, *q, *cmd;
 
 	*note = NULL;
-	self = realpath("/proc/self/exe", NULL);
-	if ((found = on_path("reflexion-rules")) != NULL) {
+	self = progpath_self();
+	if ((found = progpath_find("reflexion-rules")) != NULL) {
 		real_found = realpath(found, NULL);
 		if (self != NULL && real_found != NULL &&
 		    strcmp(self, real_found) != 0)
@@ -311,46 +287,6 @@ statusline_command(const char *hook)
 	return xstrdup("reflexion-rules statusline");
 }
 
-/*
- * Where client c keeps its hooks for scope: under the project root, or
- * the home directory, or its own directory variable.  NULL with *err
- * when it has no such scope or the home is not known.
- */
-static char *
-client_file(const struct reg_client *c, enum reg_scope scope,
-    const char *root, char **err)
-{
-	const struct reg_file	*f = &c->files[scope];
-	const char		*home, *env, *rest;
-
-	if (f->path == NULL) {
-		*err = xasprintf("%s has no %s scope (its scopes: %s%s%s)",
-		    agent_titles[c->agent], reg_scope_names[scope],
-		    c->files[SCOPE_PROJECT].path ? "project" : "",
-		    c->files[SCOPE_LOCAL].path ? ", local" : "",
-		    c->files[SCOPE_USER].path ? ", user" : "");
-		return NULL;
-	}
-	if (strncmp(f->path, "~/", 2) != 0) {
-		if (root == NULL || *root == '\0' || strcmp(root, ".") == 0)
-			return xstrdup(f->path);
-		return xasprintf("%s%s%s", root,
-		    root[strlen(root) - 1] == '/' ? "" : "/", f->path);
-	}
-	if (f->dir_env != NULL && (env = getenv(f->dir_env)) != NULL &&
-	    *env != '\0') {
-		/* "~/.codex/hooks.json": $CODEX_HOME/hooks.json */
-		rest = strchr(f->path + 2, '/');
-		return xasprintf("%s%s", env, rest != NULL ? rest : "");
-	}
-	if ((home = getenv("HOME")) == NULL || *home == '\0') {
-		*err = xasprintf("HOME is not set: no user scope for %s",
-		    agent_titles[c->agent]);
-		return NULL;
-	}
-	return xasprintf("%s/%s", home, f->path + 2);
-}
-
 struct init_run {
 	const char	*root;		/* the project, as printed */
 	enum reg_scope	 scope;
@@ -372,7 +308,7 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	int			 existed, changed, rc = -1, sl = 0;
 	bool			 empty;
 
-	if ((path = client_file(c, ir->scope, ir->root, err)) == NULL)
+	if ((path = hookreg_file(c, ir->scope, ir->root, err)) == NULL)
 		return -1;
 	memset(&ed, 0, sizeof(ed));
 	ed.client = c;
@@ -555,9 +491,9 @@ cmd_init_exec(int argc, char **argv)
 		fprintf(stderr, "reflexion-rules init: %s\n", note);
 	if (status == RR_EXIT_OK && ir.changed > 0 && !ir.uninstall)
 		printf("reflexion-rules: next: turn rule packs on in "
-		    "~/.reflexion/config.yaml, or write rules in "
-		    ".reflexion/rules/ (reflexion-rules(5)); 'reflexion-rules "
-		    "rules' lists the active ones\n");
+		    "~/.reflexion/config.yaml (packs: [dangerous-commands]), "
+		    "or write rules in .reflexion/rules/ (reflexion-rules(5)); "
+		    "then 'reflexion-rules doctor' checks it all\n");
 out:
 	free(note);
 	free(sl_cmd);

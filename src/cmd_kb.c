@@ -83,6 +83,15 @@ static const struct cmd_entry kb_list_verb = {
 	    "format.",
 };
 
+static const struct cmd_entry kb_delete_verb = {
+	.name = "kb delete",
+	.args = "ID...",
+	.lower = 1,
+	.upper = -1,
+	.summary = "Delete the entries of these ids (the #N that 'kb list' "
+	    "and 'kb search' print).  Exit 1 when one of them is not there.",
+};
+
 static const struct cmd_entry kb_import_verb = {
 	.name = "kb import",
 	.args = "[FILE]",
@@ -116,6 +125,7 @@ static const struct cmd_entry *const kb_verbs[] = {
 	&kb_add_verb,
 	&kb_search_verb,
 	&kb_list_verb,
+	&kb_delete_verb,
 	&kb_import_verb,
 	&kb_export_verb,
 	&kb_prune_verb,
@@ -138,6 +148,8 @@ const struct cmd_entry cmd_kb_entry = {
 struct kb_args {
 	const char	*pos[2];
 	int		 npos;
+	const char	**all;		/* every positional argument; owned */
+	int		 nall;
 	long		 limit;
 	long		 days;
 	bool		 json;
@@ -196,9 +208,12 @@ kb_parse(const struct cmd_entry *verb, int argc, char **argv,
 	a->raw = cmd_args_has(&ca, KB_RAW);
 	kb_number(&ca, KB_LIMIT, "limit", &a->limit, &err);
 	kb_number(&ca, KB_DAYS, "days", &a->days, &err);
-	/* No verb takes more than two; the values point into argv. */
+	/* The values point into argv; only delete takes more than two. */
 	for (i = 0; i < ca.nrest && i < 2; i++)
 		a->pos[a->npos++] = ca.rest[i];
+	a->all = xcalloc((size_t)ca.nrest + 1, sizeof(*a->all));
+	for (i = 0; i < ca.nrest; i++)
+		a->all[a->nall++] = ca.rest[i];
 	cmd_args_release(&ca);
 	if (err != NULL)
 		return cmd_usage(&cmd_kb_entry, err);
@@ -337,9 +352,81 @@ kb_query(struct kb_args *a, bool search)
 		return finish(db, RR_EXIT_USAGE);
 	}
 	print_rows(&rows, a->json);
+	/* Said on stderr, so that --json stays a list of entries. */
+	if (rows.n == 0 && search)
+		fprintf(stderr, "reflexion-rules kb: no entry's error contains "
+		    "'%s'\n", a->pos[0]);
+	else if (rows.n == 0)
+		fprintf(stderr, "reflexion-rules kb: the knowledge base is "
+		    "empty: errors fixed in a session are learnt with the "
+		    "observe pack, or add one with 'reflexion-rules kb add'\n");
 	rc = search && rows.n == 0 ? RR_EXIT_FAIL : RR_EXIT_OK;
 	kb_rows_release(&rows);
 	return finish(db, rc);
+}
+
+/* An id as kb list prints it: "12" or "#12". */
+static int
+parse_id(const char *s, long long *id)
+{
+	char	*end;
+
+	if (*s == '#')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*id = strtoll(s, &end, 10);
+	return errno != 0 || *end != '\0' || *id <= 0 ? -1 : 0;
+}
+
+static int
+kb_delete(struct kb_args *a)
+{
+	struct rr_db	*db;
+	sqlite3_stmt	*st;
+	char		*err = NULL;
+	long long	*ids, id;
+	int		 i, missing = 0, attempt;
+
+	ids = xcalloc((size_t)a->nall, sizeof(*ids));
+	for (i = 0; i < a->nall; i++)
+		if (parse_id(a->all[i], &ids[i]) < 0) {
+			err = xasprintf("'%s' is not an entry's id (the #N of "
+			    "'kb list')", a->all[i]);
+			free(ids);
+			return cmd_usage(&kb_delete_verb, err);
+		}
+	db = open_db();
+	for (attempt = 0; attempt < 2; attempt++) {
+		missing = 0;
+		if (db_conn(db, DB_WRITE, &err) == NULL ||
+		    db_begin(db, &err) < 0)
+			break;
+		for (i = 0; i < a->nall && err == NULL; i++) {
+			id = ids[i];
+			st = db_prepare(db, "delete an entry", &err, "DELETE "
+			    "FROM error_kb WHERE id = ?1", "i", id);
+			if (st != NULL && db_run(db, st, "delete an entry",
+			    &err) == 0 && sqlite3_changes(db->conn) == 0) {
+				fprintf(stderr, "reflexion-rules kb: no entry "
+				    "#%lld\n", id);
+				missing++;
+			}
+		}
+		if (err == NULL && db_commit(db, &err) == 0)
+			break;
+		db_rollback(db);
+		/* A damaged index fails the delete trigger: repair, again. */
+		if (attempt > 0 || !db_repaired_for_retry(db, &err))
+			break;
+	}
+	free(ids);
+	if (err != NULL)
+		return fail_with(db, err);
+	printf("%d entr%s deleted\n", a->nall - missing,
+	    a->nall - missing == 1 ? "y" : "ies");
+	return finish(db, missing ? RR_EXIT_FAIL : RR_EXIT_OK);
 }
 
 static int
@@ -602,8 +689,10 @@ cmd_kb_exec(int argc, char **argv)
 	}
 	status = kb_parse(verb, top.nrest - 1, top.rest + 1, &a);
 	cmd_args_release(&top);
-	if (status >= 0)
+	if (status >= 0) {
+		free(a.all);
 		return status;
+	}
 	home_find(&home);
 	if ((kb_home = home.dir) == NULL) {
 		/* Never a shared directory: no home, no knowledge base. */
@@ -617,6 +706,8 @@ cmd_kb_exec(int argc, char **argv)
 		status = kb_query(&a, true);
 	else if (verb == &kb_list_verb)
 		status = kb_query(&a, false);
+	else if (verb == &kb_delete_verb)
+		status = kb_delete(&a);
 	else if (verb == &kb_export_verb)
 		status = kb_export(&a);
 	else if (verb == &kb_import_verb)
@@ -627,5 +718,6 @@ cmd_kb_exec(int argc, char **argv)
 		status = kb_reindex();
 	kb_home = NULL;
 	home_release(&home);
+	free(a.all);
 	return status;
 }

@@ -2,18 +2,27 @@
  * reflexion-rules lint: compile rule files and print every problem with
  * its file, line, column, the source line and a caret.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd_check.h"
 #include "cmdargs.h"
+#include "color.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION	"0.0.0"
+#endif
 
 static int cmd_lint_exec(int, char **);
 
 enum { LINT_FORMAT };
 
 static const struct cmd_option lint_options[] = {
-	{ "format", 0, "text|json|github", 0, LINT_FORMAT },
+	{ "format", 0, "text|json|sarif|github", 0, LINT_FORMAT },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
@@ -37,6 +46,7 @@ cmd_lint_exec(int argc, char **argv)
 	char			*err;
 	size_t			 i, nrules = 0, warnings = 0;
 	int			 status;
+	bool			 color;
 
 	if (cmd_args_parse(&cmd_lint_entry, argc, argv, &a, &err) < 0)
 		return cmd_usage(&cmd_lint_entry, err);
@@ -48,9 +58,9 @@ cmd_lint_exec(int argc, char **argv)
 	if ((fmt = cmd_args_get(&a, LINT_FORMAT)) == NULL)
 		fmt = "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") &&
-	    strcmp(fmt, "github")) {
+	    strcmp(fmt, "sarif") && strcmp(fmt, "github")) {
 		fprintf(stderr, "reflexion-rules lint: unknown format '%s' "
-		    "(text, json or github)\n", fmt);
+		    "(text, json, sarif or github)\n", fmt);
 		cmd_args_release(&a);
 		return RR_EXIT_USAGE;
 	}
@@ -70,11 +80,15 @@ cmd_lint_exec(int argc, char **argv)
 			warnings++;
 	if (strcmp(fmt, "json") == 0)
 		diag_print_json(stdout, &cs.diags);
+	else if (strcmp(fmt, "sarif") == 0)
+		diag_print_sarif(stdout, &cs.diags, PACKAGE_VERSION);
 	else if (strcmp(fmt, "github") == 0)
 		diag_print_github(stdout, &cs.diags);
 	else {
+		color = color_wanted(stdout);
 		for (i = 0; i < cs.diags.n; i++)
-			diag_print_text(stdout, &cs.diags.items[i]);
+			diag_print_text_color(stdout, &cs.diags.items[i],
+			    color);
 		if (cs.diags.errors || warnings)
 			printf("%zu error%s, %zu warning%s\n", cs.diags.errors,
 			    cs.diags.errors == 1 ? "" : "s", warnings,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buf.h"
 #include "cmd_check.h"
@@ -15,10 +16,27 @@
 #include "eval.h"
 #include "pinned.h"
 #include "places.h"
+#include "sources.h"
 #include "userconf.h"
 #include "xmalloc.h"
 
 static int cmd_rules_exec(int, char **);
+
+/* skill-rules.json there, but replaced by its import (sources.h). */
+static void
+skill_rules_note(const struct ruleset *rs, const char *project)
+{
+	struct stat	 st;
+	char		*json;
+
+	if (*project == '\0' || !imported_skill_rules(rs))
+		return;
+	json = xasprintf("%s/.claude/skills/skill-rules.json", project);
+	if (stat(json, &st) == 0)
+		printf("%s: not read: the project's rules hold pack "
+		    SKILL_RULES_PACK ", its import, which replaces it\n", json);
+	free(json);
+}
 
 enum { RULES_EVENT, RULES_TOOL, RULES_DIGEST };
 
@@ -197,6 +215,7 @@ cmd_rules_exec(int argc, char **argv)
 		printf("%zu other error%s in rule files: run 'reflexion-rules "
 		    "lint'\n", other, other == 1 ? "" : "s");
 	project = project_root(NULL);
+	skill_rules_note(&cs.rs, project);
 	printf("project %s: %s\n", *project ? project : "(none)",
 	    cs.rs.project_trusted ? "trusted (its allow rules count)" :
 	    "not trusted (its allow rules count as no decision)");

@@ -57,6 +57,26 @@ valid_id(const char *s)
 	return true;
 }
 
+/*
+ * PACK/ID, both parts ids: the full id of a pack's rule, which a rule of
+ * any file may take to replace or switch off that rule (LAYERS AND
+ * TRUST decides whether it may).
+ */
+static bool
+qualified_id(const char *s)
+{
+	const char	*slash = strchr(s, '/');
+	char		 pack[256];
+	size_t		 n;
+
+	if (slash == NULL || (n = (size_t)(slash - s)) == 0 ||
+	    n >= sizeof(pack) || strchr(slash + 1, '/') != NULL)
+		return false;
+	memcpy(pack, s, n);
+	pack[n] = '\0';
+	return valid_id(pack) && valid_id(slash + 1);
+}
+
 static int
 enum_value(struct cctx *cx, const struct ynode *v, const char *key,
     const char *const *names, int count)
@@ -471,10 +491,13 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		cx_error(cx, n, DIAG_missing_key, "rule has no 'id'");
 	else if (!is_string(idn))
 		cx_error(cx, idn, DIAG_wrong_type, "'id' must be a string");
+	else if (qualified_id(idn->str))
+		/* PACK/ID names a pack's rule as `rules` lists it. */
+		r->id = arena_strdup(a, idn->str);
 	else if (!valid_id(idn->str))
 		cx_error(cx, idn, DIAG_bad_id,
 		    "rule id '%s' may only hold letters, digits, '_', '-' "
-		    "and '.'", idn->str);
+		    "and '.' (or be PACK/ID, a pack's rule)", idn->str);
 	else
 		r->id = cx->pack ? arena_printf(a, "%s/%s", cx->pack,
 		    idn->str) : arena_strdup(a, idn->str);

@@ -263,16 +263,41 @@ cell_width(const unsigned char *p, size_t n)
 void
 diag_print_text(FILE *fp, const struct diag *d)
 {
+	diag_print_text_color(fp, d, false);
+}
+
+/* ANSI colours, as compilers use them (color.h decides when). */
+#define DIAG_BOLD	"\033[1m"
+#define DIAG_RED	"\033[1;31m"
+#define DIAG_MAGENTA	"\033[1;35m"
+#define DIAG_CYAN	"\033[1;36m"
+#define DIAG_GREEN	"\033[1;32m"
+#define DIAG_RESET	"\033[0m"
+
+void
+diag_print_text_color(FILE *fp, const struct diag *d, bool color)
+{
 	struct buf	 b;
-	char		*s;
+	char		*s, code[8];
 	const char	*p;
 	size_t		 len, off, i, n, width;
 	int		 ch;
 
 	buf_init(&b);
-	s = diag_format_short(d);
-	buf_adds(&b, s);
-	free(s);
+	if (color) {
+		diag_code_str(d->code, code);
+		buf_adds(&b, DIAG_BOLD);
+		print_location(&b, d);
+		buf_printf(&b, ": %s%s:" DIAG_RESET " ", d->severity ==
+		    DIAG_ERROR ? DIAG_RED : d->severity == DIAG_WARNING ?
+		    DIAG_MAGENTA : DIAG_CYAN, severity_name(d->severity));
+		textesc_add(&b, d->message, strlen(d->message), TEXTESC_LINE);
+		buf_printf(&b, " [%s]", code);
+	} else {
+		s = diag_format_short(d);
+		buf_adds(&b, s);
+		free(s);
+	}
 	buf_addc(&b, '\n');
 	if (d->source_line != NULL && d->col > 0) {
 		p = d->source_line;
@@ -287,6 +312,8 @@ diag_print_text(FILE *fp, const struct diag *d)
 				buf_adds(&b, cell_width((const unsigned char *)
 				    p + i, n) == 2 ? "  " : " ");
 		}
+		if (color)
+			buf_adds(&b, DIAG_GREEN);
 		buf_addc(&b, '^');
 		width = 1;
 		if ((d->end_line == 0 || d->end_line == d->line) &&
@@ -298,6 +325,8 @@ diag_print_text(FILE *fp, const struct diag *d)
 			width = (size_t)ch;
 		for (i = 1; i < width; i++)
 			buf_addc(&b, '~');
+		if (color)
+			buf_adds(&b, DIAG_RESET);
 		buf_addc(&b, '\n');
 	}
 	if (d->hint != NULL)
@@ -387,6 +416,119 @@ diag_print_github(FILE *fp, const struct diag_list *l)
 		github_escape(&b, d->message, false);
 		buf_addc(&b, '\n');
 	}
+	fwrite(b.data, 1, b.len, fp);
+	buf_release(&b);
+}
+
+/* Every code, with its summary: SARIF's rules. */
+static const struct {
+	enum diag_code	 code;
+	const char	*summary;
+} diag_codes[] = {
+#define X(num, name, summary) { DIAG_##name, summary },
+#include "diag.def"
+#undef X
+};
+
+/* A file name as a SARIF URI: file:///abs/path, or a relative reference. */
+static void
+sarif_uri(struct buf *b, const char *file)
+{
+	struct buf		 u;
+	const unsigned char	*p;
+
+	buf_init(&u);
+	if (file[0] == '/')
+		buf_adds(&u, "file://");
+	for (p = (const unsigned char *)file; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p) != NULL)
+			buf_addc(&u, (char)*p);
+		else
+			buf_printf(&u, "%%%02X", *p);
+	}
+	buf_addc(&u, '\0');
+	jsonw_cstring(b, u.data);
+	buf_release(&u);
+}
+
+static size_t
+sarif_rule_index(enum diag_code code)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(diag_codes) / sizeof(diag_codes[0]); i++)
+		if (diag_codes[i].code == code)
+			return i;
+	return 0;
+}
+
+void
+diag_print_sarif(FILE *fp, const struct diag_list *l, const char *version)
+{
+	struct buf		 b;
+	const struct diag	*d;
+	size_t			 i;
+	char			 code[8], *text;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"$schema\":\"https://json.schemastore.org/"
+	    "sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":"
+	    "{\"driver\":{\"name\":\"reflexion-rules\",\"version\":");
+	jsonw_cstring(&b, version);
+	buf_adds(&b, ",\"rules\":[");
+	for (i = 0; i < sizeof(diag_codes) / sizeof(diag_codes[0]); i++) {
+		diag_code_str(diag_codes[i].code, code);
+		buf_printf(&b, "%s\n {\"id\":\"%s\",\"name\":\"%s\","
+		    "\"shortDescription\":{\"text\":", i ? "," : "", code,
+		    diag_code_name(diag_codes[i].code));
+		jsonw_cstring(&b, diag_codes[i].summary);
+		buf_adds(&b, "},\"help\":{\"text\":");
+		text = xasprintf("%s: %s. See reflexion-rules(5), DIAGNOSTICS, "
+		    "for what it means and how to fix it.", code,
+		    diag_codes[i].summary);
+		jsonw_cstring(&b, text);
+		free(text);
+		/* The codes that only warn say so in their summary. */
+		buf_printf(&b, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
+		    strstr(diag_codes[i].summary, "(a warning)") != NULL ?
+		    "warning" : "error");
+	}
+	buf_adds(&b, "]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
+	for (i = 0; i < l->n; i++) {
+		d = &l->items[i];
+		diag_code_str(d->code, code);
+		buf_printf(&b, "%s\n {\"ruleId\":\"%s\",\"ruleIndex\":%zu,"
+		    "\"level\":\"%s\",\"message\":{\"text\":", i ? "," : "",
+		    code, sarif_rule_index(d->code),
+		    d->severity == DIAG_ERROR ? "error" :
+		    d->severity == DIAG_WARNING ? "warning" : "note");
+		if (d->hint != NULL) {
+			text = xasprintf("%s\nhint: %s", d->message, d->hint);
+			jsonw_cstring(&b, text);
+			free(text);
+		} else
+			jsonw_cstring(&b, d->message);
+		buf_adds(&b, "},\"locations\":[{\"physicalLocation\":"
+		    "{\"artifactLocation\":{\"uri\":");
+		sarif_uri(&b, d->file);
+		buf_addc(&b, '}');
+		if (d->line > 0) {
+			buf_printf(&b, ",\"region\":{\"startLine\":%d",
+			    d->line);
+			if (d->col > 0)
+				buf_printf(&b, ",\"startColumn\":%d", d->col);
+			if (d->end_line > 0)
+				buf_printf(&b, ",\"endLine\":%d", d->end_line);
+			/* SARIF's end column is the one after the region. */
+			if (d->end_col > 0)
+				buf_printf(&b, ",\"endColumn\":%d",
+				    d->end_col + 1);
+			buf_addc(&b, '}');
+		}
+		buf_adds(&b, "}}]}");
+	}
+	buf_adds(&b, l->n ? "\n]}]}\n" : "]}]}\n");
 	fwrite(b.data, 1, b.len, fp);
 	buf_release(&b);
 }

@@ -86,10 +86,18 @@ void	 diag_code_str(enum diag_code, char out[8]);
 
 /* `file:line:col: error: message [RR0101]`, then the line and a caret. */
 void	 diag_print_text(FILE *, const struct diag *);
+/* The same, with ANSI colours when color is true (color.h decides). */
+void	 diag_print_text_color(FILE *, const struct diag *, bool color);
 /* One JSON array of all diagnostics. */
 void	 diag_print_json(FILE *, const struct diag_list *);
 /* GitHub Actions workflow commands. */
 void	 diag_print_github(FILE *, const struct diag_list *);
+/*
+ * A SARIF 2.1.0 log of one run: the tool (named with version), every
+ * code as a rule with its help text, and each diagnostic as a result.
+ */
+void	 diag_print_sarif(FILE *, const struct diag_list *,
+	     const char *version);
 /*
  * One line, for a hook's stderr or systemMessage: no source, no caret.
  * The file name and the message are escaped as data (textesc.h): a rule

@@ -5,9 +5,11 @@
  * client's unit: well over the hook's own 2 s deadline, far under the
  * clients' defaults, so a hung process cannot hold a tool call long.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hookreg.h"
+#include "xmalloc.h"
 
 const char *const reg_scope_names[SCOPE__COUNT] = {
 	[SCOPE_PROJECT] = "project",
@@ -177,6 +179,41 @@ hookreg_client(enum rr_agent agent)
 		if (clients[i].agent == agent)
 			return &clients[i];
 	return NULL;
+}
+
+char *
+hookreg_file(const struct reg_client *c, enum reg_scope scope,
+    const char *root, char **err)
+{
+	const struct reg_file	*f = &c->files[scope];
+	const char		*home, *env, *rest;
+
+	if (f->path == NULL) {
+		*err = xasprintf("%s has no %s scope (its scopes: %s%s%s)",
+		    agent_titles[c->agent], reg_scope_names[scope],
+		    c->files[SCOPE_PROJECT].path ? "project" : "",
+		    c->files[SCOPE_LOCAL].path ? ", local" : "",
+		    c->files[SCOPE_USER].path ? ", user" : "");
+		return NULL;
+	}
+	if (strncmp(f->path, "~/", 2) != 0) {
+		if (root == NULL || *root == '\0' || strcmp(root, ".") == 0)
+			return xstrdup(f->path);
+		return xasprintf("%s%s%s", root,
+		    root[strlen(root) - 1] == '/' ? "" : "/", f->path);
+	}
+	if (f->dir_env != NULL && (env = getenv(f->dir_env)) != NULL &&
+	    *env != '\0') {
+		/* "~/.codex/hooks.json": $CODEX_HOME/hooks.json */
+		rest = strchr(f->path + 2, '/');
+		return xasprintf("%s%s", env, rest != NULL ? rest : "");
+	}
+	if ((home = getenv("HOME")) == NULL || *home == '\0') {
+		*err = xasprintf("HOME is not set: no user scope for %s",
+		    agent_titles[c->agent]);
+		return NULL;
+	}
+	return xasprintf("%s/%s", home, f->path + 2);
 }
 
 static bool

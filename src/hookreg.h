@@ -2,7 +2,8 @@
  * Where and how each client registers a hook command (init): its file
  * for each scope, the shape of its hooks object, its event names, the
  * key and the unit of its timeout (agent-protocols.md; reflexion-rules(1),
- * AGENT PROTOCOLS).  Data only, and what tells our entries from others.
+ * AGENT PROTOCOLS).  Data, the path of each file (init writes them,
+ * doctor reads them), and what tells our entries from others.
  */
 #ifndef RR_HOOKREG_H
 #define RR_HOOKREG_H
@@ -74,6 +75,15 @@ struct reg_client {
 
 /* The registration of agent (not AGENT_AUTO). */
 const struct reg_client *hookreg_client(enum rr_agent);
+
+/*
+ * The file where client c keeps its hooks for scope: f->path under the
+ * project root (root NULL, "" or ".": relative, as it is printed), or
+ * under $HOME, or in the client's own directory variable.  NULL with
+ * *err when the client has no such scope or HOME is not set.  Owned.
+ */
+char	*hookreg_file(const struct reg_client *c, enum reg_scope scope,
+	     const char *root, char **err);
 
 /*
  * Whether command runs this engine's hook: its program is named

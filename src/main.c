@@ -16,6 +16,9 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.0.0"
 #endif
+#ifndef PACKAGE_BUGREPORT
+#define PACKAGE_BUGREPORT "the reflexion-rules issue tracker"
+#endif
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_hook_entry,
@@ -27,6 +30,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_rules_entry,
 	&cmd_trust_entry,
 	&cmd_init_entry,
+	&cmd_doctor_entry,
 	&cmd_kb_entry,
 	&cmd_memory_entry,
 	&cmd_statusline_entry,
@@ -82,8 +86,8 @@ main(int argc, char **argv)
 		usage(stdout);
 		status = RR_EXIT_OK;
 	} else if (cmd_args_has(&a, MAIN_VERSION)) {
-		printf("reflexion-rules %s (PCRE2 %s)\n", PACKAGE_VERSION,
-		    rr_regex_version());
+		printf("reflexion-rules %s (PCRE2 %s)\nReport bugs to %s.\n",
+		    PACKAGE_VERSION, rr_regex_version(), PACKAGE_BUGREPORT);
 		status = RR_EXIT_OK;
 	} else if (a.nrest == 0) {
 		usage(stderr);

@@ -219,16 +219,8 @@ make_project(const struct rule_test *t, char **err)
 	return dir;
 }
 
-/* The outcome of one test against its expectations. */
-enum verdict {
-	V_PASS,
-	V_FAIL,
-	V_GAP,		/* a known gap, still there */
-	V_GAP_CLOSED	/* a known gap that no longer holds: update the test */
-};
-
 /* Runs test t of r; fills why (the failure) and returns the verdict. */
-static enum verdict
+static enum ruletest_verdict
 run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
     const struct rule_test *t, struct buf *why)
 {
@@ -236,7 +228,7 @@ run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	enum rr_action		 got;
-	enum verdict		 v = V_FAIL;
+	enum ruletest_verdict		 v = V_FAIL;
 	struct rr_db		*db;
 	char			*json = NULL, *err = NULL, *project = NULL;
 	const char		*text;
@@ -304,12 +296,11 @@ fail:
 }
 
 void
-ruletest_run(const struct ruleset *rs, FILE *fp, FILE *errfp, bool tap,
-    struct ruletest_counts *n)
+ruletest_run_each(const struct ruleset *rs, FILE *errfp,
+    ruletest_report_fn report, void *arg, struct ruletest_counts *n)
 {
+	struct ruletest_result	 res;
 	const struct rule	*r;
-	const struct rule_test	*t;
-	enum verdict		 v;
 	struct buf		 why;
 	size_t			 i, j;
 
@@ -320,10 +311,13 @@ ruletest_run(const struct ruleset *rs, FILE *fp, FILE *errfp, bool tap,
 		if (r->file != NULL && strcmp(r->file, SELFPROT_FILE) == 0)
 			continue;
 		for (j = 0; j < r->ntests; j++) {
-			t = &r->tests[j];
 			buf_reset(&why);
-			v = run_one(rs, errfp, r, t, &why);
-			switch (v) {
+			memset(&res, 0, sizeof(res));
+			res.rule = r;
+			res.test = &r->tests[j];
+			res.index = j;
+			res.verdict = run_one(rs, errfp, r, res.test, &why);
+			switch (res.verdict) {
 			case V_PASS:
 				n->passed++;
 				break;
@@ -335,43 +329,68 @@ ruletest_run(const struct ruleset *rs, FILE *fp, FILE *errfp, bool tap,
 				n->gaps++;
 				break;
 			}
-			if (v == V_PASS && !tap)
-				continue;
-			if (v == V_GAP && !tap)
-				continue;
-			/*
-			 * TAP: a known gap is a TODO test of the fix, failing
-			 * while the gap is there; a closed one passes, which
-			 * the harness reports (XPASS) until the test changes.
-			 */
-			if (tap)
-				fprintf(fp, "%sok %zu - ", v == V_PASS ||
-				    v == V_GAP_CLOSED ? "" : "not ",
-				    n->passed + n->failed + n->gaps);
-			fprintf(fp, "%s:%d:%d: test ", r->file, t->line, t->col);
-			if (t->name)
-				fprintf(fp, "'%s'", t->name);
-			else
-				fprintf(fp, "#%zu", j + 1);
-			fprintf(fp, " of rule '%s': ", r->id);
-			switch (v) {
-			case V_PASS:
-				fprintf(fp, "%s\n", expect_name(t->expect));
-				break;
-			case V_FAIL:
-				fprintf(fp, "%s\n", why.data);
-				break;
-			case V_GAP:
-				fprintf(fp, "%s # TODO known gap\n",
-				    expect_name(t->expect));
-				break;
-			case V_GAP_CLOSED:
-				fprintf(fp, "known gap closed (%s): make it an "
-				    "ordinary test%s\n", why.data,
-				    tap ? " # TODO known gap" : "");
-				break;
-			}
+			res.why = why.len ? why.data : "";
+			res.expected = expect_name(res.test->expect);
+			report(arg, &res, n);
 		}
 	}
 	buf_release(&why);
+}
+
+struct print_to {
+	FILE	*fp;
+	bool	 tap;
+};
+
+/* One line per failure, or with TAP one per test. */
+static void
+print_result(void *arg, const struct ruletest_result *res,
+    const struct ruletest_counts *n)
+{
+	const struct print_to	*pt = arg;
+	const struct rule	*r = res->rule;
+	const struct rule_test	*t = res->test;
+	enum ruletest_verdict	 v = res->verdict;
+	FILE			*fp = pt->fp;
+
+	if ((v == V_PASS || v == V_GAP) && !pt->tap)
+		return;
+	/*
+	 * TAP: a known gap is a TODO test of the fix, failing while the gap
+	 * is there; a closed one passes, which the harness reports (XPASS)
+	 * until the test changes.
+	 */
+	if (pt->tap)
+		fprintf(fp, "%sok %zu - ", v == V_PASS || v == V_GAP_CLOSED ?
+		    "" : "not ", n->passed + n->failed + n->gaps);
+	fprintf(fp, "%s:%d:%d: test ", r->file, t->line, t->col);
+	if (t->name)
+		fprintf(fp, "'%s'", t->name);
+	else
+		fprintf(fp, "#%zu", res->index + 1);
+	fprintf(fp, " of rule '%s': ", r->id);
+	switch (v) {
+	case V_PASS:
+		fprintf(fp, "%s\n", res->expected);
+		break;
+	case V_FAIL:
+		fprintf(fp, "%s\n", res->why);
+		break;
+	case V_GAP:
+		fprintf(fp, "%s # TODO known gap\n", res->expected);
+		break;
+	case V_GAP_CLOSED:
+		fprintf(fp, "known gap closed (%s): make it an ordinary "
+		    "test%s\n", res->why, pt->tap ? " # TODO known gap" : "");
+		break;
+	}
+}
+
+void
+ruletest_run(const struct ruleset *rs, FILE *fp, FILE *errfp, bool tap,
+    struct ruletest_counts *n)
+{
+	struct print_to	pt = { fp, tap };
+
+	ruletest_run_each(rs, errfp, print_result, &pt, n);
 }

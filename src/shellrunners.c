@@ -101,7 +101,7 @@ static const struct runner runners[] = {
 	{ "podman-compose", exec_sub, "euw", docker_long, 1, RUN_WORDS },
 	{ "kubectl", exec_sub, "cn", kube_long, 1, RUN_DASHDASH },
 	{ "oc", exec_sub, "cn", kube_long, 1, RUN_DASHDASH },
-	{ "tmux", tmux_run, "cdeFlnpsStxy", none, 0, RUN_STRING },
+	{ "tmux", tmux_run, "cefFlnstxy", none, 0, RUN_STRING },
 	{ "tmux", tmux_keys, "NtX", none, 0, RUN_KEYS },
 	{ "screen", NULL, "SceptThsX", none, 0, RUN_WORDS },
 	{ "systemd-run", NULL, "pEuMH", systemd_long, 0, RUN_WORDS },
@@ -226,6 +226,7 @@ static size_t
 skip_options(const struct sh_cmd *c, size_t i, const struct runner *r)
 {
 	const char	*s;
+	size_t		 k;
 
 	for (; i < c->argc; i++) {
 		s = c->argv[i];
@@ -234,8 +235,16 @@ skip_options(const struct sh_cmd *c, size_t i, const struct runner *r)
 		if (s[1] == '-') {
 			if (strchr(s, '=') == NULL && str_in_set(s, r->long_vals))
 				i++;
-		} else if (s[2] == '\0' && strchr(r->short_vals, s[1]) != NULL)
-			i++;
+			continue;
+		}
+		/* A bundle (-dmS NAME): the first letter that takes a value
+		 * takes the rest of the word, or else the next word. */
+		for (k = 1; s[k] != '\0'; k++)
+			if (strchr(r->short_vals, s[k]) != NULL) {
+				if (s[k + 1] == '\0')
+					i++;
+				break;
+			}
 	}
 	return i;
 }

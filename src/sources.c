@@ -153,6 +153,20 @@ sources_where(const struct rule_sources *src, const char *home,
 	return buf_detach(&b, NULL);
 }
 
+bool
+imported_skill_rules(const struct ruleset *rs)
+{
+	const struct rule	*r;
+	size_t			 i;
+
+	for (i = 0; i < rs->n; i++)
+		if ((r = rs->rules[i]) != NULL && r->layer == LAYER_PROJECT &&
+		    strncmp(r->id, SKILL_RULES_PACK "/",
+		    strlen(SKILL_RULES_PACK) + 1) == 0)
+			return true;
+	return false;
+}
+
 /* config.yaml's pinned sources; the number of them. */
 static size_t
 load_pinned(struct ruleset *rs, const struct rr_config *cfg,
@@ -199,6 +213,10 @@ sources_load(struct ruleset *rs, const struct rule_sources *src,
 			n += load_pinned(rs, cfg, diags);
 			pinned = true;
 		}
+		/* An import of skill-rules.json replaces it (sources.h). */
+		if (l.items[i].layer == LAYER_SKILL_RULES &&
+		    imported_skill_rules(rs))
+			continue;
 		n += load_if_present(rs, l.items[i].path, l.items[i].layer,
 		    diags, seen, &nseen);
 	}

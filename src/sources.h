@@ -19,6 +19,7 @@
 #ifndef RR_SOURCES_H
 #define RR_SOURCES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -67,6 +68,16 @@ void	 source_list_release(struct source_list *);
  */
 char	*sources_where(const struct rule_sources *, const char *home,
 	     const char *project);
+
+/*
+ * The pack diet103's skill-rules.json is read as, and that `import`
+ * writes it as.  Once the project's .reflexion/rules/ holds a rule of
+ * that pack (an import of the file), the file itself is not read: one
+ * skill would otherwise be two rules with two ids, and each of its
+ * denies said twice.
+ */
+#define SKILL_RULES_PACK	"skill-rules"
+bool	 imported_skill_rules(const struct ruleset *);
 
 /*
  * Loads every rule source into rs: the --rules paths when there are any,

@@ -7,16 +7,13 @@
 #include <unistd.h>
 
 #include "userconf.h"
+#include "datadir.h"
 #include "extcmd.h"
 #include "fileio.h"
 #include "manifest.h"
 #include "selfprot.h"
 #include "xmalloc.h"
 #include "yamlload.h"
-
-#ifndef RR_PACKS_DIR
-#define RR_PACKS_DIR	"/usr/local/share/reflexion-rules/rules"
-#endif
 
 #define CONFIG_FILE_MAX	(1024u * 1024)
 #define PACK_NAME_MAX	64
@@ -33,7 +30,7 @@ packs_dir(void)
 {
 	const char	*d = getenv("REFLEXION_PACKS_DIR");
 
-	return xstrdup(d != NULL && *d != '\0' ? d : RR_PACKS_DIR);
+	return d != NULL && *d != '\0' ? xstrdup(d) : datadir_path("rules");
 }
 
 /* Letters, digits, '_', '-', '.', not starting with '.': a file name. */

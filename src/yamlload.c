@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include "xmalloc.h"
+#include "yamlhint.h"
 #include "yamlload.h"
 
 struct anchor {
@@ -234,6 +235,8 @@ ydoc_load(struct ydoc *doc, const char *file, const char *text, size_t len,
 	yaml_event_t	 ev;
 	struct ynode	*n, *target;
 	struct diag_loc	 loc;
+	struct diag	*d;
+	char		*hint;
 	int		 rc = 0, done = 0, docs = 0;
 
 	memset(doc, 0, sizeof(*doc));
@@ -257,10 +260,17 @@ ydoc_load(struct ydoc *doc, const char *file, const char *text, size_t len,
 		if (!yaml_parser_parse(&parser, &ev)) {
 			loc_at(&l, (int)parser.problem_mark.line + 1,
 			    (int)parser.problem_mark.column + 1, &loc);
-			diag_add(diags, DIAG_ERROR, DIAG_yaml_syntax, &loc,
+			d = diag_add(diags, DIAG_ERROR, DIAG_yaml_syntax, &loc,
 			    "%s%s%s", parser.problem ? parser.problem :
 			    "syntax error", parser.context ? " " : "",
 			    parser.context ? parser.context : "");
+			if ((hint = yaml_syntax_hint(doc->text, len,
+			    loc.line, loc.col, parser.problem, parser.context,
+			    parser.context ? (int)parser.context_mark.line + 1 :
+			    0, (int)parser.context_mark.column + 1)) != NULL) {
+				diag_set_hint(d, "%s", hint);
+				free(hint);
+			}
 			rc = -1;
 			break;
 		}

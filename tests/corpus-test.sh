@@ -15,6 +15,11 @@
 C=$SRCDIR/tests/corpus
 tab=$(printf '\t')
 REFLEXION_HOME=$TMPROOT/home
+# The verdicts for ~/.. and $HOME/../.. hold for a home one or two levels
+# below /, as homes are (/root, /home/NAME), not for a scratch one deep
+# in $TMPDIR; nothing is written there (REFLEXION_HOME is set).
+HOME=/home/rr-corpus
+export HOME
 REFLEXION_PACKS_DIR=$SRCDIR/rules
 export REFLEXION_HOME REFLEXION_PACKS_DIR
 P=$TMPROOT/proj

@@ -164,4 +164,61 @@ while IFS= read -r line; do
 		{ echo "got $got"; cat "$TMPROOT/out" "$TMPROOT/err"; } | diag
 	fi
 done <"$FIX/hookify/cases"
+
+# The man page's import, followed to the letter: the YAML goes into the
+# project's rules, the JSON stays; the import replaces the JSON, so each
+# skill is one rule and a guarded edit is denied once, with one reason.
+d=$TMPROOT/both
+mkdir -p "$d/.git" "$d/.claude/skills" "$d/.reflexion/rules"
+cp "$FIX/import/skill-rules.json" "$d/.claude/skills/skill-rules.json"
+(cd "$d" && REFLEXION_HOME=$TMPROOT/home-both "$RR" rules 2>/dev/null) >"$TMPROOT/before"
+(cd "$d" && "$RR" import .claude/skills/skill-rules.json \
+    >.reflexion/rules/skills.yaml 2>/dev/null)
+(cd "$d" && REFLEXION_HOME=$TMPROOT/home-both "$RR" rules 2>/dev/null) >"$TMPROOT/after"
+nb=$(grep -c '^skill-rules/' "$TMPROOT/before")
+na=$(grep -c '^skill-rules/' "$TMPROOT/after")
+if [ "$nb" -gt 0 ] && [ "$na" = "$nb" ] &&
+    ! grep -q '^skill-rules/.* skill-rules  ' "$TMPROOT/after" &&
+    grep -q 'skill-rules.json: not read: the project.s rules hold pack skill-rules' "$TMPROOT/after"; then
+	ok "import then both in place: each skill once, from the YAML; rules says the JSON is not read"
+else
+	not_ok "import then both in place: each skill once ($nb before, $na after)"
+	cat "$TMPROOT/before" "$TMPROOT/after" | diag
+fi
+guard=$(sed -n 's/^\(skill-rules\/[^ ]*-guard\) .*/\1/p' "$TMPROOT/after" | head -n 1)
+denies=0
+for e in "$FIX"/import/events/*.json; do
+	ev=$TMPROOT/both-ev.json
+	sed "s|@P@|$d|g" "$e" >"$ev"
+	(cd "$d" && CLAUDE_PROJECT_DIR=$d REFLEXION_HOME=$TMPROOT/home-both \
+	    "$RR" hook <"$ev") >"$TMPROOT/both.out" 2>/dev/null
+	(cd "$d" && mv .reflexion/rules/skills.yaml "$TMPROOT/skills.yaml" &&
+	    CLAUDE_PROJECT_DIR=$d REFLEXION_HOME=$TMPROOT/home-json1 \
+	    "$RR" hook <"$ev"; mv "$TMPROOT/skills.yaml" .reflexion/rules/) \
+	    >"$TMPROOT/json.out" 2>/dev/null
+	grep -q '"deny"' "$TMPROOT/json.out" && denies=$((denies + 1))
+	# The same decision and text as the JSON alone: nothing twice.
+	if cmp -s "$TMPROOT/both.out" "$TMPROOT/json.out"; then
+		ok "import then both in place: $(basename "$e") answered once, as the JSON alone"
+	else
+		not_ok "import then both in place: $(basename "$e") answered once, as the JSON alone"
+		cat "$TMPROOT/both.out" "$TMPROOT/json.out" | diag
+	fi
+done
+[ -n "$guard" ] && [ "$denies" -gt 0 ] &&
+    ok "the import has a guard ($guard) that denied $denies of the events" ||
+    not_ok "the import has a guard that denies ($guard, $denies)"
+
+# The schema the importer names is a file that is there.
+schema=$(sed -n '1s/^# yaml-language-server: \$schema=//p' "$d/.reflexion/rules/skills.yaml")
+REFLEXION_PACKS_DIR=$SRCDIR/rules "$RR" import "$FIX/import/skill-rules.json" \
+    >"$TMPROOT/s.yaml" 2>/dev/null
+schema2=$(sed -n '1s/^# yaml-language-server: \$schema=//p' "$TMPROOT/s.yaml")
+case $schema in /*) ok "import names the schema by an absolute path ($schema)" ;;
+*) not_ok "import names the schema by an absolute path ($schema)" ;; esac
+if [ "$schema2" = "$SRCDIR/schemas/rules.schema.json" ] && [ -f "$schema2" ]; then
+	ok "import names the schema beside the packs, which is there"
+else
+	not_ok "import names the schema beside the packs ($schema2)"
+fi
 done_testing

@@ -56,6 +56,21 @@ done_testing() {
 }
 
 TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/rr-test.XXXXXX")
+# Never the real home: a test's ~/.reflexion, ~/.claude, ~/.gemini ... are
+# its own (tests/home-guard-test.sh checks the home the harness gives).
+# The agent clients' download cache stays where the real home keeps it.
+if [ -z "${REFLEXION_AGENTS_CACHE:-}" ]; then
+	if [ -n "${XDG_CACHE_HOME:-}" ]; then
+		REFLEXION_AGENTS_CACHE=$XDG_CACHE_HOME/reflexion-rules/agents
+		export REFLEXION_AGENTS_CACHE
+	elif [ -n "${HOME:-}" ]; then
+		REFLEXION_AGENTS_CACHE=$HOME/.cache/reflexion-rules/agents
+		export REFLEXION_AGENTS_CACHE
+	fi
+fi
+HOME=$TMPROOT/testhome
+mkdir "$HOME"
+export HOME
 # The system layer's rules are the machine's (/etc/reflexion-rules): none
 # in the tests, unless a test makes them.
 REFLEXION_SYSTEM_DIR=$TMPROOT/system

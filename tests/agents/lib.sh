@@ -133,6 +133,18 @@ EOF
 		diag <"$S/init.out"
 	fi
 
+	# doctor, as the user runs it next: the registration, the client's
+	# version (its program on PATH), the rules; nothing to fix.
+	if (cd "$PROJ" && env -i PATH="$(dirname "$exe"):$agent_path" \
+	    HOME="$AHOME" REFLEXION_SYSTEM_DIR="$REFLEXION_SYSTEM_DIR" \
+	    "$RR" doctor --agent "$INIT_AGENT") >"$S/doctor.out" 2>&1 &&
+	    grep -q '^everything is in order$' "$S/doctor.out"; then
+		ok "$LABEL: doctor --agent $INIT_AGENT finds everything in order"
+	else
+		not_ok "$LABEL: doctor --agent $INIT_AGENT finds everything in order"
+		diag <"$S/doctor.out"
+	fi
+
 	agent_run
 	rc=$?
 	e2e_stop_mock

@@ -490,6 +490,46 @@ GLOB_OUT = ["\"${HOME:?}/proj/cache\"", "/Users/alice/proj/build", "~/proj/{dist
 combo(DC, "targets.glob", "allow", ["chmod -R 755 {t}"], GLOB_OUT)
 combo(DC, "rm-outside", "deny", ["rm -rf {t}"], GLOB_OUT)
 
+# This stop's reader work (issue 14, second part), each form over the
+# dangerous commands and over harmless ones.
+combo(DC, "runner", "deny", [
+    "uv run {s}", "poetry run {s}", "npx --yes {s}", "docker exec web {s}",
+    "docker compose exec app {s}", "kubectl exec -it pod-0 -- {s}",
+    "tmux new-session -d '{s}'", "tmux send-keys -t work '{s}' Enter",
+    "screen -dmS job {s}", "mytool {s}", "acme-runner --quiet {s}",
+], DANGER)
+combo(DC, "runner", "allow", [
+    "uv run {h}", "docker exec web {h}", "kubectl exec pod-0 -- {h}",
+    "tmux send-keys -t work '{h}' Enter", "mytool {h}",
+    "pgrep -f '{s}'", "man {s}",
+], HARMLESS)
+combo(DC, "function", "deny", [
+    "f() {{ {s}; }}; f", "function clean {{ {s}; }}; clean",
+    "cleanup() {{ {s}; }}; trap cleanup EXIT", "go() ( {s} ); go",
+], DANGER)
+combo(DC, "function", "allow", [
+    "f() {{ {s}; }}", "function clean {{ {s}; }}; echo defined",
+    "f() {{ {h}; }}; f",
+], DANGER[:4] + HARMLESS[:2])
+combo(DC, "heredoc-subst", "deny", [
+    "cat <<EOF\n$({s})\nEOF", "cat <<EOF > notes.txt\nnow: `{s}`\nEOF",
+    "echo ${{x:-$({s})}}", "echo ${{ {s}; }}",
+], DANGER)
+combo(DC, "heredoc-subst", "allow", [
+    "cat <<'EOF'\n$({s})\nEOF", "cat <<\"EOF\"\n`{s}`\nEOF",
+    "cat <<EOF\n\\$({s})\nEOF",
+], DANGER)
+combo(DC, "script-file", "deny", [
+    "cat > run.sh <<'EOF'\n{s}\nEOF\nbash run.sh",
+    "echo '{s}' > x.sh && chmod +x x.sh && ./x.sh",
+    "printf '%s\\n' '{s}' > f; source ./f",
+    "{{ echo '{s}'; }} | sh", "( echo '{s}' ) | bash",
+], DANGER)
+combo(DC, "script-file", "allow", [
+    "cat > run.sh <<'EOF'\n{s}\nEOF", "echo '{s}' > x.sh; cat x.sh",
+    "echo '{s}' > x.sh; bash other.sh", "{{ echo '{s}'; }} | sort",
+], DANGER)
+
 combo(DC, "smaller.wrap", "deny", [
     "watch '{s}'", "watch -n 10 {s}", "ssh host '{s}'", "ssh -t deploy@web '{s}'",
     "trap '{s}' EXIT", "trap \"{s}\" ERR; make", "$SHELL -c '{s}'", "\"${{SHELL}}\" -c '{s}'",

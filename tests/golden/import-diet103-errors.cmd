@@ -14,6 +14,7 @@ cat > skill-rules.json <<'JSON'
   }
 }
 JSON
+export REFLEXION_PACKS_DIR=$RULES
 $RR import skill-rules.json
 echo "status $?"
 $RR lint skill-rules.json

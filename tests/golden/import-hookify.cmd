@@ -47,6 +47,7 @@ conditions:
 ---
 Lock files are generated.
 MD
+export REFLEXION_PACKS_DIR=$RULES
 $RR import .claude/hookify.warn-eval.md .claude/hookify.bad-regex.local.md \
     .claude/hookify.stop-matcher.local.md .claude/hookify.matcher.local.md > out.yaml
 echo "status $?"

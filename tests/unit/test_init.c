@@ -20,8 +20,9 @@
 
 #define CMD	SETTINGS_DEFAULT_COMMAND
 #define NEXT	"reflexion-rules: next: turn rule packs on in " \
-	"~/.reflexion/config.yaml, or write rules in .reflexion/rules/ " \
-	"(reflexion-rules(5)); 'reflexion-rules rules' lists the active ones\n"
+	"~/.reflexion/config.yaml (packs: [dangerous-commands]), or write " \
+	"rules in .reflexion/rules/ (reflexion-rules(5)); then " \
+	"'reflexion-rules doctor' checks it all\n"
 
 #define HANDLER(cmd, ind)						\
 	ind "{\n"							\

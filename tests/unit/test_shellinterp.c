@@ -638,5 +638,29 @@ main(void)
 	is_nested("echo 'rm -rf /' | bash -s -- x", "d1:rm -rf /");
 	is_nested("parallel git reset --hard :::", "d1:git reset --hard");
 
+	/* Runners: where each one's command starts. */
+	is_nested("uv run --with x python -c 'import os; os.system(\"ls\")'",
+	    "d1:python -c import os; os.system(\"ls\") ; d2:ls");
+	is_nested("docker exec -u root -w /srv web rm -rf /data",
+	    "d1:rm -rf /data");
+	is_nested("docker compose exec app git reset --hard",
+	    "d1:git reset --hard");
+	is_nested("kubectl exec -n prod -it pod-0 -- rm -rf /data",
+	    "d1:rm -rf /data");
+	is_nested("kubectl exec pod-0 rm -rf /data", "-");
+	is_nested("tmux new-session -d -s work 'git reset --hard'",
+	    "d1:git reset --hard");
+	is_nested("tmux send-keys -t work 'git reset --hard' Enter",
+	    "d1:git reset --hard");
+	is_nested("tmux list-sessions", "-");
+	is_nested("screen -dmS job rm -rf ~", "d1:rm -rf ~");
+	/* An unknown program given a program the packs judge. */
+	is_nested("mytool rm -rf /", "d1:rm -rf /");
+	is_origin("mytool rm -rf /", "the arguments of mytool");
+	is_nested("mytool --quiet 'git reset --hard'", "d1:git reset --hard");
+	is_nested("mytool build --release", "-");
+	is_nested("pgrep -f 'rm -rf /'", "-");
+	is_nested("grep -r 'git reset --hard' .", "-");
+
 	return done_testing();
 }
