@@ -686,8 +686,11 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	if (opts->only != NULL)
 		eval_rule(&cx, opts->only);
 	else {
-		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0)
+		if (select_rules(&cx, rs, ev, cx.fast, &cands) < 0) {
+			/* The prefilter may have made the command's paths. */
+			eval_ctx_release(&cx);
 			return -1;
+		}
 		for (i = 0; i < cands.n; i++) {
 			seen = out->nfired;
 			eval_rule(&cx, rs->rules[cands.rules[i]]);

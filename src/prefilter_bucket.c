@@ -23,7 +23,7 @@ struct bsubject {
 		uint32_t	 rule;
 		uint32_t	 check;		/* offset in the checks, or none */
 	}		**post;		/* per literal id */
-	size_t		*npost, *postcap, nlits;
+	size_t		*npost, *postcap, nlits, litcap;
 };
 
 #define CHECK_NONE	0xffffffffu
@@ -49,7 +49,7 @@ bsubject_of(struct bsubject **subs, size_t *n, size_t *cap,
 	return (*n)++;
 }
 
-/* Makes room for the postings of literal id. */
+/* Makes room for the postings of literal id (ids come in order). */
 static void
 bsubject_grow(struct bsubject *s, size_t id)
 {
@@ -57,9 +57,16 @@ bsubject_grow(struct bsubject *s, size_t id)
 
 	if (id < s->nlits)
 		return;
-	s->post = xreallocarray(s->post, id + 1, sizeof(*s->post));
-	s->npost = xreallocarray(s->npost, id + 1, sizeof(*s->npost));
-	s->postcap = xreallocarray(s->postcap, id + 1, sizeof(*s->postcap));
+	if (id >= s->litcap) {
+		s->litcap = s->litcap ? s->litcap * 2 : 16;
+		if (s->litcap <= id)
+			s->litcap = id + 1;
+		s->post = xreallocarray(s->post, s->litcap, sizeof(*s->post));
+		s->npost = xreallocarray(s->npost, s->litcap,
+		    sizeof(*s->npost));
+		s->postcap = xreallocarray(s->postcap, s->litcap,
+		    sizeof(*s->postcap));
+	}
 	for (i = s->nlits; i <= id; i++) {
 		s->post[i] = NULL;
 		s->npost[i] = s->postcap[i] = 0;
