@@ -208,6 +208,22 @@ cr_encode_cond(struct buf *b, const struct cond *c, struct cache_regexes *res,
 		wr_u8(b, c->related->exists);
 		return c->related->exists ? 0 :
 		    encode_matcher(b, &c->related->m, res);
+	case C_MEMORY:
+		switch (c->mem_query) {
+		case MQ_SUMMARIES:
+		case MQ_CONVERSATIONS:
+		case MQ_OBSERVATIONS:
+		case MQ_ROUTE:
+		case MQ__COUNT:
+			break;
+		}
+		wr_u8(b, (uint8_t)c->mem_query);
+		wr_u32(b, (uint32_t)c->mem_limit);
+		wr_u8(b, c->mem_all_projects);
+		cr_wr_i32(b, c->mem_below);
+		return 0;
+	case C_ROUTER:
+		return 0;
 	case C_SECTIONS:
 		s = c->sections;
 		cr_wr_str(b, s->file);
@@ -239,6 +255,7 @@ cr_encode_template(struct buf *b, const struct template *t, int depth)
 		case TPL_LITERAL:
 		case TPL_VAR:
 		case TPL_ROW:
+		case TPL_MEMROW:
 		case TPL_SECTION:
 			break;
 		}
@@ -247,6 +264,7 @@ cr_encode_template(struct buf *b, const struct template *t, int depth)
 		wr_u32(b, (uint32_t)s->len);
 		wr_u32(b, (uint32_t)s->var);
 		wr_u8(b, (uint8_t)s->field);
+		wr_u8(b, (uint8_t)s->mfield);
 		wr_u8(b, (uint8_t)s->section);
 		wr_u8(b, s->inverted);
 		cr_wr_mem(b, s->sep, s->seplen);
@@ -257,6 +275,7 @@ cr_encode_template(struct buf *b, const struct template *t, int depth)
 	}
 	cr_wr_str(b, t->src);
 	wr_u8(b, t->uses_kb);
+	wr_u8(b, t->uses_memory);
 	return 0;
 }
 
@@ -576,6 +595,19 @@ cr_decode_cond(struct dec *d, int depth)
 		c->kind = C_RELATED;
 		decode_related(d, c);
 		return d->r.bad ? NULL : c;
+	case C_MEMORY:
+		c->kind = C_MEMORY;
+		f = rd_u8(&d->r);
+		if (f >= MQ__COUNT)
+			break;
+		c->mem_query = (enum mem_query_kind)f;
+		c->mem_limit = rd_u32(&d->r);
+		c->mem_all_projects = rd_u8(&d->r) != 0;
+		c->mem_below = cr_rd_int(d);
+		return d->r.bad ? NULL : c;
+	case C_ROUTER:
+		c->kind = C_ROUTER;
+		return c;
 	}
 	d->r.bad = true;
 	return NULL;
@@ -588,6 +620,7 @@ valid_seg(uint8_t k)
 	case TPL_LITERAL:
 	case TPL_VAR:
 	case TPL_ROW:
+	case TPL_MEMROW:
 	case TPL_SECTION:
 		return true;
 	}
@@ -601,6 +634,8 @@ valid_section(uint8_t k)
 	case SEC_VAR:
 	case SEC_KB:
 	case SEC_ROW:
+	case SEC_MEMORY:
+	case SEC_MEMROW:
 		return true;
 	}
 	return false;
@@ -611,7 +646,7 @@ static bool
 seg_ok(const struct tpl_seg *s, uint32_t var, size_t textlen)
 {
 	if ((s->text != NULL && s->len != textlen) || var > V__COUNT ||
-	    s->field > TF__COUNT)
+	    s->field > TF__COUNT || s->mfield > MF__COUNT)
 		return false;
 	switch (s->kind) {
 	case TPL_LITERAL:
@@ -622,6 +657,8 @@ seg_ok(const struct tpl_seg *s, uint32_t var, size_t textlen)
 	case TPL_ROW:
 		return s->field != TF__COUNT &&
 		    (s->field != TF_RESOLUTION_PATH || s->text != NULL);
+	case TPL_MEMROW:
+		return s->mfield != MF__COUNT;
 	case TPL_SECTION:
 		return s->body != NULL;
 	}
@@ -634,7 +671,7 @@ cr_decode_template(struct dec *d, int depth)
 	struct template	*t;
 	struct tpl_seg	*s;
 	size_t		 i, len;
-	uint8_t		 k, f, sec;
+	uint8_t		 k, f, mf, sec;
 	uint32_t	 var;
 
 	if (depth > TPL_MAX_DEPTH) {
@@ -656,6 +693,7 @@ cr_decode_template(struct dec *d, int depth)
 		s->len = rd_u32(&d->r);
 		var = rd_u32(&d->r);
 		f = rd_u8(&d->r);
+		mf = rd_u8(&d->r);
 		sec = rd_u8(&d->r);
 		s->inverted = rd_u8(&d->r) != 0;
 		s->sep = cr_rd_mem(d, &s->seplen, NULL);
@@ -665,6 +703,8 @@ cr_decode_template(struct dec *d, int depth)
 		}
 		s->var = (enum tpl_var)(var < V__COUNT ? var : V__COUNT);
 		s->field = (enum tpl_row_field)(f < TF__COUNT ? f : TF__COUNT);
+		s->mfield = (enum tpl_mem_field)(mf < MF__COUNT ? mf :
+		    MF__COUNT);
 		s->section = (enum tpl_section_kind)sec;
 		if (rd_u8(&d->r) != 0 &&
 		    (s->body = cr_decode_template(d, depth + 1)) == NULL)
@@ -674,5 +714,6 @@ cr_decode_template(struct dec *d, int depth)
 	}
 	t->src = cr_rd_str(d);
 	t->uses_kb = rd_u8(&d->r) != 0;
+	t->uses_memory = rd_u8(&d->r) != 0;
 	return d->r.bad ? NULL : t;
 }

@@ -26,6 +26,7 @@ encode_record(struct buf *b, const struct record_opts *o,
 	wr_u8(b, o->redact_defaults);
 	wr_u8(b, o->detect_errors);
 	wr_u8(b, o->collapse_reads);
+	wr_u64(b, (uint64_t)o->max_chars);
 	wr_u32(b, (uint32_t)o->nredact);
 	for (i = 0; i < o->nredact; i++) {
 		cr_wr_mem(b, o->redact_src[i], o->redact_len[i]);
@@ -116,6 +117,24 @@ cache_rule_encode(struct buf *b, const struct rule *r, uint32_t index,
 	wr_u8(b, r->record != NULL);
 	if (r->record != NULL)
 		encode_record(b, r->record, res);
+	wr_u8(b, r->route != NULL);
+	if (r->route != NULL) {
+		wr_u8(b, r->route->from_router);
+		cr_wr_str(b, r->route->exec_type);
+		cr_wr_str(b, r->route->pipeline);
+		cr_wr_str(b, r->route->icon);
+		cr_wr_str(b, r->route->reason);
+		cr_wr_i32(b, r->route->confidence);
+	}
+	wr_u8(b, r->banner != NULL);
+	if (r->banner != NULL && cr_encode_template(b, r->banner, 0) < 0)
+		return -1;
+	wr_u32(b, (uint32_t)r->nbanners);
+	for (i = 0; i < r->nbanners; i++) {
+		cr_wr_str(b, r->banners[i].lang);
+		if (cr_encode_template(b, r->banners[i].tpl, 0) < 0)
+			return -1;
+	}
 	wr_u32(b, file);
 	cr_wr_i32(b, r->line);
 	cr_wr_i32(b, r->col);
@@ -269,6 +288,7 @@ decode_record(struct dec *d)
 	o->redact_defaults = rd_u8(&d->r) != 0;
 	o->detect_errors = rd_u8(&d->r) != 0;
 	o->collapse_reads = rd_u8(&d->r) != 0;
+	o->max_chars = (size_t)rd_u64(&d->r);
 	o->nredact = cr_rd_count(d, 13);
 	o->redact = arena_alloc(d->a, (o->nredact ? o->nredact : 1) *
 	    sizeof(*o->redact));
@@ -285,6 +305,24 @@ decode_record(struct dec *d)
 		ruleset_own_regex(d->cx->owner, o->redact[i]);
 	}
 	return d->r.bad ? NULL : o;
+}
+
+static const struct rule_route *
+decode_route(struct dec *d)
+{
+	struct rule_route	*r = arena_alloc(d->a, sizeof(*r));
+
+	r->from_router = rd_u8(&d->r) != 0;
+	r->exec_type = cr_rd_str(d);
+	r->pipeline = cr_rd_str(d);
+	r->icon = cr_rd_str(d);
+	r->reason = cr_rd_str(d);
+	r->confidence = cr_rd_int(d);
+	/* A route of its own names its exec_type. */
+	if (d->r.bad || (!r->from_router && r->exec_type == NULL) ||
+	    r->confidence < 0 || r->confidence > 100)
+		return NULL;
+	return r;
 }
 
 struct rule *
@@ -349,6 +387,20 @@ cache_rule_decode(const unsigned char *p, size_t len, uint32_t index,
 		r->tags[i] = cr_rd_str_nn(&d);
 	decode_tests(&d, r);
 	if (rd_u8(&d.r) && (r->record = decode_record(&d)) == NULL)
+		return NULL;
+	if (rd_u8(&d.r) && (r->route = decode_route(&d)) == NULL)
+		return NULL;
+	if (rd_u8(&d.r) && (r->banner = cr_decode_template(&d, 0)) == NULL)
+		return NULL;
+	r->nbanners = cr_rd_count(&d, 9);
+	r->banners = arena_alloc(d.a, (r->nbanners ? r->nbanners : 1) *
+	    sizeof(*r->banners));
+	for (i = 0; i < r->nbanners; i++) {
+		r->banners[i].lang = cr_rd_str_nn(&d);
+		if ((r->banners[i].tpl = cr_decode_template(&d, 0)) == NULL)
+			return NULL;
+	}
+	if (r->nbanners > 0 && r->banner == NULL)
 		return NULL;
 	file = rd_u32(&d.r);
 	r->line = cr_rd_int(&d);

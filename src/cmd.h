@@ -59,6 +59,8 @@ extern const struct cmd_entry cmd_test_entry;
 extern const struct cmd_entry cmd_explain_entry;
 extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_kb_entry;
+extern const struct cmd_entry cmd_memory_entry;
+extern const struct cmd_entry cmd_statusline_entry;
 extern const struct cmd_entry cmd_import_entry;
 extern const struct cmd_entry cmd_compile_entry;
 extern const struct cmd_entry cmd_rules_entry;

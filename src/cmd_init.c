@@ -35,7 +35,7 @@ static int cmd_init_exec(int, char **);
 
 enum {
 	INIT_AGENT, INIT_SCOPE, INIT_UNINSTALL, INIT_DRY_RUN, INIT_PROJECT_DIR,
-	INIT_COMMAND
+	INIT_COMMAND, INIT_STATUSLINE
 };
 
 static const struct cmd_option init_options[] = {
@@ -46,6 +46,7 @@ static const struct cmd_option init_options[] = {
 	{ "dry-run", 0, NULL, 0, INIT_DRY_RUN },
 	{ "project-dir", 0, "DIR", 0, INIT_PROJECT_DIR },
 	{ "command", 0, "CMD", 0, INIT_COMMAND },
+	{ "statusline", 0, NULL, 0, INIT_STATUSLINE },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
@@ -53,7 +54,9 @@ const struct cmd_entry cmd_init_entry = {
 	.name = "init",
 	.options = init_options,
 	.summary = "Register the hook with each agent named (Claude Code by "
-	    "default), in its own settings file and format.",
+	    "default), in its own settings file and format; --statusline "
+	    "also makes 'reflexion-rules statusline' Claude Code's status "
+	    "line.",
 	.exec = cmd_init_exec,
 };
 
@@ -269,10 +272,26 @@ hook_command(char **note)
 	return cmd;
 }
 
+/*
+ * The status line's command from the hook's: its program with
+ * `statusline` for `hook` ("reflexion-rules hook" -> "reflexion-rules
+ * statusline"); owned.
+ */
+static char *
+statusline_command(const char *hook)
+{
+	size_t	n = strlen(hook);
+
+	if (n >= 4 && strcmp(hook + n - 4, "hook") == 0)
+		return xasprintf("%.*sstatusline", (int)(n - 4), hook);
+	return xstrdup("reflexion-rules statusline");
+}
+
 struct init_run {
 	const char	*root;		/* the project, as printed */
 	enum reg_scope	 scope;
 	const char	*command;
+	const char	*statusline;	/* Claude Code's, or NULL */
 	bool		 uninstall, dry_run;
 	int		 changed;	/* files written, over all clients */
 	bool		 headers;	/* --dry-run of several files */
@@ -286,7 +305,7 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	char			*path, *old = NULL, *json = NULL;
 	size_t			 oldlen = 0;
 	mode_t			 mode = 0644;
-	int			 existed, changed, rc = -1;
+	int			 existed, changed, rc = -1, sl = 0;
 	bool			 empty;
 
 	if ((path = hookreg_file(c, ir->scope, ir->root, err)) == NULL)
@@ -296,6 +315,13 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	ed.command = ir->command;
 	ed.uninstall = ir->uninstall;
 	ed.version = c->files[ir->scope].version;
+	if (c->agent == AGENT_CLAUDE && (ir->statusline != NULL ||
+	    ir->uninstall)) {
+		/* --uninstall takes ours away, asked or not. */
+		ed.statusline = ir->statusline ? ir->statusline :
+		    "reflexion-rules statusline";
+		ed.statusline_done = &sl;
+	}
 	if ((existed = read_settings(path, &old, &oldlen, &mode, err)) < 0)
 		goto out;
 	if (ir->uninstall && !existed) {
@@ -308,6 +334,9 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	    &empty, err) < 0)
 		goto out;
 	rc = 0;
+	if (sl < 0)
+		printf("reflexion-rules: %s has a status line of its own; "
+		    "left as it is\n", path);
 	if (changed == 0) {
 		printf(ir->uninstall ? "reflexion-rules: no hooks of ours in "
 		    "%s\n" : "reflexion-rules: hooks already registered in "
@@ -330,9 +359,19 @@ init_client(struct init_run *ir, const struct reg_client *c, char **err)
 	if (rc < 0)
 		goto out;
 	ir->changed++;
-	printf("reflexion-rules: %s hooks for %d event%s %s %s",
-	    ir->uninstall ? "removed the" : "registered", changed,
-	    changed == 1 ? "" : "s", ir->uninstall ? "from" : "in", path);
+	if (sl > 0) {
+		printf("reflexion-rules: %s the status line %s %s\n",
+		    ir->uninstall ? "removed" : "registered", ir->uninstall ?
+		    "from" : "in", path);
+		changed--;
+	}
+	if (changed > 0)
+		printf("reflexion-rules: %s hooks for %d event%s %s %s",
+		    ir->uninstall ? "removed the" : "registered", changed,
+		    changed == 1 ? "" : "s", ir->uninstall ? "from" : "in",
+		    path);
+	else
+		printf("reflexion-rules: %s", path);
 	if (existed)
 		printf(" (backup: %s.bak)", path);
 	printf("\n");
@@ -353,7 +392,7 @@ cmd_init_exec(int argc, char **argv)
 	const char		**agents, *project, *scope, *command;
 	const struct reg_client	*clients[AGENT__COUNT];
 	char			*err = NULL, *root = NULL, *cmd = NULL;
-	char			*note = NULL;
+	char			*note = NULL, *sl_cmd = NULL;
 	char			 cwd[4096];
 	size_t			 nagents, n = 0, i, j, len;
 	int			 ag, status = RR_EXIT_USAGE, k;
@@ -428,6 +467,17 @@ cmd_init_exec(int argc, char **argv)
 	    ir.uninstall ? xstrdup(SETTINGS_DEFAULT_COMMAND) :
 	    hook_command(&note);
 	ir.headers = n > 1;
+	if (cmd_args_has(&a, INIT_STATUSLINE)) {
+		for (i = 0; i < n && clients[i]->agent != AGENT_CLAUDE; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "reflexion-rules init: --statusline is "
+			    "Claude Code's: name --agent claude too\n");
+			goto out;
+		}
+		sl_cmd = statusline_command(ir.command);
+		ir.statusline = sl_cmd;
+	}
 	status = RR_EXIT_OK;
 	for (i = 0; i < n; i++) {
 		if (init_client(&ir, clients[i], &err) < 0) {
@@ -446,6 +496,7 @@ cmd_init_exec(int argc, char **argv)
 		    "then 'reflexion-rules doctor' checks it all\n");
 out:
 	free(note);
+	free(sl_cmd);
 	free(cmd);
 	free(root);
 	cmd_args_release(&a);

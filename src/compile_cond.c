@@ -26,7 +26,8 @@ static const char *const cond_keys[] = {
 	"path", "content", "old_content", "command", "prompt", "response",
 	"error", "message", "tool", "event", "cwd", "file_contains", "env",
 	"any", "all", "not", "kb", "file_before", "file_after", "shell",
-	"sections", "read_path", "blocks", "file_exists", "json_file", NULL
+	"sections", "read_path", "blocks", "file_exists", "json_file", "memory",
+	"router", "reason", NULL
 };
 
 static const char *const block_keys[] = {
@@ -427,6 +428,10 @@ compile_one(struct cctx *cx, const struct ynode *key, const struct ynode *v)
 		return compile_related(cx, key, v);
 	if (strcmp(name, "kb") == 0)
 		return compile_kb_cond(cx, key, v);
+	if (strcmp(name, "memory") == 0)
+		return compile_memory_cond(cx, key, v);
+	if (strcmp(name, "router") == 0)
+		return compile_router_cond(cx, key, v);
 	c = new_cond(cx, C_TEXT, key, name);
 	if (strncmp(name, "input.", 6) == 0 && name[6] != '\0') {
 		c->field = F_INPUT;

@@ -20,7 +20,7 @@ static const char *const compile_kb_keys[] = {
 
 static const char *const compile_record_keys[] = {
 	"retention_days", "max_output", "head_lines", "tail_lines", "redact",
-	"redact_defaults", "detect_errors", "collapse_reads", NULL
+	"redact_defaults", "detect_errors", "collapse_reads", "max_chars", NULL
 };
 
 static const char *const kb_queries[] = {
@@ -205,6 +205,7 @@ compile_record(struct cctx *cx, const struct ynode *v)
 	size_opt(cx, v, "max_output", 256, 1048576, &o->max_output);
 	size_opt(cx, v, "head_lines", 0, 100000, &o->head_lines);
 	size_opt(cx, v, "tail_lines", 0, 100000, &o->tail_lines);
+	size_opt(cx, v, "max_chars", 100, 1000000, &o->max_chars);
 	bool_opt(cx, v, "redact_defaults", &o->redact_defaults);
 	bool_opt(cx, v, "detect_errors", &o->detect_errors);
 	bool_opt(cx, v, "collapse_reads", &o->collapse_reads);

@@ -10,9 +10,8 @@
 
 #include "compile_priv.h"
 
-/* A language tag: "ko", "en", "pt-BR", "zh-Hant". */
-static bool
-valid_lang(const char *s)
+bool
+compile_valid_lang(const char *s)
 {
 	size_t	i, n = 0;
 
@@ -89,7 +88,7 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 	r->messages = arena_alloc(&cx->rs->arena, v->n * sizeof(*r->messages));
 	for (i = 0; i < v->n; i++) {
 		k = v->items[2 * i];
-		if (!is_string(k) || !valid_lang(k->str)) {
+		if (!is_string(k) || !compile_valid_lang(k->str)) {
 			d = cx_error(cx, k, DIAG_invalid_value,
 			    "a message's key is a language, such as en or ko");
 			diag_set_hint(d, "message: {en: 'Blocked: ...', ko: "
@@ -110,6 +109,19 @@ compile_message(struct cctx *cx, struct rule *r, const struct ynode *v)
 		return;
 	}
 	r->message = r->messages[def].tpl;
+}
+
+bool
+message_uses_memory(const struct rule *r)
+{
+	size_t	i;
+
+	if (r->message != NULL && r->message->uses_memory)
+		return true;
+	for (i = 0; i < r->nmessages; i++)
+		if (r->messages[i].tpl->uses_memory)
+			return true;
+	return false;
 }
 
 bool

@@ -40,6 +40,9 @@ struct cctx {
 	struct diag_list	*diags;
 	const char		*file;		/* interned in rs */
 	const char		*pack;		/* or NULL */
+	struct template		*banner;	/* banner:, or NULL */
+	struct rule_message	*banners;	/* its languages */
+	size_t			 nbanners;
 	const struct ynode	*vars;		/* or NULL */
 	size_t			 errors;	/* errors so far in this file */
 	bool			 fail_closed;	/* on_error: deny */
@@ -99,6 +102,13 @@ int	 compile_json_spec(struct cctx *, const struct ynode *v,
 struct cond *compile_kb_cond(struct cctx *, const struct ynode *key,
 	     const struct ynode *v);
 const struct record_opts *compile_record(struct cctx *, const struct ynode *);
+/* compile_memory.c */
+struct cond *compile_memory_cond(struct cctx *, const struct ynode *key,
+	     const struct ynode *);
+struct cond *compile_router_cond(struct cctx *, const struct ynode *key,
+	     const struct ynode *);
+const struct rule_route *compile_route(struct cctx *, const struct ynode *);
+void	 compile_banner(struct cctx *, const struct ynode *);
 struct cJSON *compile_test_seed(struct cctx *, const struct ynode *,
 	     const char *key);
 
@@ -130,6 +140,9 @@ struct cond *compile_when(struct cctx *, const struct ynode *key,
 void	 compile_message(struct cctx *, struct rule *, const struct ynode *);
 /* Whether a message of r (any language) lists kb rows. */
 bool	 message_uses_kb(const struct rule *);
+bool	 message_uses_memory(const struct rule *);
+/* A language tag: "ko", "en", "pt-BR", "zh-Hant". */
+bool	 compile_valid_lang(const char *);
 
 /* compile_layer.c */
 void	 layer_rule_keys(struct cctx *, struct rule *, const struct ynode *);

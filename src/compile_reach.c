@@ -193,6 +193,10 @@ cond_needs(const struct cond *c)
 	case C_RELATED:
 		/* Beside the event's file, unless it names none of it. */
 		return related_needs_file(c->related) ? FB(F_FILE_BEFORE) : 0;
+	case C_ROUTER:
+		return FB(F_PROMPT);
+	case C_MEMORY:
+		return c->mem_query == MQ_OBSERVATIONS ? FB(F_FILE_BEFORE) : 0;
 	case C_BLOCK_PART:
 	case C_LISTED:
 	case C_ALL:

@@ -15,13 +15,14 @@
 
 static const char *const compile_top_keys[] = {
 	"version", "pack", "description", "vars", "rules", "on_error", "locked",
-	NULL
+	"banner", NULL
 };
 
 static const char *const compile_rule_keys[] = {
 	"id", "description", "on", "tools", "priority", "when", "unless",
 	"once", "action", "message", "skill", "tags", "enabled", "tests",
-	"ignore_stop_hook_active", "record", "overridable", "locked", NULL
+	"ignore_stop_hook_active", "record", "overridable", "locked", "route",
+	NULL
 };
 
 static const char *const compile_test_keys[] = {
@@ -31,7 +32,7 @@ static const char *const compile_test_keys[] = {
 
 static const char *const known_event_names[] = {
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-	"Stop", "SubagentStop", "SessionStart", "Check", NULL
+	"Stop", "SubagentStop", "SessionStart", "SessionEnd", "Check", NULL
 };
 
 static const char *const priority_list[] = {
@@ -360,13 +361,17 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 		break;
 	case ACT_DENY:
 		bad = r->events & ((1u << EV_SESSION_START) |
-		    (1u << EV_POST_TOOL_USE_FAILURE));
+		    (1u << EV_POST_TOOL_USE_FAILURE) | (1u << EV_SESSION_END));
 		break;
 	case ACT_RECORD:
 		bad = r->events & ~((1u << EV_POST_TOOL_USE) |
-		    (1u << EV_POST_TOOL_USE_FAILURE));
+		    (1u << EV_POST_TOOL_USE_FAILURE) |
+		    (1u << EV_USER_PROMPT_SUBMIT) | (1u << EV_STOP) |
+		    (1u << EV_SUBAGENT_STOP) | (1u << EV_SESSION_END));
 		break;
 	default:
+		/* The client reads no answer to a SessionEnd. */
+		bad = r->events & (1u << EV_SESSION_END);
 		break;
 	}
 	for (k = 0; k < EV__COUNT; k++) {
@@ -377,9 +382,12 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 			diag_set_hint(d, "%s", r->action == ACT_DENY ?
 			    "use 'context' to tell the model, or 'warn' to "
 			    "tell the user" : r->action == ACT_RECORD ?
-			    "it records tool calls: PostToolUse and "
-			    "PostToolUseFailure" : "it applies to PreToolUse "
-			    "only");
+			    "it records tool calls (PostToolUse, "
+			    "PostToolUseFailure), prompts (UserPromptSubmit), "
+			    "turns (Stop, SubagentStop) and summaries "
+			    "(SessionEnd)" : k == EV_SESSION_END ?
+			    "the client reads no answer to it: only 'record' "
+			    "applies" : "it applies to PreToolUse only");
 			return;
 		}
 	}
@@ -390,9 +398,12 @@ check_action_events(struct cctx *cx, struct rule *r, const struct ynode *at)
 		    "PostToolUseFailure");
 }
 
-/* Whether a kb condition can add rows to the message (not under not:). */
+/*
+ * Whether a condition of that kind (C_KB or C_MEMORY) can add rows to the
+ * message (not under not:).
+ */
 static bool
-cond_has_kb(const struct cond *c)
+cond_has_rows(const struct cond *c, enum cond_kind kind)
 {
 	size_t	i;
 
@@ -400,20 +411,21 @@ cond_has_kb(const struct cond *c)
 		return false;
 	switch (c->kind) {
 	case C_KB:
-		return true;
+	case C_MEMORY:
+		return c->kind == kind;
 	case C_ALL:
 	case C_ANY:
 		for (i = 0; i < c->nkids; i++)
-			if (cond_has_kb(c->kids[i]))
+			if (cond_has_rows(c->kids[i], kind))
 				return true;
 		return false;
 	case C_SECTIONS:
 		for (i = 0; i < c->sections->ntags; i++)
-			if (cond_has_kb(c->sections->tags[i].when))
+			if (cond_has_rows(c->sections->tags[i].when, kind))
 				return true;
 		return false;
 	case C_BLOCKS:
-		return cond_has_kb(c->blocks->test);
+		return cond_has_rows(c->blocks->test, kind);
 	case C_BLOCK_PART:
 	case C_LISTED:
 	case C_RELATED:
@@ -424,8 +436,27 @@ cond_has_kb(const struct cond *c)
 	case C_SHELL:		/* shell maps hold only the command's parts */
 	case C_SH_TEXT:
 	case C_SH_FLAGS:
+	case C_ROUTER:
 		return false;
 	}
+	return false;
+}
+
+/* Whether `when` holds only when the router answered (a top-level one). */
+static bool
+cond_has_router(const struct cond *c)
+{
+	size_t	i;
+
+	if (c == NULL)
+		return false;
+	if (c->kind == C_ROUTER)
+		return true;
+	if (c->kind != C_ALL)
+		return false;
+	for (i = 0; i < c->nkids; i++)
+		if (cond_has_router(c->kids[i]))
+			return true;
 	return false;
 }
 
@@ -542,6 +573,13 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 		compile_tests(cx, r, v);
 	if ((v = ynode_get(n, "record")) != NULL)
 		r->record = compile_record(cx, v);
+	if ((v = ynode_get(n, "route")) != NULL)
+		r->route = compile_route(cx, v);
+	if (r->action == ACT_SUGGEST) {
+		r->banner = cx->banner;
+		r->banners = cx->banners;
+		r->nbanners = cx->nbanners;
+	}
 	layer_rule_keys(cx, r, n);
 
 	/* Cross-field checks, only when the parts themselves were fine. */
@@ -570,12 +608,27 @@ compile_rule(struct cctx *cx, const struct ynode *n, int layer)
 	/* A when that did not compile has said so already. */
 	if (message_uses_kb(r) &&
 	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
-	    !cond_has_kb(r->when)) {
+	    !cond_has_rows(r->when, C_KB)) {
 		struct diag *d = cx_error(cx, ynode_get(n, "message"),
 		    DIAG_kb_unused, "the message lists kb rows but 'when' has "
 		    "no kb condition to find them");
 		diag_set_hint(d, "add 'kb: file_errors' or 'kb: session_error' "
 		    "under 'when'");
+	}
+	if (message_uses_memory(r) &&
+	    (r->when != NULL || ynode_get(n, "when") == NULL) &&
+	    !cond_has_rows(r->when, C_MEMORY)) {
+		struct diag *d = cx_error(cx, ynode_get(n, "message"),
+		    DIAG_kb_unused, "the message lists memory rows but 'when' "
+		    "has no memory condition to find them");
+		diag_set_hint(d, "add 'memory: summaries' under 'when'");
+	}
+	if (r->route != NULL && r->route->from_router &&
+	    !cond_has_router(r->when)) {
+		struct diag *d = cx_error(cx, ynode_get(n, "route"),
+		    DIAG_invalid_value, "'route: router' takes the router's "
+		    "answer, but 'when' has no router condition");
+		diag_set_hint(d, "add 'router: true' under 'when'");
 	}
 	/*
 	 * A broken rule still tells which events its file guards: when its
@@ -669,6 +722,8 @@ ruleset_add_yaml(struct ruleset *rs, const char *file, const char *text,
 		else
 			cx.fail_closed = strcmp(v->str, "deny") == 0;
 	}
+	if ((v = ynode_get(root, "banner")) != NULL)
+		compile_banner(&cx, v);
 	if ((v = ynode_get(root, "vars")) != NULL) {
 		if (v->type != YNODE_MAP)
 			cx_error(&cx, v, DIAG_wrong_type,

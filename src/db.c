@@ -18,7 +18,7 @@
 #include "xmalloc.h"
 
 /*
- * Schema version 2.  Tables are created only when missing: a database made
+ * Schema version 3 (the memory below).  Tables are created only when missing: a database made
  * by the original tool keeps its own (wider) tables and gets the columns it
  * lacks.  The FTS5 trigram index answers error_normalized LIKE '%name%'
  * without a scan; it holds no copy of the text (external content, read
@@ -29,6 +29,9 @@
  * index's terms by range), at the end of a text too (kb.c).  Version 1
  * had the index without them; the upgrade makes it again.
  */
+#define DB_STR_(x)		#x
+#define DB_STR(x)		DB_STR_(x)
+
 static const char schema_tables[] =
 	"CREATE TABLE IF NOT EXISTS events ("
 	"id INTEGER PRIMARY KEY, ts TEXT NOT NULL, session_id TEXT, "
@@ -81,8 +84,100 @@ static const char schema_index[] =
 	"VALUES ('delete', old.id, old.error_normalized || char(1, 1)); "
 	"INSERT INTO error_kb_fts(rowid, error_normalized) "
 	"VALUES (new.id, new.error_normalized || char(1, 1)); END;"
-	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');"
-	"PRAGMA user_version = 2;";
+	"INSERT INTO error_kb_fts(error_kb_fts) VALUES ('rebuild');";
+
+/*
+ * Version 3: the memory of seeds 001 and 004.  The conversations saved on
+ * Stop (chat_logs) and the summaries written at SessionEnd
+ * (session_summary) are tables of their own, as seed 004 names them; the
+ * observations stay rows of events (seed 001 §5.1).  Three FTS5 indexes
+ * (unicode61, prefixes of 2 and 3 characters: a Korean word is found by
+ * its stem, 노션 in 노션에) serve `memory search` and the `memory`
+ * condition; none holds a copy of the text (external content, events'
+ * through a view of what is searched: a call's summary line and error,
+ * a prompt, never a whole output, seed 001 §5.4).
+ */
+#define MEMORY_EVENT_TEXT(r) \
+	"CASE WHEN json_valid(" r ".data) THEN coalesce(json_extract(" r \
+	".data, '$.summary'), '') || ' ' || coalesce(json_extract(" r \
+	".data, '$.prompt'), '') || ' ' || coalesce(json_extract(" r \
+	".data, '$.error'), '') ELSE '' END"
+#define MEMORY_EVENT_TYPES \
+	"('tool_use', 'tool_error', 'user_prompt', 'route')"
+#define MEMORY_TOKENIZE \
+	"tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'"
+
+static const char schema_memory[] =
+	"CREATE TABLE IF NOT EXISTS chat_logs ("
+	"id INTEGER PRIMARY KEY, ts TEXT NOT NULL, session_id TEXT NOT NULL, "
+	"project TEXT, user_message TEXT NOT NULL, "
+	"assistant_message TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS rr_chat_logs_session ON chat_logs("
+	"session_id, id);"
+	"CREATE INDEX IF NOT EXISTS rr_chat_logs_ts ON chat_logs(ts);"
+	"CREATE TABLE IF NOT EXISTS session_summary ("
+	"id INTEGER PRIMARY KEY, ts TEXT NOT NULL, session_id TEXT NOT NULL, "
+	"project TEXT, summary TEXT NOT NULL, source TEXT NOT NULL, "
+	"data TEXT);"
+	"CREATE INDEX IF NOT EXISTS rr_session_summary_session ON "
+	"session_summary(session_id);"
+	"CREATE INDEX IF NOT EXISTS rr_session_summary_project ON "
+	"session_summary(project, ts);"
+	"CREATE INDEX IF NOT EXISTS rr_session_summary_ts ON "
+	"session_summary(ts);"
+	"CREATE INDEX IF NOT EXISTS rr_events_kind ON events(session_id, type, "
+	"id);"
+	"CREATE VIEW IF NOT EXISTS rr_events_fts_text(id, text) AS SELECT e.id, "
+	MEMORY_EVENT_TEXT("e") " FROM events AS e WHERE e.type IN "
+	MEMORY_EVENT_TYPES ";"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS rr_events_fts USING fts5(text, "
+	"content = 'rr_events_fts_text', content_rowid = 'id', "
+	MEMORY_TOKENIZE ");"
+	"CREATE TRIGGER IF NOT EXISTS rr_events_fts_ai AFTER INSERT ON events "
+	"WHEN new.type IN " MEMORY_EVENT_TYPES " BEGIN "
+	"INSERT INTO rr_events_fts(rowid, text) VALUES (new.id, "
+	MEMORY_EVENT_TEXT("new") "); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_events_fts_ad AFTER DELETE ON events "
+	"WHEN old.type IN " MEMORY_EVENT_TYPES " BEGIN "
+	"INSERT INTO rr_events_fts(rr_events_fts, rowid, text) VALUES ('delete', "
+	"old.id, " MEMORY_EVENT_TEXT("old") "); END;"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS rr_chat_logs_fts USING fts5("
+	"user_message, assistant_message, content = 'chat_logs', "
+	"content_rowid = 'id', " MEMORY_TOKENIZE ");"
+	"CREATE TRIGGER IF NOT EXISTS rr_chat_logs_ai AFTER INSERT ON chat_logs "
+	"BEGIN INSERT INTO rr_chat_logs_fts(rowid, user_message, "
+	"assistant_message) VALUES (new.id, new.user_message, "
+	"new.assistant_message); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_chat_logs_ad AFTER DELETE ON chat_logs "
+	"BEGIN INSERT INTO rr_chat_logs_fts(rr_chat_logs_fts, rowid, user_message, "
+	"assistant_message) VALUES ('delete', old.id, old.user_message, "
+	"old.assistant_message); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_chat_logs_au AFTER UPDATE ON chat_logs "
+	"BEGIN INSERT INTO rr_chat_logs_fts(rr_chat_logs_fts, rowid, user_message, "
+	"assistant_message) VALUES ('delete', old.id, old.user_message, "
+	"old.assistant_message); INSERT INTO rr_chat_logs_fts(rowid, "
+	"user_message, assistant_message) VALUES (new.id, new.user_message, "
+	"new.assistant_message); END;"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS rr_session_summary_fts USING fts5("
+	"summary, content = 'session_summary', content_rowid = 'id', "
+	MEMORY_TOKENIZE ");"
+	"CREATE TRIGGER IF NOT EXISTS rr_session_summary_ai AFTER INSERT ON "
+	"session_summary BEGIN INSERT INTO rr_session_summary_fts(rowid, summary) "
+	"VALUES (new.id, new.summary); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_session_summary_ad AFTER DELETE ON "
+	"session_summary BEGIN INSERT INTO rr_session_summary_fts("
+	"rr_session_summary_fts, rowid, summary) VALUES ('delete', old.id, "
+	"old.summary); END;"
+	"CREATE TRIGGER IF NOT EXISTS rr_session_summary_au AFTER UPDATE ON "
+	"session_summary BEGIN INSERT INTO rr_session_summary_fts("
+	"rr_session_summary_fts, rowid, summary) VALUES ('delete', old.id, "
+	"old.summary); INSERT INTO rr_session_summary_fts(rowid, summary) VALUES "
+	"(new.id, new.summary); END;"
+	"INSERT INTO rr_events_fts(rr_events_fts) VALUES ('rebuild');"
+	"INSERT INTO rr_chat_logs_fts(rr_chat_logs_fts) VALUES ('rebuild');"
+	"INSERT INTO rr_session_summary_fts(rr_session_summary_fts) VALUES "
+	"('rebuild');"
+	"PRAGMA user_version = " DB_STR(DB_SCHEMA_VERSION) ";";
 
 /* Version 1's index (without the U+0001 ends), taken out by the upgrade. */
 static const char schema_v1_out[] =
@@ -93,8 +188,6 @@ static const char schema_v1_out[] =
 
 /* user_version while db_rebuild_index() has the index out. */
 #define DB_VERSION_REINDEX	-1
-#define DB_STR_(x)		#x
-#define DB_STR(x)		DB_STR_(x)
 
 static long long
 now_ms(void)
@@ -489,6 +582,13 @@ checkpoint_full(struct rr_db *db)
 		db->wal_frames = 0;
 }
 
+void
+db_renew_budget(struct rr_db *db)
+{
+	if (db->deadline_ms != 0)
+		db->deadline_ms = now_ms() + db->budget_ms;
+}
+
 int
 db_begin(struct rr_db *db, char **err)
 {
@@ -641,6 +741,9 @@ migrate(struct rr_db *db)
 	    NULL)) != SQLITE_OK)
 		goto fail;
 	if ((rc = sqlite3_exec(c, schema_index, NULL, NULL, NULL)) != SQLITE_OK)
+		goto fail;
+	if ((rc = sqlite3_exec(c, schema_memory, NULL, NULL, NULL)) !=
+	    SQLITE_OK)
 		goto fail;
 	if (ntables > 0 && ver != DB_VERSION_REINDEX)
 		buf_printf(&db->notes, "reflexion-rules: database '%s' upgraded "
@@ -835,6 +938,30 @@ static const char index_drop[] =
 	"DROP TABLE IF EXISTS error_kb_fts_docsize;"
 	"DROP TABLE IF EXISTS error_kb_fts_content;"
 	"DROP TABLE IF EXISTS error_kb_fts_config;"
+	"DROP TRIGGER IF EXISTS rr_events_fts_ai;"
+	"DROP TRIGGER IF EXISTS rr_events_fts_ad;"
+	"DROP TRIGGER IF EXISTS rr_chat_logs_ai;"
+	"DROP TRIGGER IF EXISTS rr_chat_logs_ad;"
+	"DROP TRIGGER IF EXISTS rr_chat_logs_au;"
+	"DROP TRIGGER IF EXISTS rr_session_summary_ai;"
+	"DROP TRIGGER IF EXISTS rr_session_summary_ad;"
+	"DROP TRIGGER IF EXISTS rr_session_summary_au;"
+	"PRAGMA writable_schema = ON;"
+	"DELETE FROM sqlite_master WHERE type = 'table' AND name IN ("
+	"'rr_events_fts', 'rr_chat_logs_fts', 'rr_session_summary_fts');"
+	"PRAGMA writable_schema = OFF;"
+	"DROP TABLE IF EXISTS rr_events_fts_data;"
+	"DROP TABLE IF EXISTS rr_events_fts_idx;"
+	"DROP TABLE IF EXISTS rr_events_fts_docsize;"
+	"DROP TABLE IF EXISTS rr_events_fts_config;"
+	"DROP TABLE IF EXISTS rr_chat_logs_fts_data;"
+	"DROP TABLE IF EXISTS rr_chat_logs_fts_idx;"
+	"DROP TABLE IF EXISTS rr_chat_logs_fts_docsize;"
+	"DROP TABLE IF EXISTS rr_chat_logs_fts_config;"
+	"DROP TABLE IF EXISTS rr_session_summary_fts_data;"
+	"DROP TABLE IF EXISTS rr_session_summary_fts_idx;"
+	"DROP TABLE IF EXISTS rr_session_summary_fts_docsize;"
+	"DROP TABLE IF EXISTS rr_session_summary_fts_config;"
 	"PRAGMA user_version = " DB_STR(DB_VERSION_REINDEX) ";";
 
 int

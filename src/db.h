@@ -41,7 +41,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-#define DB_SCHEMA_VERSION	2
+#define DB_SCHEMA_VERSION	3
 #define DB_BUDGET_MS_DEFAULT	1000
 /* Past this many rows a hook does not run the one-time upgrade. */
 #define DB_MIGRATE_INLINE_ROWS	20000
@@ -128,6 +128,12 @@ bool	 db_repair_index(struct rr_db *, const char *why);
  * again, once); otherwise false and *err stands.
  */
 bool	 db_repaired_for_retry(struct rr_db *, char **err);
+
+/*
+ * A new budget from now: for a caller that waited for something else (a
+ * configured command) between two uses of the database.
+ */
+void	 db_renew_budget(struct rr_db *);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK; -1 and *err on failure. */
 int	 db_begin(struct rr_db *, char **err);

@@ -52,6 +52,8 @@ eval_outcome_append(struct eval_outcome *dst, struct eval_outcome *src)
 		dst->undecided = src->undecided;
 		dst->undecided_why = src->undecided_why;
 	}
+	if (dst->lang == NULL)
+		dst->lang = src->lang;
 	eval_outcome_release(src);
 }
 
@@ -104,9 +106,35 @@ fired_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The route a fired rule gives: its own (its strings the ruleset's), or
+ * the router's answer; in the event's arena, NULL when none.
+ */
+static const struct route_info *
+rule_route(struct ectx *cx, const struct rule *r)
+{
+	struct route_info	*ri;
+
+	if (r->route == NULL || (r->route->from_router && cx->routed != 1))
+		return NULL;
+	ri = arena_alloc(&cx->ev->arena, sizeof(*ri));
+	if (r->route->from_router)
+		*ri = cx->router_route;
+	else {
+		ri->exec_type = r->route->exec_type;
+		ri->pipeline = r->route->pipeline;
+		ri->icon = r->route->icon;
+		ri->reason = r->route->reason;
+		ri->confidence = r->route->confidence;
+		ri->source = "rules";
+	}
+	ri->rule = r->id;
+	return ri;
+}
+
 static void
 add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
-    const char *path)
+    const char *path, const struct route_info *route)
 {
 	struct fired_rule	*f;
 
@@ -118,6 +146,7 @@ add_fired(struct eval_outcome *o, const struct rule *r, struct buf *text,
 	memset(f, 0, sizeof(*f));
 	f->rule = r;
 	f->path = path;
+	f->route = route;
 	f->text = text ? buf_detach(text, &f->len) : NULL;
 	if (text == NULL)
 		f->len = 0;
@@ -205,26 +234,13 @@ locale_lang(void)
 static const struct template *
 message_for(const struct rule *r, const char *lang)
 {
-	size_t	i, n;
-
-	if (lang == NULL || *lang == '\0' || r->nmessages == 0)
-		return r->message;
-	for (i = 0; i < r->nmessages; i++)
-		if (strcmp(r->messages[i].lang, lang) == 0)
-			return r->messages[i].tpl;
-	n = strcspn(lang, "-");
-	for (i = 0; i < r->nmessages; i++)
-		if (strncmp(r->messages[i].lang, lang, n) == 0 &&
-		    (r->messages[i].lang[n] == '\0' ||
-		    r->messages[i].lang[n] == '-'))
-			return r->messages[i].tpl;
-	return r->message;
+	return rule_text_for(r->message, r->messages, r->nmessages, lang);
 }
 
 /* hit: the one block the message is for (check), or NULL: all of them. */
 static void
 render(struct ectx *cx, const struct rule *r, const struct block_hit *hit,
-    struct buf *b)
+    const struct route_info *route, struct buf *b)
 {
 	struct tpl_ctx	tc;
 
@@ -236,6 +252,8 @@ render(struct ectx *cx, const struct rule *r, const struct block_hit *hit,
 	tc.match = cx->match;
 	tc.match_len = cx->match_len;
 	tc.kb = &cx->rows;
+	tc.memory = &cx->mem;
+	tc.route = route;
 	tc.missing = cx->missing.data;
 	tc.sections = cx->sections;
 	tc.keywords = cx->keywords;
@@ -298,6 +316,8 @@ is_cheap(const struct cond *c)
 	case C_BLOCK_PART:
 	case C_LISTED:
 	case C_RELATED:
+	case C_MEMORY:
+	case C_ROUTER:
 		return false;
 	}
 	return false;
@@ -329,6 +349,7 @@ eval_rule(struct ectx *cx, const struct rule *r)
 {
 	struct rr_event		*ev = cx->ev;
 	const struct block_hit	*bh;
+	const struct route_info	*route;
 	struct fired_rule	*f;
 	struct buf		 text;
 	const char		*hit;
@@ -386,13 +407,15 @@ eval_rule(struct ectx *cx, const struct rule *r)
 	explain(cx, "fired\n");
 	hit = cx->path_hit != NULL ? cx->path_hit->abs : NULL;
 	buf_init(&text);
+	route = rule_route(cx, r);
 	if (cx->opts->check && cx->nhits > 0) {
 		/* check: one result per block, each with its own message. */
 		for (i = 0; i < cx->nhits; i++) {
 			bh = &cx->hits[i];
 			if (r->message != NULL)
-				render(cx, r, bh, &text);
-			add_fired(cx->out, r, r->message ? &text : NULL, hit);
+				render(cx, r, bh, route, &text);
+			add_fired(cx->out, r, r->message ? &text : NULL, hit,
+			    route);
 			f = &cx->out->fired[cx->out->nfired - 1];
 			f->block = bh->id;
 			f->block_line = bh->line;
@@ -403,10 +426,10 @@ eval_rule(struct ectx *cx, const struct rule *r)
 		return;
 	}
 	if (r->message != NULL) {
-		render(cx, r, NULL, &text);
-		add_fired(cx->out, r, &text, hit);
+		render(cx, r, NULL, route, &text);
+		add_fired(cx->out, r, &text, hit, route);
 	} else
-		add_fired(cx->out, r, NULL, hit);
+		add_fired(cx->out, r, NULL, hit, route);
 }
 
 /*
@@ -657,6 +680,7 @@ eval_event(const struct ruleset *rs, struct rr_event *ev,
 	eval_ctx_init(&cx, ev, opts, out);
 	cx.lang = opts->lang != NULL ? opts->lang : rs->lang != NULL ?
 	    rs->lang : locale_lang();
+	out->lang = cx.lang;
 	cx.fast = !opts->no_prefilter && opts->explain == NULL &&
 	    !prefilter_disabled();
 	if (opts->only != NULL)

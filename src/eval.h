@@ -16,6 +16,8 @@
 #include "rule.h"
 
 struct rr_db;
+struct route_info;
+struct rr_command;
 struct eval_outcome;
 
 /*
@@ -38,6 +40,13 @@ struct eval_opts {
 	struct buf	*explain;	/* non-NULL: append a trace */
 	struct rr_db	*db;		/* kb lookups; NULL: kb is false */
 	bool		 no_prefilter;	/* evaluate every rule in full */
+	/*
+	 * The configured router (extcmd.h), asked for when a router
+	 * condition is first evaluated (config.yaml is read then); NULL,
+	 * or returning NULL: the router condition does not hold.
+	 */
+	const struct rr_command *(*router)(void *arg);
+	void		*router_arg;
 	/*
 	 * `reflexion-rules check`: the rules `on: Check` run too, and a
 	 * rule whose blocks conditions found blocks fires once per block,
@@ -65,6 +74,11 @@ struct fired_rule {
 	 */
 	const char	*path;
 	/*
+	 * Its route (route.h): the rule's own, or the router's answer (in
+	 * the event's arena); NULL when it gives none.
+	 */
+	const struct route_info *route;
+	/*
 	 * With eval_opts.check, the block it fired for (in the event's
 	 * arena), its line (0: none) and the name of its id; else NULL.
 	 */
@@ -81,6 +95,8 @@ struct eval_outcome {
 	/* The first on_error: deny rule that a limit kept from deciding. */
 	const struct rule *undecided;
 	const char	*undecided_why;	/* static: "a regex hit its limit" */
+	/* The language its texts were made in (eval_opts.lang), borrowed. */
+	const char	*lang;
 };
 
 void	 eval_outcome_init(struct eval_outcome *);

@@ -138,7 +138,7 @@ eval_text(struct ectx *cx, const struct cond *c, bool in_when)
 	else if (c->field == F_READ_PATH)
 		t.s = NULL;		/* only a tool that reads has one */
 	else
-		t = ev->f[c->field];
+		t = event_field(ev, c->field);
 	if (t.s != NULL) {
 		subjects[nsub] = t.s;
 		lens[nsub++] = t.len;
@@ -705,6 +705,10 @@ eval_cond_kind(struct ectx *cx, const struct cond *c, bool in_when)
 		return eval_listed(cx, c);
 	case C_RELATED:
 		return eval_related(cx, c, in_when);
+	case C_MEMORY:
+		return eval_memory(cx, c, in_when);
+	case C_ROUTER:
+		return eval_router(cx);
 	}
 	return false;
 }

@@ -53,6 +53,7 @@ eval_ctx_reset_rule(struct ectx *cx, const struct rule *r)
 	cx->match_is_glob = false;
 	cx->depth = 0;
 	kb_rows_release(&cx->rows);
+	mem_rows_release(&cx->mem);
 	buf_reset(&cx->missing);
 	cx->sections = NULL;
 	cx->keywords = NULL;
@@ -70,6 +71,7 @@ eval_ctx_release(struct ectx *cx)
 	free(cx->file_text);
 	cx->file_text = NULL;
 	kb_rows_release(&cx->rows);
+	mem_rows_release(&cx->mem);
 	free(cx->paths.v[0]);
 	free(cx->paths.v[1]);
 	free(cx->paths.by_cmd[0]);

@@ -23,6 +23,8 @@
 #include "eval.h"
 #include "pathid.h"
 #include "kb.h"
+#include "memory.h"
+#include "route.h"
 #include "shelltargets.h"
 
 struct sh_script;
@@ -185,6 +187,12 @@ struct ectx {
 	/* Rows the rule's kb conditions found, for its message. */
 	struct kb_rows		 rows;
 	bool			 kb_failed;	/* reported once per event */
+	/* Rows the rule's memory conditions found, for its message. */
+	struct mem_rows		 mem;
+	bool			 mem_failed;	/* reported once per event */
+	/* The router's answer, asked for once per event. */
+	int			 routed;	/* 0 not asked, 1 routed, -1 not */
+	struct route_info	 router_route;
 	struct sh_script	*sh;		/* `command` parsed, once */
 	struct eval_args	*args;		/* per command of sh, or NULL */
 	struct eval_paths	 paths;		/* see above */
@@ -235,6 +243,10 @@ struct ectx {
 	struct json_index	*jidx;
 	size_t			 njidx, jidx_cap;
 };
+
+/* eval_memory.c: the memory and router conditions. */
+bool	 eval_memory(struct ectx *, const struct cond *, bool in_when);
+bool	 eval_router(struct ectx *);
 
 /* eval_ctx.c */
 void	 eval_ctx_init(struct ectx *, struct rr_event *,

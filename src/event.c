@@ -5,6 +5,7 @@
 
 #include "ascii.h"
 #include "buf.h"
+#include "errclass.h"
 #include "event_priv.h"
 #include "transcript.h"
 #include "xmalloc.h"
@@ -17,6 +18,7 @@ const char *const event_kind_names[EV__COUNT] = {
 	[EV_STOP] = "Stop",
 	[EV_SUBAGENT_STOP] = "SubagentStop",
 	[EV_SESSION_START] = "SessionStart",
+	[EV_SESSION_END] = "SessionEnd",
 };
 
 const char *const rr_field_names[F_INPUT + 1] = {
@@ -24,7 +26,7 @@ const char *const rr_field_names[F_INPUT + 1] = {
 	[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
 	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
 	[F_ERROR] = "error", [F_MESSAGE] = "message", [F_TOOL] = "tool",
-	[F_EVENT] = "event", [F_CWD] = "cwd",
+	[F_EVENT] = "event", [F_CWD] = "cwd", [F_REASON] = "reason",
 	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
 	[F_READ_PATH] = "read_path", [F_INPUT] = "input",
 };
@@ -355,10 +357,18 @@ event_from_root(struct rr_event *ev, cJSON *root, const char *project_dir,
 		input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
 		map_tool_fields(ev, input);
 	}
-	if (ev->kind == EV_USER_PROMPT_SUBMIT)
+	/* A Stop's prompt: a client's (Gemini's AfterAgent), else later. */
+	if (ev->kind == EV_USER_PROMPT_SUBMIT || ev->kind == EV_STOP ||
+	    ev->kind == EV_SUBAGENT_STOP)
 		set_text(&ev->f[F_PROMPT], get_string(ev->root, "prompt"));
 	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
-	/* Seed 003's hooks read a finished call's output as tool_result. */
+	/*
+	 * Seed 001's own name for it, tool_output, and seed 003's hooks',
+	 * tool_result.
+	 */
+	if (resp == NULL || cJSON_IsNull(resp))
+		resp = cJSON_GetObjectItemCaseSensitive(ev->root,
+		    "tool_output");
 	if (resp == NULL)
 		resp = cJSON_GetObjectItemCaseSensitive(ev->root,
 		    "tool_result");
@@ -369,6 +379,16 @@ event_from_root(struct rr_event *ev, cJSON *root, const char *project_dir,
 		ev->f[F_RESPONSE].s = arena_buf(&ev->arena, &b);
 	}
 	set_text(&ev->f[F_ERROR], get_string(ev->root, "error"));
+	if (ev->f[F_ERROR].s == NULL && (s = get_string(ev->root,
+	    "tool_error")) != NULL && *s != '\0') {
+		set_text(&ev->f[F_ERROR], s);
+		ev->failed = ev->kind == EV_POST_TOOL_USE ||
+		    ev->kind == EV_POST_TOOL_USE_FAILURE;
+	}
+	if (ev->kind == EV_POST_TOOL_USE_FAILURE)
+		ev->failed = true;
+	if (ev->kind == EV_SESSION_END)
+		set_text(&ev->f[F_REASON], get_string(ev->root, "reason"));
 	if (ev->kind == EV_STOP || ev->kind == EV_SUBAGENT_STOP) {
 		set_text(&ev->f[F_MESSAGE],
 		    get_string(ev->root, "last_assistant_message"));
@@ -424,6 +444,79 @@ event_set_project(struct rr_event *ev, const char *dir)
 {
 	ev->project_dir = arena_strdup(&ev->arena, dir);
 	event_derive_paths(ev);
+}
+
+/* The status a tool reports beside its output (WebFetch's code). */
+static long
+response_status(const cJSON *resp, const char **text)
+{
+	const cJSON	*code = cJSON_GetObjectItemCaseSensitive(resp, "code");
+
+	*text = get_string(resp, "codeText");
+	return cJSON_IsNumber(code) && code->valuedouble >= 0 &&
+	    code->valuedouble < 1000 ? (long)code->valuedouble : 0;
+}
+
+struct rr_text
+event_error(struct rr_event *ev)
+{
+	const cJSON	*resp;
+	const char	*text;
+	char		*found;
+	long		 status;
+
+	if (ev->error_made || ev->kind != EV_POST_TOOL_USE ||
+	    ev->f[F_ERROR].s != NULL || !errclass_reads(ev->tool)) {
+		ev->error_made = true;
+		return ev->f[F_ERROR];
+	}
+	ev->error_made = true;
+	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
+	status = response_status(resp, &text);
+	found = errclass_detect(ev->tool, ev->f[F_RESPONSE].s,
+	    ev->f[F_RESPONSE].len, status, text);
+	if (found != NULL) {
+		set_text(&ev->f[F_ERROR], arena_strdup(&ev->arena, found));
+		ev->error_detected = true;
+		free(found);
+	}
+	return ev->f[F_ERROR];
+}
+
+/* A Stop's prompt: the last one of its transcript. */
+static void
+prompt_from_transcript(struct rr_event *ev)
+{
+	char	*user, *answer, *why;
+
+	if (ev->transcript_path == NULL || ev->agent != AGENT_CLAUDE)
+		return;
+	if (transcript_last_turn(ev->transcript_path, &user, &answer,
+	    &why) == 0) {
+		if (user != NULL)
+			set_text(&ev->f[F_PROMPT], arena_strdup(&ev->arena,
+			    user));
+		free(user);
+		free(answer);
+	} else if (why != NULL) {
+		if (ev->note == NULL)
+			ev->note = arena_strdup(&ev->arena, why);
+		free(why);
+	}
+}
+
+struct rr_text
+event_field(struct rr_event *ev, enum rr_field f)
+{
+	if (f == F_ERROR)
+		return event_error(ev);
+	if (f == F_PROMPT && !ev->prompt_made) {
+		ev->prompt_made = true;
+		if (ev->f[F_PROMPT].s == NULL && (ev->kind == EV_STOP ||
+		    ev->kind == EV_SUBAGENT_STOP))
+			prompt_from_transcript(ev);
+	}
+	return ev->f[f];
 }
 
 struct rr_text

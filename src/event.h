@@ -27,6 +27,7 @@ enum rr_event_kind {
 	EV_STOP,
 	EV_SUBAGENT_STOP,
 	EV_SESSION_START,
+	EV_SESSION_END,
 	EV__COUNT,
 	EV_OTHER = EV__COUNT	/* read, never matched by a rule */
 };
@@ -44,6 +45,7 @@ enum rr_field {
 	F_TOOL,
 	F_EVENT,
 	F_CWD,
+	F_REASON,	/* why a session ended (SessionEnd's reason) */
 	F_FILE_BEFORE,	/* the file on disk, read when a rule asks */
 	F_FILE_AFTER,	/* the file as the tool would leave it, likewise */
 	/*
@@ -94,6 +96,15 @@ struct rr_event {
 	bool		 paths_root_set; /* paths_root made (on demand) */
 	struct rr_text	 path_text;	/* event_path_text(), once made */
 	bool		 stop_hook_active;
+	/*
+	 * The tool call failed: PostToolUseFailure, or an event that says
+	 * so in its own words (seed 001's tool_error).
+	 */
+	bool		 failed;
+	/* The fields made on demand (event_field()) are made. */
+	bool		 error_made, prompt_made;
+	/* F_ERROR was found in the output (errclass.h), not sent. */
+	bool		 error_detected;
 	struct rr_text	 f[F__COUNT];
 	/* Why a file the event names was not read, for stderr; or NULL. */
 	const char	*note;
@@ -189,6 +200,20 @@ struct rr_text event_path_text(struct rr_event *);
  */
 void	 event_names_add(struct buf *b, const struct path_forms *);
 struct rr_text event_names_text(struct rr_event *, struct buf *b);
+
+/*
+ * Field f of the event, made when first asked for where making it costs
+ * (every reader of f[] goes through here for these):
+ *  - F_ERROR of a PostToolUse that did not fail: the error errclass.h
+ *    finds in its output (the one classification of errors: what rules
+ *    see is what the recorder stores);
+ *  - F_PROMPT of a Stop: the last prompt of the transcript (Claude Code's
+ *    format), the request the answer in `message` is for.
+ * The others are f[] as the event holds them.
+ */
+struct rr_text event_field(struct rr_event *, enum rr_field f);
+/* event_field(ev, F_ERROR): the call's error, {NULL, 0} when it has none. */
+struct rr_text event_error(struct rr_event *);
 
 /* The value of input.<dotted.key> as text, or {NULL, 0}. */
 struct rr_text event_input(struct rr_event *, const char *dotted_key);

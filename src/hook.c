@@ -7,6 +7,8 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "applypatch.h"
 #include "checksum.h"
@@ -17,12 +19,16 @@
 #include "load.h"
 #include "places.h"
 #include "record.h"
+#include "userconf.h"
+#include "watchdog.h"
 #include "state.h"
 #include "xmalloc.h"
 
 #define LOAD_ERRORS_LISTED	3
 #define LOAD_ERRORS_SLOT	"load-errors "
 #define STATE_MAX_AGE_DAYS	30
+/* What a configured command's wait adds to the deadline besides its own. */
+#define HOOK_COMMAND_MARGIN_MS	1000
 
 char *
 hook_load_errors_message(const struct diag_list *diags)
@@ -167,22 +173,158 @@ bad_event(const char *err, const struct hook_opts *opts,
 	ruleset_release(&rs);
 }
 
+/* record_env.before_command: the deadline moves past the command's. */
+static void
+extend_deadline(void *arg, long ms)
+{
+	const struct hook_opts	*opts = arg;
+	char			*err = NULL;
+
+	if (opts->deadline_ms == 0)
+		return;
+	if (watchdog_arm((unsigned long)ms + HOOK_COMMAND_MARGIN_MS,
+	    &err) < 0)
+		free(err);
+}
+
 /*
- * Writes the tool call to the database when a record rule fired (the
- * first one's options count: one call, one row).  The answer is already
- * made: a failure here only adds a line to stderr.
+ * config.yaml, read when the summarizer or the router is first needed:
+ * the compiled cache holds the rules, not these settings, and most
+ * calls need neither.
+ */
+struct hook_config {
+	const struct hook_opts	*opts;
+	const char		*home;
+	bool			 loaded;
+	struct rr_config	 cfg;
+};
+
+static const struct rr_config *
+hook_config(struct hook_config *hc)
+{
+	struct diag_list	 diags;
+	char			*packs;
+
+	if (hc->home == NULL)
+		return NULL;
+	if (!hc->loaded) {
+		diag_list_init(&diags);
+		packs = packs_dir();
+		config_load(&hc->cfg, hc->home, packs, NULL, &diags);
+		free(packs);
+		diag_list_release(&diags);
+		hc->loaded = true;
+	}
+	return &hc->cfg;
+}
+
+static const struct rr_command *
+configured(const struct rr_command *c)
+{
+	return c->shell != NULL || c->argv != NULL ? c : NULL;
+}
+
+/*
+ * eval_opts.router: asked for right before the router runs, so the
+ * deadline moves past its time limit (the user chose to wait for it).
+ */
+static const struct rr_command *
+hook_router(void *arg)
+{
+	struct hook_config	*hc = arg;
+	const struct rr_config	*cfg = hook_config(hc);
+	const struct rr_command	*c;
+
+	c = cfg != NULL ? configured(&cfg->router) : NULL;
+	if (c != NULL)
+		extend_deadline((void *)hc->opts, c->timeout_ms);
+	return c;
+}
+
+/*
+ * Writes the event to the database when a record rule fired (the first
+ * one's options count: one call, one row): a tool call, a prompt, the
+ * turn on Stop, the session's summary on SessionEnd (with the summarizer
+ * config.yaml names).  The answer is already made: a failure here only
+ * adds a line to stderr.
  */
 static void
 hook_record(struct rr_db *db, const struct rule *rule, struct rr_event *ev,
+    const struct hook_opts *opts, struct hook_config *hc,
     struct hook_reply *reply)
 {
-	char	*err = NULL;
+	struct record_env	 env;
+	const struct rr_config	*cfg;
+	char			*err = NULL;
 
-	if (record_event(db, ev, rule->record, &err) < 0) {
-		buf_printf(&reply->err, "reflexion-rules: %s; this tool call "
-		    "was not recorded\n", err);
+	memset(&env, 0, sizeof(env));
+	env.notes = &reply->err;
+	env.before_command = extend_deadline;
+	env.arg = (void *)opts;
+	if (ev->kind == EV_SESSION_END && (cfg = hook_config(hc)) != NULL)
+		env.summarizer = configured(&cfg->summarizer);
+	if (record_event(db, ev, rule->record, &env, &err) < 0) {
+		buf_printf(&reply->err, "reflexion-rules: %s; this %s was not "
+		    "recorded\n", err, ev->kind == EV_POST_TOOL_USE ||
+		    ev->kind == EV_POST_TOOL_USE_FAILURE ? "tool call" :
+		    "event");
 		free(err);
 	}
+}
+
+/* The routing log: the first route of the fired rules, if any. */
+static void
+hook_route(struct rr_db *db, const struct eval_outcome *out,
+    const struct rr_event *ev, struct hook_reply *reply)
+{
+	char	*err = NULL;
+	size_t	 i;
+
+	for (i = 0; i < out->nfired; i++)
+		if (out->fired[i].route != NULL)
+			break;
+	if (i == out->nfired)
+		return;
+	if (record_route(db, ev, out->fired[i].route, &err) < 0) {
+		buf_printf(&reply->err, "reflexion-rules: %s; the route was "
+		    "not recorded\n", err);
+		free(err);
+	}
+}
+
+/*
+ * A deny given in this session, counted in its state for `statusline`:
+ * one key per denied call (its tool_use_id, else the time and process).
+ */
+static void
+count_deny(const char *state_dir, const struct eval_outcome *out,
+    const struct rr_event *ev, struct hook_reply *reply)
+{
+	const cJSON	*id = cJSON_GetObjectItemCaseSensitive(ev->root,
+			    "tool_use_id");
+	struct timespec	 ts;
+	bool		 first;
+	char		*key, *warn = NULL, *err = NULL;
+	const char	*keys[1];
+	size_t		 i;
+
+	for (i = 0; i < out->nfired; i++)
+		if (out->fired[i].rule->action == ACT_DENY)
+			break;
+	if (i == out->nfired || state_dir == NULL || *ev->session_id == '\0')
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	key = cJSON_IsString(id) ? xasprintf("%s%s", HOOK_DENY_KEY,
+	    id->valuestring) : xasprintf("%s%lld.%09ld-%ld", HOOK_DENY_KEY,
+	    (long long)ts.tv_sec, ts.tv_nsec, (long)getpid());
+	keys[0] = key;
+	if (state_claim(state_dir, ev->session_id, keys, 1, &first, false,
+	    &warn, &err) < 0)
+		free(err);
+	if (warn != NULL)
+		buf_printf(&reply->err, "reflexion-rules: %s\n", warn);
+	free(warn);
+	free(key);
 }
 
 /* The first record rule of an outcome, or NULL. */
@@ -300,6 +442,7 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	struct eval_outcome	 out;
 	struct eval_opts	 eo;
 	struct hook_held	 held;
+	struct hook_config	 hc;
 	struct rr_db		*db;
 	struct cJSON		*root;
 	char			*err = NULL, *sysmsg, *state_dir, *db_path;
@@ -364,6 +507,11 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	eo.state_dir = state_dir;
 	eo.no_state = state_dir == NULL;
 	eo.db = db;
+	memset(&hc, 0, sizeof(hc));
+	hc.home = opts->home;
+	hc.opts = opts;
+	eo.router = hook_router;
+	eo.router_arg = &hc;
 	if (opts->deadline_ms != 0) {
 		eo.decided = hook_hold_decision;
 		eo.decided_arg = &held;
@@ -391,11 +539,13 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 	hook_error_denies(&rs, ev, &out);
 	output_reply(&out, ev, sysmsg, opts->exit2, reply);
 	hook_hold_reply(reply, opts);
+	count_deny(state_dir, &out, ev, reply);
 	if (db != NULL) {
 		for (i = 0; i < evs.n; i++)
 			if (evs.record[i] != NULL)
 				hook_record(db, evs.record[i], &evs.v[i],
-				    reply);
+				    opts, &hc, reply);
+		hook_route(db, &out, ev, reply);
 		buf_add(&reply->err, db->notes.data, db->notes.len);
 		db_close(db);
 	}
@@ -406,6 +556,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		buf_printf(&reply->err, "reflexion-rules: %s\n", err);
 		free(err);
 	}
+	if (hc.loaded)
+		config_release(&hc.cfg);
 	free(state_dir);
 	free(sysmsg);
 	eval_outcome_release(&out);

@@ -25,6 +25,12 @@ struct hook_opts {
 };
 
 /*
+ * The prefix of the keys of a session's state (state.h) that count the
+ * calls denied in it: not a rule's key (rule ids have no space).
+ */
+#define HOOK_DENY_KEY	"denied "
+
+/*
  * Never fails: any problem becomes a line on stderr and an allow, or a
  * deny where a rule file declares on_error: deny for the event.  When a
  * watchdog is armed, updates its deadline answer once the rules are known.

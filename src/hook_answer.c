@@ -43,6 +43,7 @@ hook_error_deny(struct eval_outcome *out, const char *reason)
 {
 	out->fired = xreallocarray(out->fired, out->nfired + 1,
 	    sizeof(*out->fired));
+	memset(&out->fired[out->nfired], 0, sizeof(out->fired[0]));
 	out->fired[out->nfired].rule = &on_error_rule;
 	out->fired[out->nfired].text = xstrdup(reason);
 	out->fired[out->nfired].len = strlen(reason);

@@ -26,6 +26,7 @@ static const struct reg_event claude_events[] = {
 	{ "Stop", "" },
 	{ "SubagentStop", "" },
 	{ "SessionStart", "" },
+	{ "SessionEnd", "" },
 	{ "", "" }
 };
 
@@ -36,6 +37,7 @@ static const struct reg_event gemini_events[] = {
 	{ "BeforeAgent", "" },
 	{ "AfterAgent", "" },
 	{ "SessionStart", "" },
+	{ "SessionEnd", "" },
 	{ "", "" }
 };
 
@@ -59,6 +61,7 @@ static const struct reg_event copilot_events[] = {
 	{ "agentStop", "" },
 	{ "subagentStop", "" },
 	{ "sessionStart", "" },
+	{ "sessionEnd", "" },
 	{ "", "" }
 };
 
@@ -77,6 +80,7 @@ static const struct reg_event cursor_events[] = {
 	{ "stop", "" },
 	{ "subagentStop", "" },
 	{ "sessionStart", "" },
+	{ "sessionEnd", "" },
 	{ "", "" }
 };
 
@@ -221,6 +225,13 @@ blank(char c)
 bool
 hookreg_is_ours(const char *cmd)
 {
+	return hookreg_runs_ours(cmd, "hook");
+}
+
+bool
+hookreg_runs_ours(const char *cmd, const char *verb)
+{
+	size_t		 vlen = strlen(verb);
 	const char	*p = cmd, *start, *base, *q;
 	char		 quote = 0;
 
@@ -246,5 +257,6 @@ hookreg_is_ours(const char *cmd)
 		return false;
 	while (blank(*p))
 		p++;
-	return strncmp(p, "hook", 4) == 0 && (p[4] == '\0' || blank(p[4]));
+	return strncmp(p, verb, vlen) == 0 && (p[vlen] == '\0' ||
+	    blank(p[vlen]));
 }

@@ -91,5 +91,7 @@ char	*hookreg_file(const struct reg_client *c, enum reg_scope scope,
  * is `hook`.  What init does not duplicate and --uninstall removes.
  */
 bool	 hookreg_is_ours(const char *command);
+/* The same for another command of ours: `statusline`. */
+bool	 hookreg_runs_ours(const char *command, const char *verb);
 
 #endif

@@ -32,6 +32,8 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_init_entry,
 	&cmd_doctor_entry,
 	&cmd_kb_entry,
+	&cmd_memory_entry,
+	&cmd_statusline_entry,
 	&cmd_import_entry,
 	NULL
 };

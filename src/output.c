@@ -1,7 +1,10 @@
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
 #include "output.h"
+#include "template.h"
+#include "xmalloc.h"
 
 #define TRUNCATED_NOTE	"\n[truncated by reflexion-rules]"
 
@@ -61,61 +64,100 @@ any_fired(const struct eval_outcome *o, enum rr_action act)
 }
 
 /*
- * Byte for byte what diet103's skill-activation-prompt.ts builds (its
- * console.log adds one more newline, which Claude Code trims anyway).
+ * The default banner: byte for byte what diet103's
+ * skill-activation-prompt.ts builds (its console.log adds one more
+ * newline, which Claude Code trims anyway).  A rule file replaces it with
+ * its own `banner:` (reflexion-rules(5)); the wording is a template, not
+ * code.
  */
+#define BANNER_RULE \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
+	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\n"
+#define BANNER_GROUP(name, head) \
+	"{{#" name "}}" head "\n  \xe2\x86\x92 {{" name " | join: " \
+	"\"\\n  \xe2\x86\x92 \"}}\n\n{{/" name "}}"
+
+const char output_default_banner[] =
+	BANNER_RULE
+	"\xf0\x9f\x8e\xaf SKILL ACTIVATION CHECK\n"
+	BANNER_RULE
+	"\n"
+	BANNER_GROUP("critical",
+	    "\xe2\x9a\xa0\xef\xb8\x8f CRITICAL SKILLS (REQUIRED):")
+	BANNER_GROUP("high", "\xf0\x9f\x93\x9a RECOMMENDED SKILLS:")
+	BANNER_GROUP("medium", "\xf0\x9f\x92\xa1 SUGGESTED SKILLS:")
+	BANNER_GROUP("low", "\xf0\x9f\x93\x8c OPTIONAL SKILLS:")
+	"ACTION: Use Skill tool BEFORE responding\n"
+	BANNER_RULE;
+
+/* The default banner, compiled on first use; it lives as the process. */
+static const struct template *
+default_banner(void)
+{
+	static struct arena	a;
+	static struct template	t;
+	static bool		made;
+	char			*err = NULL;
+	size_t			 off;
+
+	if (!made) {
+		arena_init(&a);
+		if (tpl_compile_banner(&a, output_default_banner,
+		    strlen(output_default_banner), &t, &err, &off) < 0)
+			BUG("the default banner: %s", err);
+		made = true;
+	}
+	return &t;
+}
+
 void
 output_skill_banner(const struct eval_outcome *o, struct buf *b)
 {
-	static const char *const heads[PRI__COUNT] = {
-		"\xe2\x9a\xa0\xef\xb8\x8f CRITICAL SKILLS (REQUIRED):\n",
-		"\xf0\x9f\x93\x9a RECOMMENDED SKILLS:\n",
-		"\xf0\x9f\x92\xa1 SUGGESTED SKILLS:\n",
-		"\xf0\x9f\x93\x8c OPTIONAL SKILLS:\n",
-	};
-	static const char rule_line[] =
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
-	    "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\n";
+	const struct template	*banner = NULL;
 	const struct rule	*r;
-	size_t			 i, j;
-	int			 p, any = 0, seen;
+	struct tpl_ctx		 tc;
+	const char		**names[PRI__COUNT];
+	size_t			 i, j, n[PRI__COUNT];
+	bool			 seen;
+	int			 p;
 
 	if (!any_fired(o, ACT_SUGGEST))
 		return;
-	buf_adds(b, rule_line);
-	buf_adds(b, "\xf0\x9f\x8e\xaf SKILL ACTIVATION CHECK\n");
-	buf_adds(b, rule_line);
-	buf_addc(b, '\n');
+	memset(&tc, 0, sizeof(tc));
 	for (p = 0; p < PRI__COUNT; p++) {
-		any = 0;
-		for (i = 0; i < o->nfired; i++) {
-			r = o->fired[i].rule;
-			if (r->action != ACT_SUGGEST || (int)r->priority != p)
-				continue;
-			/* One line per skill, even if several rules name it. */
-			for (seen = 0, j = 0; j < i && !seen; j++)
-				seen = o->fired[j].rule->action == ACT_SUGGEST &&
-				    strcmp(o->fired[j].rule->skill, r->skill) == 0;
-			if (seen)
-				continue;
-			if (!any)
-				buf_adds(b, heads[p]);
-			any = 1;
-			buf_adds(b, "  \xe2\x86\x92 ");
-			buf_adds(b, r->skill);
-			buf_addc(b, '\n');
-		}
-		if (any)
-			buf_addc(b, '\n');
+		names[p] = xcalloc(o->nfired, sizeof(*names[p]));
+		n[p] = 0;
 	}
-	buf_adds(b, "ACTION: Use Skill tool BEFORE responding\n");
-	buf_adds(b, rule_line);
+	for (i = 0; i < o->nfired; i++) {
+		r = o->fired[i].rule;
+		if (r->action != ACT_SUGGEST)
+			continue;
+		/* The first suggestion's file says how the banner reads. */
+		if (banner == NULL)
+			banner = r->banner ? rule_text_for(r->banner, r->banners,
+			    r->nbanners, o->lang) : default_banner();
+		/* One line per skill, even if several rules name it. */
+		seen = false;
+		for (p = 0; p < PRI__COUNT && !seen; p++)
+			for (j = 0; j < n[p] && !seen; j++)
+				seen = strcmp(names[p][j], r->skill) == 0;
+		p = (int)r->priority;
+		if (!seen)
+			names[p][n[p]++] = r->skill;
+	}
+	for (p = 0; p < PRI__COUNT && p < TPL_BANNER_LISTS; p++) {
+		tc.skills[p] = names[p];
+		tc.nskills[p] = n[p];
+	}
+	tpl_render(banner, &tc, b);
+	for (p = 0; p < PRI__COUNT; p++)
+		free(names[p]);
 }
 
 /* Cuts b to what is left of the budget, on a character boundary. */
@@ -228,7 +270,9 @@ reply_exit2(struct reply_texts *t, struct buf *why, struct hook_reply *reply)
 {
 	cap_text(why, &t->budget);
 	buf_add(&reply->err, why->data, why->len);
-	buf_addc(&reply->err, '\n');
+	/* One line end: a message that has one (a YAML block) gets no more. */
+	if (why->len == 0 || why->data[why->len - 1] != '\n')
+		buf_addc(&reply->err, '\n');
 	reply->status = 2;
 }
 

@@ -81,7 +81,12 @@ void	 output_reply(const struct eval_outcome *, const struct rr_event *,
 void	 output_error_deny(enum rr_agent, const char *reason, bool exit2,
 	     struct hook_reply *);
 
-/* The diet103 skill-activation banner for the suggest rules that fired. */
+/*
+ * The suggestion banner for the suggest rules that fired: the banner of
+ * the first one's file, else output_default_banner, diet103's
+ * skill-activation banner.
+ */
 void	 output_skill_banner(const struct eval_outcome *, struct buf *);
+extern const char output_default_banner[];
 
 #endif

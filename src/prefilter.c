@@ -234,6 +234,8 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 	case C_ENV:
 	case C_FILE_CONTAINS:
 	case C_KB:
+	case C_MEMORY:
+	case C_ROUTER:
 	case C_SECTIONS:
 		return;
 	case C_BLOCKS:

@@ -121,9 +121,11 @@ subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
 		t = event_input(ev, key);
 		free(key);
 		return t;
-	case F_CONTENT: case F_OLD_CONTENT: case F_COMMAND: case F_PROMPT:
-	case F_RESPONSE: case F_ERROR: case F_MESSAGE: case F_TOOL:
-	case F_EVENT: case F_CWD:
+	case F_PROMPT: case F_ERROR:
+		return event_field(ev, s->field);
+	case F_CONTENT: case F_OLD_CONTENT: case F_COMMAND:
+	case F_RESPONSE: case F_MESSAGE: case F_TOOL:
+	case F_EVENT: case F_CWD: case F_REASON:
 		return ev->f[s->field];
 	case F_FILE_BEFORE: case F_FILE_AFTER:
 		/* Never indexed: read from disk during evaluation. */

@@ -13,9 +13,10 @@
 #include "event.h"
 #include "jsonw.h"
 #include "kb.h"
-#include "match_re.h"
 #include "record.h"
+#include "record_priv.h"
 #include "redact.h"
+#include "toolsum.h"
 #include "xmalloc.h"
 
 /* What db_fail() says we were doing. */
@@ -121,6 +122,10 @@ extract_output(struct rr_event *ev, struct buf *out)
 			    "tool_response"), *file;
 	const char	*t = ev->tool, *s, *e;
 
+	/* Seed 001's own name for it. */
+	if (resp == NULL || cJSON_IsNull(resp))
+		resp = cJSON_GetObjectItemCaseSensitive(ev->root,
+		    "tool_output");
 	if (resp == NULL || cJSON_IsNull(resp))
 		return;
 	if (is_tool(t, "Grep", "Glob")) {
@@ -236,82 +241,6 @@ record_compress(const char *s, size_t len, const struct record_opts *o,
 	cap_bytes(out, o->max_output);
 }
 
-/* ---- errors found in successful output ---------------------------------- */
-
-enum detector {
-	D_TRACEBACK,
-	D_HTTP,
-	D_CURL,
-	D_ERRLINE,
-	D__COUNT
-};
-
-static const char *const detector_patterns[D__COUNT] = {
-	[D_TRACEBACK] = "(?m)^Traceback \\(most recent call last\\):$",
-	[D_HTTP] = "(?m)^(?:< )?HTTP/[0-9.]+ [45][0-9][0-9]\\b.*$",
-	[D_CURL] = "curl: \\(22\\) The requested URL returned error: "
-	    "[45][0-9][0-9].*$",
-	[D_ERRLINE] = "(?m)^[ \\t]*(?:[A-Za-z_][A-Za-z0-9_.]*)?Error: \\S.*$",
-};
-
-/* Compiled on first use. */
-static struct rr_regex	*detectors[D__COUNT];
-
-static char *
-line_at(const char *s, size_t len, size_t start, size_t end)
-{
-	while (start < end && (s[start] == ' ' || s[start] == '\t'))
-		start++;
-	(void)len;
-	return xstrndup(s + start, end - start);
-}
-
-char *
-record_detect_error(const char *tool, const char *s, size_t len,
-    long http_status, const char *http_text)
-{
-	size_t	st, en, p, nl;
-
-	if (tool != NULL && strcmp(tool, "WebFetch") == 0 &&
-	    http_status >= 400 && http_status <= 599)
-		return xasprintf("HTTP %ld%s%s", http_status,
-		    http_text && *http_text ? " " : "",
-		    http_text ? http_text : "");
-	if (detectors[0] == NULL)
-		rr_regex_compile_table("detector", detector_patterns, D__COUNT,
-		    sizeof(detector_patterns[0]), detectors);
-	if (rr_regex_match(detectors[D_TRACEBACK], s, len, &st,
-	    &en) == RR_MATCH_YES) {
-		/* The block runs to the first line not indented: the error. */
-		p = en;
-		while (p < len) {
-			p++;
-			nl = p;
-			while (nl < len && s[nl] != '\n')
-				nl++;
-			if (nl > p && s[p] != ' ' && s[p] != '\t') {
-				p = nl;
-				break;
-			}
-			p = nl;
-		}
-		return xstrndup(s + st, (p < len ? p : len) - st);
-	}
-	if (rr_regex_match(detectors[D_HTTP], s, len, &st,
-	    &en) == RR_MATCH_YES) {
-		if (s[st] == '<')
-			st += 2;
-		return line_at(s, len, st, en);
-	}
-	if (rr_regex_match(detectors[D_CURL], s, len, &st,
-	    &en) == RR_MATCH_YES)
-		return line_at(s, len, st, en);
-	if (rr_regex_match(detectors[D_ERRLINE], s, len, &st,
-	    &en) == RR_MATCH_YES)
-		return line_at(s, len, st, en);
-	return NULL;
-}
-
 /* ---- the transaction ------------------------------------------------------ */
 
 int
@@ -342,13 +271,18 @@ struct call {
 	char		*error;		/* normalized; or NULL */
 	char		*error_raw;
 	const char	*detected;	/* why an error was found, or NULL */
+	char		*summary;	/* toolsum.h, redacted */
+	char		*pattern;	/* Grep, Glob: redacted */
 	const char	*tool_use_id;
+	/* Seed 001's own fields, kept as sent. */
+	const char	*conversation_id;
+	const char	*started_at, *ended_at;
 	double		 duration_ms;
 	bool		 has_duration;
 };
 
-static char *
-redacted(const struct record_opts *o, const char *s, size_t len)
+char *
+record_redacted(const struct record_opts *o, const char *s, size_t len)
 {
 	struct redact_opts	ro;
 	struct buf		b;
@@ -370,36 +304,85 @@ call_release(struct call *c)
 	buf_release(&c->output);
 	free(c->error);
 	free(c->error_raw);
+	free(c->summary);
+	free(c->pattern);
+}
+
+/*
+ * The error of the call: the failure's, or the one errclass.h finds in a
+ * successful output (event_error(): what rules saw), unless the rule's
+ * detect_errors is off.  NULL: the call succeeded.
+ */
+static const char *
+call_error(struct rr_event *ev, const struct record_opts *o, bool *detected)
+{
+	struct rr_text	e;
+
+	*detected = false;
+	if (ev->failed)
+		return ev->f[F_ERROR].s != NULL ? ev->f[F_ERROR].s : "";
+	if (!o->detect_errors)
+		return ev->error_detected ? NULL : ev->f[F_ERROR].s;
+	e = event_error(ev);
+	*detected = e.s != NULL && ev->error_detected;
+	return e.s;
+}
+
+/* The summary line, from the texts already redacted and kept. */
+static void
+summarize(struct rr_event *ev, const struct record_opts *o, struct call *c)
+{
+	struct toolsum_call	 t;
+	char			*line, *shown = NULL;
+
+	memset(&t, 0, sizeof(t));
+	t.tool = c->tool;
+	if (ev->rel_path != NULL)
+		t.path = shown = record_redacted(o, ev->rel_path, strlen(ev->rel_path));
+	t.command = c->command;
+	t.output = c->output.data;
+	t.output_len = c->output.len;
+	t.error = c->error_raw;
+	t.input = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
+	t.response = cJSON_GetObjectItemCaseSensitive(ev->root,
+	    "tool_response");
+	line = toolsum(&t);
+	c->summary = record_redacted(o, line, strlen(line));
+	free(line);
+	free(shown);
 }
 
 static void
 prepare_call(struct rr_event *ev, const struct record_opts *o,
     struct call *c)
 {
-	const cJSON	*resp, *code, *dur;
-	const char	*raw, *codetext = NULL, *home = getenv("HOME");
+	const cJSON	*dur, *in;
+	const char	*raw, *home = getenv("HOME"), *pat;
 	struct buf	 full, kept;
-	char		*red, *found = NULL;
-	long		 status = 0;
+	char		*red;
+	bool		 detected;
 
 	memset(c, 0, sizeof(*c));
 	buf_init(&c->output);
 	c->tool = ev->tool;
 	c->session = ev->session_id;
-	c->success = ev->kind == EV_POST_TOOL_USE;
 	c->is_read = strcmp(ev->tool, "Read") == 0;
 	if (ev->abs_path != NULL)
-		c->file = redacted(o, ev->abs_path, strlen(ev->abs_path));
+		c->file = record_redacted(o, ev->abs_path, strlen(ev->abs_path));
 	if (ev->f[F_COMMAND].s != NULL)
-		c->command = redacted(o, ev->f[F_COMMAND].s,
+		c->command = record_redacted(o, ev->f[F_COMMAND].s,
 		    ev->f[F_COMMAND].len);
 	c->target = c->file ? c->file : c->command;
 	if (c->command != NULL)
 		c->resolved_by = xstrndup(c->command, utf8_prefix(c->command,
 		    strlen(c->command), RESOLVED_BY_MAX));
 	else if (ev->rel_path != NULL)
-		c->resolved_by = redacted(o, ev->rel_path,
+		c->resolved_by = record_redacted(o, ev->rel_path,
 		    strlen(ev->rel_path));
+	in = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_input");
+	if ((is_tool(c->tool, "Grep", "Glob")) &&
+	    (pat = jstr(in, "pattern")) != NULL)
+		c->pattern = record_redacted(o, pat, strlen(pat));
 
 	/*
 	 * Private spans go from the whole output; then only the lines kept
@@ -413,38 +396,27 @@ prepare_call(struct rr_event *ev, const struct record_opts *o,
 	buf_reset(&full);
 	cut_lines(kept.data, kept.len, o, &full);
 	buf_release(&kept);
-	red = redacted(o, full.data, full.len);
+	red = record_redacted(o, full.data, full.len);
 	buf_release(&full);
-	resp = cJSON_GetObjectItemCaseSensitive(ev->root, "tool_response");
-	if (c->success && o->detect_errors && (is_tool(c->tool, "Bash",
-	    "PowerShell") || is_tool(c->tool, "WebFetch", NULL))) {
-		code = cJSON_GetObjectItemCaseSensitive(resp, "code");
-		if (cJSON_IsNumber(code))
-			status = (long)code->valuedouble;
-		codetext = jstr(resp, "codeText");
-		found = record_detect_error(c->tool, red, strlen(red), status,
-		    codetext);
-	}
 	buf_adds(&c->output, red);
 	cap_bytes(&c->output, o->max_output);
 	free(red);
 
-	raw = ev->kind == EV_POST_TOOL_USE_FAILURE ? ev->f[F_ERROR].s : found;
-	if (ev->kind == EV_POST_TOOL_USE_FAILURE && raw == NULL)
-		raw = "";
+	raw = call_error(ev, o, &detected);
+	c->success = raw == NULL;
 	if (raw != NULL) {
-		c->success = false;
-		c->detected = found != NULL && raw == found ? "output" : NULL;
-		/* found came from redacted text; a failure's error did not. */
-		red = raw == found ? xstrdup(raw) : redacted(o, raw,
-		    strlen(raw));
+		c->detected = detected ? "output" : NULL;
+		red = record_redacted(o, raw, strlen(raw));
 		c->error = errnorm(red, strlen(red), ev->project_dir, home);
 		c->error_raw = xstrndup(red, utf8_prefix(red, strlen(red),
 		    RECORD_ERROR_RAW_MAX));
 		free(red);
 	}
-	free(found);
+	summarize(ev, o, c);
 	c->tool_use_id = jstr(ev->root, "tool_use_id");
+	c->conversation_id = jstr(ev->root, "conversation_id");
+	c->started_at = jstr(ev->root, "started_at");
+	c->ended_at = jstr(ev->root, "ended_at");
 	dur = cJSON_GetObjectItemCaseSensitive(ev->root, "duration_ms");
 	if (cJSON_IsNumber(dur)) {
 		c->duration_ms = dur->valuedouble;
@@ -477,9 +449,14 @@ call_json(const struct call *c, long long count, const char *first_ts)
 	key_str(&b, "error", c->error);
 	key_str(&b, "error_raw", c->error_raw);
 	key_str(&b, "detected", c->detected);
+	key_str(&b, "summary", c->summary);
+	key_str(&b, "pattern", c->pattern);
 	buf_adds(&b, ",\"output\":");
 	jsonw_string(&b, c->output.data, c->output.len);
 	key_str(&b, "tool_use_id", c->tool_use_id);
+	key_str(&b, "conversation_id", c->conversation_id);
+	key_str(&b, "started_at", c->started_at);
+	key_str(&b, "ended_at", c->ended_at);
 	if (c->has_duration)
 		buf_printf(&b, ",\"duration_ms\":%.0f", c->duration_ms);
 	if (count > 1) {
@@ -679,21 +656,25 @@ resolve(struct rr_db *db, const struct call *c, const char *now, char **err)
 	return rc;
 }
 
-static int
-prune(struct rr_db *db, int days, char **err)
+int
+record_prune(struct rr_db *db, const char *table, int days, char **err)
 {
 	sqlite3_stmt	*st;
-	char		 cutoff[32];
+	char		 cutoff[32], *sql, *doing;
+	int		 rc;
 
 	if (days <= 0)
 		return 0;
 	db_days_ago(days, cutoff);
-	st = db_prepare(db, "prune old events", err, "DELETE FROM events "
-	    "WHERE id IN (SELECT id FROM events WHERE ts < ?1 ORDER BY ts "
-	    "LIMIT ?2)", "ti", cutoff, (long long)RECORD_PRUNE_BATCH);
-	if (st == NULL)
-		return -1;
-	return db_run(db, st, "prune old events", err);
+	doing = xasprintf("prune old %s", table);
+	sql = xasprintf("DELETE FROM %s WHERE id IN (SELECT id FROM %s WHERE "
+	    "ts < ?1 ORDER BY ts LIMIT ?2)", table, table);
+	st = db_prepare(db, doing, err, sql, "ti", cutoff,
+	    (long long)RECORD_PRUNE_BATCH);
+	free(sql);
+	rc = st == NULL ? -1 : db_run(db, st, doing, err);
+	free(doing);
+	return rc;
 }
 
 /* One transaction: the event's row, what it resolves, the pruning. */
@@ -722,7 +703,7 @@ record_call(struct rr_db *db, const struct call *c,
 	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
 		goto fail;
 	if (id % RECORD_PRUNE_EVERY == 0 &&
-	    prune(db, opts->retention_days, err) < 0)
+	    record_prune(db, "events", opts->retention_days, err) < 0)
 		goto fail;
 	free(first_ts);
 	return db_commit(db, err);
@@ -734,7 +715,8 @@ fail:
 
 int
 record_event(struct rr_db *db, struct rr_event *ev,
-    const struct record_opts *opts, char **err)
+    const struct record_opts *opts, const struct record_env *env,
+    char **err)
 {
 	struct record_opts	 defaults;
 	struct call		 c;
@@ -745,13 +727,20 @@ record_event(struct rr_db *db, struct rr_event *ev,
 		record_opts_default(&defaults);
 		opts = &defaults;
 	}
-	if (ev->kind != EV_POST_TOOL_USE && ev->kind !=
-	    EV_POST_TOOL_USE_FAILURE) {
-		*err = xasprintf("only PostToolUse and PostToolUseFailure "
-		    "events are recorded, not %s", ev->event_name);
+	switch (ev->kind) {
+	case EV_POST_TOOL_USE:
+	case EV_POST_TOOL_USE_FAILURE:
+	case EV_USER_PROMPT_SUBMIT:
+	case EV_STOP:
+	case EV_SUBAGENT_STOP:
+	case EV_SESSION_END:
+		break;
+	default:
+		*err = xasprintf("%s events are not recorded", ev->event_name);
 		return -1;
 	}
-	if (ev->tool == NULL) {
+	if ((ev->kind == EV_POST_TOOL_USE || ev->kind ==
+	    EV_POST_TOOL_USE_FAILURE) && ev->tool == NULL) {
 		*err = xstrdup("the event has no tool_name");
 		return -1;
 	}
@@ -760,6 +749,17 @@ record_event(struct rr_db *db, struct rr_event *ev,
 	if (db->readonly) {
 		*err = xasprintf("database '%s' is read-only", db->path);
 		return -1;
+	}
+	switch (ev->kind) {
+	case EV_USER_PROMPT_SUBMIT:
+		return record_prompt(db, ev, opts, err);
+	case EV_STOP:
+	case EV_SUBAGENT_STOP:
+		return record_turn(db, ev, opts, err);
+	case EV_SESSION_END:
+		return record_session_end(db, ev, opts, env, err);
+	default:
+		break;
 	}
 	prepare_call(ev, opts, &c);
 	rc = record_call(db, &c, opts, err);

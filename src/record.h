@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "db.h"
+#include "extcmd.h"
 #include "rule.h"
 
 struct rr_event;
@@ -49,13 +50,51 @@ struct rr_regex;
  */
 #define RECORD_PRUNE_EVERY	32
 
+struct rr_command;
+struct route_info;
+
 /*
- * Records ev (PostToolUse or PostToolUseFailure) with opts (NULL: the
- * defaults).  home is $REFLEXION_HOME (for normalization, may be NULL).
- * Returns 0, or -1 with *err (owned): nothing was written.
+ * What recording a SessionEnd may need besides the database: the
+ * configured summarizer (NULL: none), told to before_command (may be
+ * NULL) with its time limit before it runs (the hook moves its deadline),
+ * and where to say why its summary was not used.
+ */
+struct record_env {
+	const struct rr_command	*summarizer;
+	void			(*before_command)(void *arg, long ms);
+	void			*arg;
+	struct buf		*notes;
+};
+
+/*
+ * Records ev with opts (NULL: the defaults) and env (NULL: none), by its
+ * kind: PostToolUse and PostToolUseFailure a tool call (above);
+ * UserPromptSubmit its prompt; Stop and SubagentStop the turn;
+ * SessionEnd the session's summary.  Returns 0, or -1 with *err (owned):
+ * nothing was written.
  */
 int	 record_event(struct rr_db *, struct rr_event *,
+	     const struct record_opts *, const struct record_env *,
+	     char **err);
+
+/*
+ * The parts, for those who know the kind (record_memory.c): each writes
+ * in a transaction of its own.  The prompt (a user_prompt event, cut to
+ * max_chars); the turn (a chat_logs row of the prompt and the answer, each
+ * cut to max_chars, only when both are there); the session's summary
+ * (session_summary: the extractive one, then the summarizer's when it
+ * gives one).
+ */
+int	 record_prompt(struct rr_db *, struct rr_event *,
 	     const struct record_opts *, char **err);
+int	 record_turn(struct rr_db *, struct rr_event *,
+	     const struct record_opts *, char **err);
+int	 record_session_end(struct rr_db *, struct rr_event *,
+	     const struct record_opts *, const struct record_env *,
+	     char **err);
+/* The routing log: one route event for the event's session. */
+int	 record_route(struct rr_db *, const struct rr_event *,
+	     const struct route_info *, char **err);
 
 /*
  * Inserts one events row as given (data is JSON text), inside or outside
@@ -68,11 +107,5 @@ int	 record_insert_event(struct rr_db *, const char *ts,
 /* Exposed for tests: what the recorder keeps of a tool's output. */
 void	 record_compress(const char *s, size_t len,
 	     const struct record_opts *, struct buf *out);
-/*
- * The error found in a successful call's output, or NULL (owned): a
- * traceback, an HTTP 4xx/5xx status line, an Error: line.
- */
-char	*record_detect_error(const char *tool, const char *output, size_t len,
-	     long http_status, const char *http_text);
 
 #endif

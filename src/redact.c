@@ -30,6 +30,9 @@ static const char *const builtins[][3] = {
 	{ "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\\s\\S]*?-----END "
 	    "[A-Z0-9 ]*PRIVATE KEY-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]",
 	    NULL },
+	{ "-----BEGIN PGP PRIVATE KEY BLOCK-----(?:[\\s\\S]*?-----END PGP "
+	    "PRIVATE KEY BLOCK-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]",
+	    NULL },
 	/* The end of a key whose start was cut off elsewhere. */
 	{ "(?m)^(?:[A-Za-z0-9+/=]{16,}\\r?\\n)+-----END [A-Z0-9 ]*PRIVATE "
 	    "KEY-----", "[REDACTED PRIVATE KEY]", NULL },
@@ -45,15 +48,70 @@ static const char *const builtins[][3] = {
 	{ "\\bAIza[0-9A-Za-z_-]{35}", REDACTED, NULL },
 	{ "\\beyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}",
 	    REDACTED, NULL },
-	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]+:\\K[^/\\s@]+(?=@)", REDACTED,
-	    NULL },
-	{ "(?i)--?(?:password|passwd|token|secret|api-?key)(?:=|\\s+)\\K"
-	    "[^\\s\"']+", REDACTED, NULL },
+	/* A URL's password, also without a user (redis://:pw@host). */
+	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]*:\\K[^/\\s@]+(?=@)", REDACTED,
+	    "://" },
+	/* An option: at the start of a word, its value on the same line. */
+	{ "(?i)(?<![^\\s\"'=])--?(?:password|passwd|pass|pwd|token|secret|"
+	    "api-?key)(?:=|[ \\t]+)\\K[^\\s\"']+", REDACTED,
+	    "i:pass|pwd|token|secret|key" },
 	/* Each alternative of the group holds one of these. */
 	{ "(?i)\\b[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_-]?key|"
 	    "apikey|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*"
 	    "[\"']?[ \\t]*[:=][ \\t]*[\"']?\\K[^\\s\"'`,;&]+", REDACTED,
 	    "i:passw|secret|token|key|credential" },
+	/*
+	 * Names that end in pass, pwd, key or auth after a separator
+	 * (DB_PASS, MYSQL_PWD, STRIPE_KEY, X-Auth; not PWD, a directory)
+	 * and camelCase keys (stripeKey, AccountKey): their values.
+	 */
+	{ "(?i)\\b[A-Za-z0-9_.-]*[_.-](?:pass|pwd|key|auth)[\"']?[ \\t]*[:=]"
+	    "[ \\t]*[\"']?\\K[^\\s\"'`,;&]+", REDACTED, "i:pass|pwd|key|auth" },
+	{ "\\b[A-Za-z0-9_]*[a-z0-9]Key[\"']?[ \\t]*[:=][ \\t]*[\"']?\\K"
+	    "[^\\s\"'`,;&]+", REDACTED, "Key" },
+	/*
+	 * Korean labels: 비밀번호 (password), 비번, 암호, 패스워드, 토큰,
+	 * 시크릿, and the keys (API 키, 인증키, 액세스 키, 접근 키, 비밀키,
+	 * 개인키, 보안키, 암호화 키), with ':', '=', a full-width colon, or a
+	 * topic or subject particle: 비밀번호: x, 비밀번호는 x.
+	 */
+	{ "(?:\ube44\ubc00\ubc88\ud638|\ube44\ubc88|\uc554\ud638|"
+	    "\ud328\uc2a4\uc6cc\ub4dc|\ud1a0\ud070|\uc2dc\ud06c\ub9bf|"
+	    "(?:API|\uc778\uc99d|\uc561\uc138\uc2a4|\uc811\uadfc|"
+	    "\ube44\ubc00|\uac1c\uc778|\ubcf4\uc548|\uc554\ud638\ud654)"
+	    "[ \\t]?\ud0a4)[ \\t]*(?:[:=\uff1a]|(?:\uc740|\ub294|\uc774|"
+	    "\uac00)[ \\t])[ \\t]*[\"'\u201c]?\\K[^\\s\"'\u201d,;]+", REDACTED,
+	    "\ube44\ubc00\ubc88\ud638|\ube44\ubc88|\uc554\ud638|"
+	    "\ud328\uc2a4\uc6cc\ub4dc|\ud1a0\ud070|\uc2dc\ud06c\ub9bf|"
+	    "\ud0a4" },
+	/* Tokens of known services, by their shape. */
+	{ "\\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}|"
+	    "glpat-[A-Za-z0-9_-]{20,}|do[opr]_v1_[a-f0-9]{64}|"
+	    "shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|hf_[A-Za-z0-9]{30,}|"
+	    "ya29\\.[0-9A-Za-z_-]{20,}|SK[0-9a-f]{32}|key-[0-9a-z]{32}|"
+	    "SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}|"
+	    "(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{16,})",
+	    REDACTED, "npm_|pypi-|glpat-|_v1_|shp|hf_|ya29.|SK|key-|SG.|_live_|"
+	    "_test_|whsec_" },
+	{ "\\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\\b", REDACTED, ":AA" },
+	{ "(?i)\\bhooks\\.slack\\.com/services/\\K[A-Za-z0-9/_-]+", REDACTED,
+	    "i:hooks.slack.com" },
+	{ "(?i)\\bdiscord(?:app)?\\.com/api/webhooks/\\K[0-9]+/[A-Za-z0-9_-]+",
+	    REDACTED, "i:/api/webhooks/" },
+	/* curl -u user:password, mysql -psecret, a .netrc line, cookies. */
+	{ "(?:^|[ \\t])(?:-u|--user)[ \\t=]+[^\\s:]+:\\K\\S+", REDACTED,
+	    "-u|--user" },
+	{ "\\bmysql(?:dump|admin)?\\b[^\\n]*?[ \\t]-p\\K[^\\s-]\\S*", REDACTED,
+	    "mysql" },
+	{ "(?i)\\blogin[ \\t]+\\S+[ \\t]+password[ \\t]+\\K\\S+", REDACTED,
+	    "i:password" },
+	{ "(?i)\\b(?:set-)?cookie[\"']?[ \\t]*:[ \\t]*\\K[^\\r\\n]+",
+	    REDACTED, "i:cookie" },
+	/* Secrets in a URL's query. */
+	{ "(?i)[?&](?:key|sig|signature|auth|code|client_secret|"
+	    "access_token|refresh_token|token|api_key|apikey|password)=\\K"
+	    "[^&\\s#\"']+", REDACTED, "i:key|sig|auth|code|secret|token|"
+	    "passw" },
 };
 
 #define NBUILTINS	(sizeof(builtins) / sizeof(builtins[0]))
@@ -197,11 +255,20 @@ secret_name(const char *name, size_t len)
 		"password", "passwd", "secret", "token", "apikey", "api_key",
 		"access_key", "private_key", "credential", NULL
 	};
-	size_t	i;
+	/* DB_PASS, MYSQL_PWD, STRIPE_KEY; not PWD, the directory. */
+	static const char *const ends[] = {
+		"_pass", "_pwd", "_key", "_auth", NULL
+	};
+	size_t	i, n;
 
 	for (i = 0; words[i]; i++)
 		if (find_ci(name, len, words[i]) != NULL)
 			return true;
+	for (i = 0; ends[i]; i++) {
+		n = strlen(ends[i]);
+		if (len >= n && find_ci(name + len - n, n, ends[i]) != NULL)
+			return true;
+	}
 	return false;
 }
 

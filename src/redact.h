@@ -5,11 +5,17 @@
  * unterminated <private> drops the rest), then masks secrets with the
  * built-in patterns (unless opts->defaults is false) and the rule's own
  * `record: redact:` regexes.  The built-ins (reflexion-rules(1),
- * REDACTION): private key blocks, Authorization / Bearer credentials,
- * AWS access key ids, GitHub, Slack, OpenAI/Anthropic and Google API
- * keys, JWTs, passwords in URLs, values assigned to names like password,
- * secret, token, api_key, access_key, private_key, credential, and the
- * value of every environment variable named that way (8+ characters).
+ * REDACTION): private key blocks (PEM, OpenSSH, PGP), Authorization /
+ * Bearer credentials, cookies, AWS access key ids, the tokens of GitHub,
+ * GitLab, Slack (and its webhooks), Discord webhooks, OpenAI/Anthropic,
+ * Google, Stripe, npm, PyPI, Hugging Face, SendGrid, Twilio, Mailgun,
+ * DigitalOcean, Shopify and Telegram, JWTs, passwords in URLs, curl -u,
+ * mysql -p and .netrc, secrets in URL queries, values assigned to names
+ * like password, secret, token, api_key, access_key, private_key,
+ * credential, names ending in _pass, _pwd, _key, _auth, camelCase keys,
+ * the Korean labels (비밀번호, 비번, 암호, 패스워드, 토큰, 시크릿, API 키,
+ * 인증키, ...), and the value of every environment variable named that way
+ * (8+ characters).
  *
  * Should a pattern hit the regex match limit, nothing of the text is kept
  * (it becomes REDACT_FAILED): an unredacted secret must never be written.

@@ -328,6 +328,25 @@ ruleset_commit_rule(struct ruleset *rs, struct rule *r, int layer,
 	return 0;
 }
 
+const struct template *
+rule_text_for(const struct template *def, const struct rule_message *v,
+    size_t n, const char *lang)
+{
+	size_t	i, k;
+
+	if (lang == NULL || *lang == '\0' || n == 0)
+		return def;
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].lang, lang) == 0)
+			return v[i].tpl;
+	k = strcspn(lang, "-");
+	for (i = 0; i < n; i++)
+		if (strncmp(v[i].lang, lang, k) == 0 && (v[i].lang[k] == '\0' ||
+		    v[i].lang[k] == '-'))
+			return v[i].tpl;
+	return def;
+}
+
 void
 record_opts_default(struct record_opts *o)
 {
@@ -339,6 +358,7 @@ record_opts_default(struct record_opts *o)
 	o->redact_defaults = true;
 	o->detect_errors = true;
 	o->collapse_reads = true;
+	o->max_chars = RECORD_MAX_CHARS;
 }
 
 /* A matcher's json names {{block}} in a key. */

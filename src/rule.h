@@ -151,7 +151,9 @@ enum cond_kind {
 	C_BLOCKS,		/* the blocks of a text, each against a map */
 	C_BLOCK_PART,		/* in a blocks map: the block's text or id */
 	C_LISTED,		/* in a blocks map: the text lists its id */
-	C_RELATED		/* a file beside the one the tool touches */
+	C_RELATED,		/* a file beside the one the tool touches */
+	C_MEMORY,		/* a lookup in the memory returns rows */
+	C_ROUTER		/* the configured router routes the prompt */
 };
 
 /* What a C_BLOCK_PART tests. */
@@ -165,6 +167,15 @@ enum block_part {
 enum kb_query {
 	KBQ_FILE_ERRORS,	/* rows naming the event's file */
 	KBQ_SESSION_ERROR	/* the session's last error of this tool */
+};
+
+/* The lookups of the `memory` condition (memory.h). */
+enum mem_query_kind {
+	MQ_SUMMARIES,		/* past sessions' summaries, then turns */
+	MQ_CONVERSATIONS,	/* past turns */
+	MQ_OBSERVATIONS,	/* recorded calls on the event's file */
+	MQ_ROUTE,		/* this session's latest route */
+	MQ__COUNT
 };
 
 /* The parts of a simple command a shell condition tests (C_SH_TEXT). */
@@ -251,6 +262,24 @@ struct cond {
 	 * blocks map, a condition that does not is decided once.
 	 */
 	bool		 per_block;
+	/* C_MEMORY */
+	enum mem_query_kind mem_query;
+	size_t		 mem_limit;
+	bool		 mem_all_projects;	/* not only this project's */
+	int		 mem_below;	/* route: confidence under it; 0: any */
+};
+
+/*
+ * A rule's `route:` (route.h): its own values, or, from_router, those of
+ * the router condition that made it fire.
+ */
+struct rule_route {
+	const char	*exec_type;
+	const char	*pipeline;	/* or NULL */
+	const char	*icon;		/* or NULL */
+	const char	*reason;	/* or NULL */
+	int		 confidence;
+	bool		 from_router;
 };
 
 /*
@@ -269,6 +298,8 @@ struct record_opts {
 	size_t		 nredact;
 	bool		 detect_errors;
 	bool		 collapse_reads;
+	/* Characters of a prompt or a message kept (seed 004: 10,000). */
+	size_t		 max_chars;
 };
 
 /* The defaults of a rule that says `action: record` without `record:`. */
@@ -276,6 +307,7 @@ struct record_opts {
 #define RECORD_MAX_OUTPUT	10240
 #define RECORD_HEAD_LINES	50
 #define RECORD_TAIL_LINES	50
+#define RECORD_MAX_CHARS	10000
 
 struct rule_test {
 	struct cJSON	*event;		/* owned by the ruleset */
@@ -332,6 +364,15 @@ struct rule {
 	struct rule_test *tests;
 	size_t		 ntests;
 	const struct record_opts *record;	/* record:, or NULL */
+	const struct rule_route *route;		/* route:, or NULL */
+	/*
+	 * The suggestion banner of its file (`banner:`), for a suggest
+	 * rule; NULL: the default, diet103's (output.h).  Its languages,
+	 * when written as a mapping (the default among them).
+	 */
+	struct template	*banner;
+	struct rule_message *banners;
+	size_t		 nbanners;
 	const char	*file;
 	int		 line, col;
 	int		 layer;		/* enum rr_layer */
@@ -431,6 +472,13 @@ extern const char *const action_names[ACT__COUNT];
 extern const char *const priority_names[PRI__COUNT];
 
 void	 record_opts_default(struct record_opts *);
+/*
+ * The template of a text written in several languages (messages,
+ * banners) for lang: its own, else the one of the same primary language
+ * (ko for ko-KR, and the other way), else the default, def.
+ */
+const struct template *rule_text_for(const struct template *def,
+	     const struct rule_message *v, size_t n, const char *lang);
 /*
  * Sets per_block in c and every condition inside it: the compiler and
  * the cache call it on each `when` and `unless` they make.

@@ -13,6 +13,7 @@
 #include "kb.h"
 #include "record.h"
 #include "fileio.h"
+#include "output.h"
 #include "ruletest.h"
 #include "selfprot.h"
 #include "xmalloc.h"
@@ -231,6 +232,7 @@ run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
 	struct rr_db		*db;
 	char			*json = NULL, *err = NULL, *project = NULL;
 	const char		*text;
+	struct buf		 banner;
 	size_t			 k;
 	bool			 same;
 
@@ -256,6 +258,12 @@ run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
 	db_close(db);
 	got = out.nfired ? out.fired[0].rule->action : ACT_NONE;
 	text = out.nfired && out.fired[0].text ? out.fired[0].text : "";
+	/* A suggestion's text is the banner it makes. */
+	buf_init(&banner);
+	if (got == ACT_SUGGEST) {
+		output_skill_banner(&out, &banner);
+		text = banner.data ? banner.data : "";
+	}
 	same = got == t->expect;
 	if (!same)
 		buf_printf(why, "expected %s, got %s", expect_name(t->expect),
@@ -267,6 +275,7 @@ run_one(const struct ruleset *rs, FILE *errfp, const struct rule *r,
 			    "it is '%s'", t->says[k], text);
 		}
 	fwrite(out.notes.data, 1, out.notes.len, errfp);
+	buf_release(&banner);
 	eval_outcome_release(&out);
 	if (t->known_gap)
 		v = same ? V_GAP : V_GAP_CLOSED;

@@ -25,6 +25,7 @@ const char *const settings_events[] = {
 	"Stop",
 	"SubagentStop",
 	"SessionStart",
+	"SessionEnd",
 };
 const size_t settings_nevents =
     sizeof(settings_events) / sizeof(settings_events[0]);
@@ -562,6 +563,41 @@ remove_entries(cJSON *hooks, const struct settings_edit *ed)
 	return changed;
 }
 
+/*
+ * Adds or removes our status line (settings_edit.statusline); the number
+ * of changes (0 or 1), *done as settings_merge.h says.
+ */
+static int
+edit_statusline(cJSON *root, const struct settings_edit *ed, int *done)
+{
+	cJSON		*sl = member(root, "statusLine"), *v;
+	const char	*cmd = NULL;
+
+	*done = 0;
+	if (sl != NULL && (v = member(sl, "command")) != NULL &&
+	    cJSON_IsString(v))
+		cmd = v->valuestring;
+	if (ed->uninstall) {
+		if (sl == NULL || cmd == NULL ||
+		    !hookreg_runs_ours(cmd, "statusline"))
+			return 0;
+		cJSON_Delete(cJSON_DetachItemViaPointer(root, sl));
+		*done = 1;
+		return 1;
+	}
+	if (sl != NULL) {
+		if (cmd == NULL || !hookreg_runs_ours(cmd, "statusline"))
+			*done = -1;
+		return 0;
+	}
+	sl = must(cJSON_CreateObject());
+	add_member(sl, "type", must(cJSON_CreateString("command")));
+	add_member(sl, "command", must(cJSON_CreateString(ed->statusline)));
+	add_member(root, "statusLine", sl);
+	*done = 1;
+	return 1;
+}
+
 int
 settings_edit(const char *name, const char *old_json, size_t len,
     const struct settings_edit *ed, char **out_json, int *changed,
@@ -569,7 +605,7 @@ settings_edit(const char *name, const char *old_json, size_t len,
 {
 	cJSON		*root, *hooks, *v;
 	struct buf	 b;
-	int		 n;
+	int		 n, sl_done = 0;
 
 	*out_json = NULL;
 	*changed = 0;
@@ -595,6 +631,8 @@ settings_edit(const char *name, const char *old_json, size_t len,
 		n = hooks != NULL ? remove_entries(hooks, ed) : 0;
 		if (n > 0 && hooks->child == NULL)
 			cJSON_Delete(cJSON_DetachItemViaPointer(root, hooks));
+		if (ed->statusline != NULL)
+			n += edit_statusline(root, ed, &sl_done);
 		/* Nothing but what we wrote: {} or {"version": 1}. */
 		v = member(root, "version");
 		*empty = root->child == NULL || (root->child == v &&
@@ -613,7 +651,11 @@ settings_edit(const char *name, const char *old_json, size_t len,
 		}
 		if ((n = add_entries(name, hooks, ed, err)) < 0)
 			goto fail;
+		if (ed->statusline != NULL)
+			n += edit_statusline(root, ed, &sl_done);
 	}
+	if (ed->statusline_done != NULL)
+		*ed->statusline_done = sl_done;
 	buf_init(&b);
 	print_value(&b, root, 0);
 	buf_addc(&b, '\n');

@@ -34,6 +34,15 @@ struct settings_edit {
 	bool			 uninstall;
 	/* A top-level "version": 1 where there is none. */
 	bool			 version;
+	/*
+	 * Claude Code's "statusLine" too: {"type": "command", "command":
+	 * statusline} added when there is none; with uninstall, removed
+	 * when it runs our statusline.  *statusline_done (may be NULL)
+	 * says what happened: 1 added or removed, 0 nothing to do, -1 the
+	 * file has a status line of someone else's, left as it is.
+	 */
+	const char		*statusline;	/* or NULL */
+	int			*statusline_done;
 };
 
 /*

@@ -340,6 +340,31 @@ state_claim_slot(const char *state_dir, const char *session_id,
 }
 
 int
+state_count(const char *state_dir, const char *session_id,
+    const char *prefix, size_t *n, char **err)
+{
+	cJSON		*fired;
+	const cJSON	*it;
+	char		*name, *path;
+	size_t		 len = strlen(prefix);
+	int		 rc;
+
+	*n = 0;
+	*err = NULL;
+	name = state_file_name(session_id);
+	path = xasprintf("%s/%s", state_dir, name);
+	free(name);
+	rc = read_state(path, &fired, err);
+	free(path);
+	if (rc == 0)
+		cJSON_ArrayForEach(it, fired)
+			if (strncmp(it->valuestring, prefix, len) == 0)
+				(*n)++;
+	cJSON_Delete(fired);
+	return rc < 0 ? -1 : 0;
+}
+
+int
 state_prune(const char *state_dir, int max_age_days, char **err)
 {
 	struct dirent	*de;

@@ -51,6 +51,14 @@ int	 state_claim_slot(const char *state_dir, const char *session_id,
 	     char **err);
 
 /*
+ * How many of the session's keys start with prefix (reading the file, no
+ * lock: a count for display).  0, or -1 with *err; a corrupt or missing
+ * file counts none.
+ */
+int	 state_count(const char *state_dir, const char *session_id,
+	     const char *prefix, size_t *n, char **err);
+
+/*
  * Removes state files older than max_age_days, and with them their lock
  * files, those set aside as corrupt and the temporary files of writers
  * that died.

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
+#include "route.h"
 #include "template.h"
 #include "xmalloc.h"
 
@@ -38,7 +40,39 @@ const char *const tpl_var_names[V__COUNT] = {
 	[V_BLOCK] = "block",
 	[V_BLOCKS] = "blocks",
 	[V_BLOCK_FIELD] = "block",
+	[V_ROUTE_EXEC_TYPE] = "route.exec_type",
+	[V_ROUTE_PIPELINE] = "route.pipeline",
+	[V_ROUTE_ICON] = "route.icon",
+	[V_ROUTE_CONFIDENCE] = "route.confidence",
+	[V_ROUTE_REASON] = "route.reason",
+	[V_CRITICAL] = "critical",
+	[V_HIGH] = "high",
+	[V_MEDIUM] = "medium",
+	[V_LOW] = "low",
 };
+
+const char *const tpl_mem_field_names[MF__COUNT] = {
+	[MF_ID] = "id",
+	[MF_KIND] = "kind",
+	[MF_DATE] = "date",
+	[MF_TS] = "ts",
+	[MF_SESSION] = "session",
+	[MF_PROJECT] = "project",
+	[MF_SUMMARY] = "summary",
+	[MF_TEXT] = "text",
+	[MF_TOOL] = "tool",
+	[MF_EXEC_TYPE] = "exec_type",
+	[MF_PIPELINE] = "pipeline",
+	[MF_ICON] = "icon",
+	[MF_CONFIDENCE] = "confidence",
+	[MF_REASON] = "reason",
+};
+
+static bool
+is_banner_list(enum tpl_var v)
+{
+	return v >= V_CRITICAL && v <= V_LOW;
+}
 
 static void
 push(struct arena *a, struct template *t, struct tpl_seg *seg)
@@ -140,6 +174,8 @@ struct tparse {
 	struct template	*root;
 	int		 depth;
 	bool		 in_kb;		/* inside {{#kb}} */
+	bool		 in_memory;	/* inside {{#memory}} */
+	bool		 banner;	/* the lists of a banner are known */
 	char		*errmsg;
 	size_t		 erroff;
 	int		 rc;
@@ -296,7 +332,36 @@ resolve_name(struct tparse *p, const char *ns, size_t nlen, size_t off,
 		}
 		return 0;
 	}
-	if (lookup_var(p->a, ns, nlen, seg) < 0)
+	if (nlen == 6 && memcmp(ns, "memory", 6) == 0) {
+		p->root->uses_memory = true;
+		if (!section)
+			return tp_error(p, -2, off, "'memory' is a list of rows: "
+			    "write {{#memory}}...{{/memory}} and name the "
+			    "fields of a row inside (memory.summary, ...)");
+		seg->section = SEC_MEMORY;
+		return 0;
+	}
+	if (nlen > 7 && memcmp(ns, "memory.", 7) == 0) {
+		p->root->uses_memory = true;
+		for (f = 0; f < MF__COUNT; f++)
+			if (nlen - 7 == strlen(tpl_mem_field_names[f]) &&
+			    memcmp(ns + 7, tpl_mem_field_names[f], nlen - 7) ==
+			    0)
+				break;
+		if (f == MF__COUNT)
+			return tp_error(p, -1, off, "unknown template variable "
+			    "'%.*s'", (int)nlen, ns);
+		if (!p->in_memory)
+			return tp_error(p, -2, off, "'%.*s' names a row of the "
+			    "memory: use it inside {{#memory}}...{{/memory}}",
+			    (int)nlen, ns);
+		seg->kind = TPL_MEMROW;
+		seg->section = SEC_MEMROW;
+		seg->mfield = (enum tpl_mem_field)f;
+		return 0;
+	}
+	if (lookup_var(p->a, ns, nlen, seg) < 0 || (!p->banner &&
+	    is_banner_list(seg->var)))
 		return tp_error(p, -1, off, "unknown template variable '%.*s'",
 		    (int)nlen, ns);
 	seg->section = SEC_VAR;
@@ -315,7 +380,7 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 	struct tpl_seg	 seg;
 	size_t		 off, nlen;
 	char		 sigil;
-	bool		 was_in_kb;
+	bool		 was_in_kb, was_in_memory;
 
 	while (p->pos < p->len) {
 		open = memmem(p->src + p->pos, p->len - p->pos, "{{", 2);
@@ -368,21 +433,25 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 				    "'join' does not apply to {{^...}}");
 			if (parse_join(p, bar, (size_t)(ne - bar), &seg) < 0)
 				return -1;
-			if (sigil == '#' ? seg.section != SEC_KB :
-			    seg.kind != TPL_ROW ||
-			    seg.field != TF_RESOLUTION_PATH)
+			if (sigil == '#' ? seg.section != SEC_KB &&
+			    seg.section != SEC_MEMORY :
+			    !(seg.kind == TPL_ROW &&
+			    seg.field == TF_RESOLUTION_PATH) &&
+			    !(seg.kind == TPL_VAR && is_banner_list(seg.var)))
 				return tp_error(p, -2, (size_t)(bar - p->src),
-				    "'join' needs a list: {{#kb | join: ...}} "
-				    "or a list in a resolution, "
-				    "{{kb.resolution.NAME | join: ...}}");
+				    "'join' needs a list: {{#kb | join: ...}}, "
+				    "{{#memory | join: ...}}, a list in a "
+				    "resolution, {{kb.resolution.NAME | join: "
+				    "...}}, or a banner's list");
 		}
 		if (sigil == 0) {
 			push(p->a, t, &seg);
 			continue;
 		}
-		if (seg.section == SEC_KB && p->in_kb)
-			return tp_error(p, -2, off, "{{#kb}} inside {{#kb}}: "
-			    "sections over kb do not nest");
+		if ((seg.section == SEC_KB || seg.section == SEC_MEMORY) &&
+		    (p->in_kb || p->in_memory))
+			return tp_error(p, -2, off, "a section over rows inside "
+			    "another: sections over kb and memory do not nest");
 		if (p->depth >= TPL_MAX_DEPTH)
 			return tp_error(p, -2, off, "sections nest deeper than "
 			    "%d", TPL_MAX_DEPTH);
@@ -391,13 +460,17 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 		seg.body = arena_alloc(p->a, sizeof(*seg.body));
 		seg.body->src = p->root->src;
 		was_in_kb = p->in_kb;
+		was_in_memory = p->in_memory;
 		if (seg.section == SEC_KB && !seg.inverted)
 			p->in_kb = true;
+		if (seg.section == SEC_MEMORY && !seg.inverted)
+			p->in_memory = true;
 		p->depth++;
 		if (parse_body(p, seg.body, ns, nlen, off) < 0)
 			return -1;
 		p->depth--;
 		p->in_kb = was_in_kb;
+		p->in_memory = was_in_memory;
 		push(p->a, t, &seg);
 	}
 	if (close != NULL)
@@ -407,9 +480,9 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 	return 0;
 }
 
-int
-tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
-    char **errmsg, size_t *erroff)
+static int
+compile_any(struct arena *a, const char *src, size_t len, struct template *t,
+    char **errmsg, size_t *erroff, bool banner)
 {
 	struct tparse	p;
 
@@ -420,9 +493,24 @@ tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
 	p.src = t->src;
 	p.len = len;
 	p.root = t;
+	p.banner = banner;
 	if (parse_body(&p, t, NULL, 0, 0) == 0)
 		return 0;
 	*errmsg = p.errmsg;
 	*erroff = p.erroff;
 	return p.rc;
+}
+
+int
+tpl_compile(struct arena *a, const char *src, size_t len, struct template *t,
+    char **errmsg, size_t *erroff)
+{
+	return compile_any(a, src, len, t, errmsg, erroff, false);
+}
+
+int
+tpl_compile_banner(struct arena *a, const char *src, size_t len,
+    struct template *t, char **errmsg, size_t *erroff)
+{
+	return compile_any(a, src, len, t, errmsg, erroff, true);
 }

@@ -13,7 +13,19 @@
  *   {{NAME | join: "SEP"}}  a list's items separated by SEP
  * Inside {{#kb}}, kb.error, kb.resolution, kb.parsed, kb.last_used,
  * kb.uses, kb.id and kb.resolution.PATH name the current row; block.PATH
- * names a value of the JSON block a blocks condition found.  A value is
+ * names a value of the JSON block a blocks condition found; inside
+ * {{#memory}} (the rows of the rule's memory conditions), memory.id,
+ * memory.kind, memory.date, memory.ts, memory.session, memory.project,
+ * memory.summary, memory.text, memory.tool and a route's
+ * memory.exec_type, memory.pipeline, memory.icon, memory.confidence,
+ * memory.reason.  {{route.exec_type}}, {{route.pipeline}},
+ * {{route.icon}}, {{route.confidence}} and {{route.reason}} are the
+ * rule's route (its own, or the router's answer).
+ *
+ * A banner (tpl_compile_banner()) knows {{critical}}, {{high}},
+ * {{medium}} and {{low}} besides: the skills suggested at each priority,
+ * a list (", " between them unless | join says otherwise), present when
+ * not empty.  A value is
  * present as in JavaScript: not missing, null, false, 0 or "" (so an
  * empty list is present); a variable of the event when not empty.  A
  * section's body is a template of its own (struct tpl_seg.body).
@@ -35,6 +47,10 @@
 
 struct rr_event;
 struct kb_rows;
+struct kb_row;
+struct mem_rows;
+struct mem_row;
+struct route_info;
 
 enum tpl_var {
 	V_PATH,		/* path relative to the project (else absolute) */
@@ -62,13 +78,25 @@ enum tpl_var {
 	V_BLOCK,	/* the id of the block a blocks condition found */
 	V_BLOCKS,	/* the ids of all it found, ", " between */
 	V_BLOCK_FIELD,	/* block.<path>: a value of a JSON block */
+	V_ROUTE_EXEC_TYPE,	/* the rule's route */
+	V_ROUTE_PIPELINE,
+	V_ROUTE_ICON,
+	V_ROUTE_CONFIDENCE,
+	V_ROUTE_REASON,
+	V_CRITICAL,	/* banners only: the skills of a priority */
+	V_HIGH,
+	V_MEDIUM,
+	V_LOW,
 	V__COUNT
 };
+
+#define TPL_BANNER_LISTS	4	/* V_CRITICAL .. V_LOW */
 
 enum tpl_seg_kind {
 	TPL_LITERAL,
 	TPL_VAR,
 	TPL_ROW,	/* a field of the current kb row */
+	TPL_MEMROW,	/* a field of the current memory row */
 	TPL_SECTION
 };
 
@@ -84,11 +112,32 @@ enum tpl_row_field {
 	TF__COUNT
 };
 
+/* Fields of a memory row, inside {{#memory}}. */
+enum tpl_mem_field {
+	MF_ID,
+	MF_KIND,
+	MF_DATE,	/* 2026-11-28 08:14 */
+	MF_TS,
+	MF_SESSION,	/* its first 8 characters */
+	MF_PROJECT,
+	MF_SUMMARY,	/* the row's one line */
+	MF_TEXT,	/* the whole row */
+	MF_TOOL,
+	MF_EXEC_TYPE,
+	MF_PIPELINE,
+	MF_ICON,
+	MF_CONFIDENCE,
+	MF_REASON,
+	MF__COUNT
+};
+
 /* What a section is over. */
 enum tpl_section_kind {
 	SEC_VAR,	/* an event variable: present when not empty */
 	SEC_KB,		/* the rows of the rule's kb conditions */
-	SEC_ROW		/* a field of the current row */
+	SEC_ROW,	/* a field of the current row */
+	SEC_MEMORY,	/* the rows of the rule's memory conditions */
+	SEC_MEMROW	/* a field of the current memory row */
 };
 
 struct template;
@@ -99,6 +148,7 @@ struct tpl_seg {
 	size_t		 len;
 	enum tpl_var	 var;
 	enum tpl_row_field field;	/* TPL_ROW, SEC_ROW */
+	enum tpl_mem_field mfield;	/* TPL_MEMROW, SEC_MEMROW */
 	enum tpl_section_kind section;	/* TPL_SECTION */
 	bool		 inverted;	/* {{^NAME}} */
 	const char	*sep;		/* | join: "SEP", or NULL */
@@ -111,6 +161,7 @@ struct template {
 	size_t		 n;
 	const char	*src;
 	bool		 uses_kb;	/* names kb anywhere */
+	bool		 uses_memory;	/* names memory anywhere */
 };
 
 /* What a rendering can draw on; every pointer may be NULL. */
@@ -122,6 +173,11 @@ struct tpl_ctx {
 	const char	*match;
 	size_t		 match_len;
 	const struct kb_rows *kb;	/* rows of the kb conditions */
+	const struct mem_rows *memory;	/* rows of the memory conditions */
+	const struct route_info *route;	/* the rule's route, or NULL */
+	/* A banner's: the skills of each priority, critical first. */
+	const char *const *skills[TPL_BANNER_LISTS];
+	size_t		 nskills[TPL_BANNER_LISTS];
 	const char	*missing;
 	const char	*sections;
 	const char	*keywords;
@@ -145,6 +201,9 @@ struct tpl_ctx {
  */
 int	 tpl_compile(struct arena *, const char *src, size_t len,
 	     struct template *out, char **errmsg, size_t *erroff);
+/* The same for a banner, whose lists a message does not have. */
+int	 tpl_compile_banner(struct arena *, const char *src, size_t len,
+	     struct template *out, char **errmsg, size_t *erroff);
 void	 tpl_render(const struct template *, const struct tpl_ctx *,
 	     struct buf *);
 /* Builds a template from segments given in code (diet103 import). */
@@ -158,5 +217,7 @@ void	 tpl_add_var(struct arena *, struct template *, enum tpl_var);
 extern const char *const tpl_var_names[V__COUNT];
 /* Names after "kb.", indexed by enum tpl_row_field. */
 extern const char *const tpl_row_field_names[TF__COUNT];
+/* Names after "memory.", indexed by enum tpl_mem_field. */
+extern const char *const tpl_mem_field_names[MF__COUNT];
 
 #endif

@@ -11,7 +11,10 @@
 #include <string.h>
 
 #include "event.h"
+#include "jsonw.h"
 #include "kb.h"
+#include "memory.h"
+#include "route.h"
 #include "template.h"
 #include "textesc.h"
 
@@ -90,12 +93,75 @@ render_field(const cJSON *j, struct buf *out)
  * {{sections}} keeps the line breaks the engine put between its titles
  * (a title is one line of a Markdown file).
  */
+static bool
+is_banner_list(enum tpl_var v)
+{
+	return v >= V_CRITICAL && v <= V_LOW;
+}
+
+/* A route's value: the rule's own is as written, a router's is data. */
+static void
+render_route(const struct tpl_seg *s, const struct route_info *r,
+    struct buf *out)
+{
+	const char	*v = NULL;
+
+	if (r == NULL)
+		return;
+	switch (s->var) {
+	case V_ROUTE_EXEC_TYPE:
+		v = r->exec_type;
+		break;
+	case V_ROUTE_PIPELINE:
+		v = r->pipeline;
+		break;
+	case V_ROUTE_ICON:
+		v = r->icon;
+		break;
+	case V_ROUTE_CONFIDENCE:
+		buf_printf(out, "%d", r->confidence);
+		return;
+	case V_ROUTE_REASON:
+		v = r->reason;
+		break;
+	default:
+		return;
+	}
+	add_cdata(out, v);
+}
+
+/* A banner's list: the skill names, as the rules wrote them. */
+static void
+render_skills(const struct tpl_seg *s, const struct tpl_ctx *c,
+    struct buf *out)
+{
+	size_t	k = (size_t)(s->var - V_CRITICAL), i;
+
+	for (i = 0; i < c->nskills[k]; i++) {
+		if (i > 0) {
+			if (s->sep != NULL)
+				buf_add(out, s->sep, s->seplen);
+			else
+				buf_adds(out, ", ");
+		}
+		add_cstr(out, c->skills[k][i]);
+	}
+}
+
 static void
 render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 {
 	struct rr_event		*ev = c->ev;
 	struct rr_text		 txt;
 
+	if (s->var >= V_ROUTE_EXEC_TYPE && s->var <= V_ROUTE_REASON) {
+		render_route(s, c->route, out);
+		return;
+	}
+	if (is_banner_list(s->var)) {
+		render_skills(s, c, out);
+		return;
+	}
 	switch (s->var) {
 	case V_RULE:
 		add_cstr(out, c->rule_id);
@@ -165,13 +231,15 @@ render_var(const struct tpl_seg *s, const struct tpl_ctx *c, struct buf *out)
 		add_cdata(out, ev->event_name);
 		break;
 	case V_PROMPT:
-		add_data(out, ev->f[F_PROMPT].s, ev->f[F_PROMPT].len);
+		txt = event_field(ev, F_PROMPT);
+		add_data(out, txt.s, txt.len);
 		break;
 	case V_MESSAGE:
 		add_data(out, ev->f[F_MESSAGE].s, ev->f[F_MESSAGE].len);
 		break;
 	case V_ERROR:
-		add_data(out, ev->f[F_ERROR].s, ev->f[F_ERROR].len);
+		txt = event_error(ev);
+		add_data(out, txt.s, txt.len);
 		break;
 	case V_CWD:
 		add_cdata(out, ev->cwd);
@@ -346,30 +414,115 @@ row_present(const struct tpl_seg *s, const struct kb_row *row)
 	return false;
 }
 
+/* The rows a section is at: one of kb's, one of memory's. */
+struct tpl_cur {
+	const struct kb_row	*kb;
+	const struct mem_row	*mem;
+};
+
+/* A memory row's field; its texts are data (a summary keeps its lines). */
+static void
+render_memrow(const struct tpl_seg *s, const struct mem_row *m,
+    struct buf *out)
+{
+	if (m == NULL)
+		return;
+	switch (s->mfield) {
+	case MF_ID:
+		add_cstr(out, m->id);
+		break;
+	case MF_KIND:
+		add_cstr(out, mem_kind_names[m->kind]);
+		break;
+	case MF_DATE:
+		if (m->ts != NULL && strlen(m->ts) >= 16)
+			buf_printf(out, "%.10s %.5s", m->ts, m->ts + 11);
+		else
+			add_cdata(out, m->ts);
+		break;
+	case MF_TS:
+		add_cdata(out, m->ts);
+		break;
+	case MF_SESSION:
+		if (m->session != NULL)
+			textesc_add(out, m->session, utf8_prefix(m->session,
+			    strlen(m->session), 8), TEXTESC_LINE);
+		break;
+	case MF_PROJECT:
+		add_cdata(out, m->project);
+		break;
+	case MF_SUMMARY:
+		add_cdata(out, m->line);
+		break;
+	case MF_TEXT:
+		add_row_text(out, m->text);
+		break;
+	case MF_TOOL:
+		add_cdata(out, m->tool);
+		break;
+	case MF_EXEC_TYPE:
+		add_cdata(out, m->exec_type);
+		break;
+	case MF_PIPELINE:
+		add_cdata(out, m->pipeline);
+		break;
+	case MF_ICON:
+		add_cdata(out, m->icon);
+		break;
+	case MF_CONFIDENCE:
+		if (m->exec_type != NULL)
+			buf_printf(out, "%d", m->confidence);
+		break;
+	case MF_REASON:
+		add_cdata(out, m->reason);
+		break;
+	case MF__COUNT:
+		break;
+	}
+}
+
 static void render_list(const struct template *, const struct tpl_ctx *,
-	    const struct kb_row *, struct buf *);
+	    const struct tpl_cur *, struct buf *);
+
+/* Renders body once per row of a kb or memory section. */
+static void
+render_rows(const struct tpl_seg *s, const struct tpl_ctx *c,
+    const struct tpl_cur *cur, struct buf *out)
+{
+	struct tpl_cur	at = *cur;
+	size_t		i, n;
+
+	if (s->section == SEC_KB)
+		n = c->kb != NULL ? c->kb->n : 0;
+	else
+		n = c->memory != NULL ? c->memory->n : 0;
+	if (s->inverted) {
+		if (n == 0)
+			render_list(s->body, c, cur, out);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0 && s->sep != NULL)
+			buf_add(out, s->sep, s->seplen);
+		if (s->section == SEC_KB)
+			at.kb = &c->kb->v[i];
+		else
+			at.mem = &c->memory->v[i];
+		render_list(s->body, c, &at, out);
+	}
+}
 
 static void
 render_section(const struct tpl_seg *s, const struct tpl_ctx *c,
-    const struct kb_row *row, struct buf *out)
+    const struct tpl_cur *cur, struct buf *out)
 {
 	struct buf	probe;
 	bool		present = false;
-	size_t		i, n;
 
 	switch (s->section) {
 	case SEC_KB:
-		n = c->kb != NULL ? c->kb->n : 0;
-		if (s->inverted) {
-			if (n == 0)
-				render_list(s->body, c, row, out);
-			return;
-		}
-		for (i = 0; i < n; i++) {
-			if (i > 0 && s->sep != NULL)
-				buf_add(out, s->sep, s->seplen);
-			render_list(s->body, c, &c->kb->v[i], out);
-		}
+	case SEC_MEMORY:
+		render_rows(s, c, cur, out);
 		return;
 	case SEC_VAR:
 		buf_init(&probe);
@@ -378,16 +531,22 @@ render_section(const struct tpl_seg *s, const struct tpl_ctx *c,
 		buf_release(&probe);
 		break;
 	case SEC_ROW:
-		present = row_present(s, row);
+		present = row_present(s, cur->kb);
+		break;
+	case SEC_MEMROW:
+		buf_init(&probe);
+		render_memrow(s, cur->mem, &probe);
+		present = probe.len > 0;
+		buf_release(&probe);
 		break;
 	}
 	if (present != s->inverted)
-		render_list(s->body, c, row, out);
+		render_list(s->body, c, cur, out);
 }
 
 static void
 render_list(const struct template *t, const struct tpl_ctx *c,
-    const struct kb_row *row, struct buf *out)
+    const struct tpl_cur *cur, struct buf *out)
 {
 	const struct tpl_seg	*s;
 	size_t			 i;
@@ -402,10 +561,13 @@ render_list(const struct template *t, const struct tpl_ctx *c,
 			render_var(s, c, out);
 			break;
 		case TPL_ROW:
-			render_row(s, row, out);
+			render_row(s, cur->kb, out);
+			break;
+		case TPL_MEMROW:
+			render_memrow(s, cur->mem, out);
 			break;
 		case TPL_SECTION:
-			render_section(s, c, row, out);
+			render_section(s, c, cur, out);
 			break;
 		}
 	}
@@ -415,5 +577,7 @@ void
 tpl_render(const struct template *t, const struct tpl_ctx *c,
     struct buf *out)
 {
-	render_list(t, c, NULL, out);
+	struct tpl_cur	none = { NULL, NULL };
+
+	render_list(t, c, &none, out);
 }

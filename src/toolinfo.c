@@ -70,7 +70,10 @@ event_fields(enum rr_event_kind k)
 		return f | FB(F_PROMPT);
 	case EV_STOP:
 	case EV_SUBAGENT_STOP:
-		return f | FB(F_MESSAGE);
+		/* The prompt of the turn, from the transcript. */
+		return f | FB(F_MESSAGE) | FB(F_PROMPT);
+	case EV_SESSION_END:
+		return f | FB(F_REASON);
 	case EV_POST_TOOL_USE:
 		return f | FB(F_RESPONSE) | FB(F_ERROR);
 	case EV_POST_TOOL_USE_FAILURE:

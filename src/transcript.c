@@ -18,20 +18,26 @@
 
 #define TRANSCRIPT_TAIL	(8 * 1024 * 1024)
 
-/* Joins the "text" parts of message.content (a string or a list). */
+/*
+ * Joins the "text" parts of message.content (a string or a list) of a
+ * line of the given type ("assistant" or "user") into out.  A user line
+ * of tool results, or a meta line, has none.
+ */
 static int
-assistant_text(const cJSON *line, struct buf *out)
+line_text(const cJSON *line, const char *want, struct buf *out)
 {
 	const cJSON	*type, *msg, *content, *part, *t;
+	size_t		 before = out->len;
 
 	type = cJSON_GetObjectItemCaseSensitive(line, "type");
-	if (!cJSON_IsString(type) || strcmp(type->valuestring, "assistant"))
+	if (!cJSON_IsString(type) || strcmp(type->valuestring, want) != 0 ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "isMeta")))
 		return -1;
 	msg = cJSON_GetObjectItemCaseSensitive(line, "message");
 	content = cJSON_GetObjectItemCaseSensitive(msg, "content");
 	if (cJSON_IsString(content)) {
 		buf_adds(out, content->valuestring);
-		return 0;
+		return out->len > before ? 0 : -1;
 	}
 	if (!cJSON_IsArray(content))
 		return -1;
@@ -42,24 +48,24 @@ assistant_text(const cJSON *line, struct buf *out)
 		t = cJSON_GetObjectItemCaseSensitive(part, "text");
 		if (!cJSON_IsString(t))
 			continue;
-		if (out->len)
+		if (out->len > before)
 			buf_addc(out, '\n');
 		buf_adds(out, t->valuestring);
 	}
-	return out->len ? 0 : -1;
+	return out->len > before ? 0 : -1;
 }
 
-int
-transcript_last_assistant_text(const char *path, char **text, size_t *len,
-    char **why)
+/*
+ * Reads the last TRANSCRIPT_TAIL bytes of the transcript at path into
+ * data.  -1 when it is unreadable, with *why as transcript.h says.
+ */
+static int
+read_tail(const char *path, struct buf *data, char **why)
 {
 	struct stat	 st;
-	struct buf	 data, out;
-	char		*end, *start;
-	cJSON		*line;
 	off_t		 from;
 	ssize_t		 n;
-	int		 fd, rc = -1;
+	int		 fd;
 
 	*why = NULL;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
@@ -78,36 +84,127 @@ transcript_last_assistant_text(const char *path, char **text, size_t *len,
 		return -1;
 	}
 	from = st.st_size > TRANSCRIPT_TAIL ? st.st_size - TRANSCRIPT_TAIL : 0;
-	buf_init(&data);
-	buf_grow(&data, (size_t)(st.st_size - from));
-	while ((n = pread(fd, data.data + data.len,
-	    (size_t)(st.st_size - from) - data.len,
-	    from + (off_t)data.len)) > 0)
-		data.len += (size_t)n;
-	data.data[data.len] = '\0';
+	buf_init(data);
+	buf_grow(data, (size_t)(st.st_size - from));
+	while ((n = pread(fd, data->data + data->len,
+	    (size_t)(st.st_size - from) - data->len,
+	    from + (off_t)data->len)) > 0)
+		data->len += (size_t)n;
+	data->data[data->len] = '\0';
 	close(fd);
+	return 0;
+}
 
-	/* Walk the lines backwards; the file may still be growing. */
-	buf_init(&out);
-	end = data.data + data.len;
-	while (end > data.data && rc < 0) {
+/*
+ * Calls fn on each line of data that parses, last first, until it returns
+ * non-zero; returns that (0 when none did).  The file may still be
+ * growing: a half-written last line does not parse and is skipped.
+ */
+static int
+each_line_backwards(struct buf *data, int (*fn)(const cJSON *, void *),
+    void *arg)
+{
+	char	*end = data->data + data->len, *start;
+	cJSON	*line;
+	int	 rc = 0;
+
+	while (end > data->data && rc == 0) {
 		start = end;
-		while (start > data.data && start[-1] != '\n')
+		while (start > data->data && start[-1] != '\n')
 			start--;
 		if (end > start) {
 			line = cJSON_ParseWithLength(start, (size_t)(end - start));
 			if (line != NULL) {
-				buf_reset(&out);
-				rc = assistant_text(line, &out);
+				rc = fn(line, arg);
 				cJSON_Delete(line);
 			}
 		}
-		end = start > data.data ? start - 1 : start;
+		end = start > data->data ? start - 1 : start;
 	}
-	buf_release(&data);
-	if (rc == 0)
-		*text = buf_detach(&out, len);
-	else
-		buf_release(&out);
 	return rc;
+}
+
+static int
+last_assistant(const cJSON *line, void *arg)
+{
+	struct buf	*out = arg;
+
+	return line_text(line, "assistant", out) == 0;
+}
+
+int
+transcript_last_assistant_text(const char *path, char **text, size_t *len,
+    char **why)
+{
+	struct buf	data, out;
+	int		rc;
+
+	if (read_tail(path, &data, why) < 0)
+		return -1;
+	buf_init(&out);
+	rc = each_line_backwards(&data, last_assistant, &out);
+	buf_release(&data);
+	if (rc == 1) {
+		*text = buf_detach(&out, len);
+		return 0;
+	}
+	buf_release(&out);
+	return -1;
+}
+
+/* The answer's texts, newest first, until the prompt they answer. */
+struct turn {
+	struct buf	 user;
+	char		**parts;
+	size_t		 nparts;
+};
+
+static int
+turn_line(const cJSON *line, void *arg)
+{
+	struct turn	*t = arg;
+	struct buf	 b;
+
+	if (line_text(line, "user", &t->user) == 0)
+		return 1;
+	buf_init(&b);
+	if (line_text(line, "assistant", &b) == 0) {
+		t->parts = xreallocarray(t->parts, t->nparts + 1,
+		    sizeof(*t->parts));
+		t->parts[t->nparts++] = buf_detach(&b, NULL);
+	} else
+		buf_release(&b);
+	return 0;
+}
+
+int
+transcript_last_turn(const char *path, char **user, char **assistant,
+    char **why)
+{
+	struct buf	 data, a;
+	struct turn	 t;
+	size_t		 i;
+
+	*user = *assistant = NULL;
+	if (read_tail(path, &data, why) < 0)
+		return -1;
+	memset(&t, 0, sizeof(t));
+	buf_init(&t.user);
+	each_line_backwards(&data, turn_line, &t);
+	buf_release(&data);
+	buf_init(&a);
+	for (i = t.nparts; i > 0; i--) {
+		if (a.len)
+			buf_addc(&a, '\n');
+		buf_adds(&a, t.parts[i - 1]);
+		free(t.parts[i - 1]);
+	}
+	free(t.parts);
+	*user = t.user.len ? buf_detach(&t.user, NULL) : NULL;
+	if (*user == NULL)
+		buf_release(&t.user);
+	*assistant = a.len ? buf_detach(&a, NULL) : NULL;
+	if (*assistant == NULL)
+		buf_release(&a);
+	return *user != NULL || *assistant != NULL ? 0 : -1;
 }

@@ -8,6 +8,7 @@
 
 #include "userconf.h"
 #include "datadir.h"
+#include "extcmd.h"
 #include "fileio.h"
 #include "manifest.h"
 #include "selfprot.h"
@@ -18,9 +19,11 @@
 #define PACK_NAME_MAX	64
 
 static const char *const config_keys[] = {
-	"packs", "sources", "trust", "self_protection", "lang", NULL
+	"packs", "sources", "trust", "self_protection", "lang", "summarizer",
+	"router", NULL
 };
 static const char *const source_keys[] = { "path", "sha256", NULL };
+static const char *const command_keys[] = { "command", "timeout_ms", NULL };
 
 char *
 packs_dir(void)
@@ -114,6 +117,77 @@ config_self_protection(struct rr_config *cfg, const struct ydoc *doc,
 	diag_set_hint(d, "self-protection stays on");
 }
 
+static bool
+is_key(const char *s, const char *const *keys)
+{
+	for (; *keys != NULL; keys++)
+		if (strcmp(s, *keys) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * summarizer: / router: {command: "a shell line" or [words], timeout_ms: N}
+ * (extcmd.h).  A wrong one is an error and leaves the command unset: the
+ * engine then works without it, as if it were not configured.
+ */
+static void
+config_command(struct rr_command *out, const char *key,
+    const struct ydoc *doc, const struct ynode *v, struct diag_list *diags)
+{
+	const struct ynode	*cmd, *t, *k;
+	struct rr_command	 c;
+	struct diag		*d;
+	long long		 ms = EXTCMD_TIMEOUT_DEFAULT;
+	size_t			 i;
+
+	memset(&c, 0, sizeof(c));
+	if (v->type != YNODE_MAP || (cmd = ynode_get(v, "command")) == NULL) {
+		d = cfg_error(diags, doc, v, DIAG_wrong_type, "'%s' must be a "
+		    "mapping with a command", key);
+		diag_set_hint(d, "%s: {command: 'python3 ~/bin/%s.py', "
+		    "timeout_ms: 8000}", key, key);
+		return;
+	}
+	for (i = 0; i < v->n; i++) {
+		k = v->items[2 * i];
+		if (k->type != YNODE_SCALAR || !is_key(k->str, command_keys))
+			cfg_error(diags, doc, k, DIAG_unknown_key, "unknown key "
+			    "'%s' in %s (command, timeout_ms)", k->type ==
+			    YNODE_SCALAR ? k->str : "?", key);
+	}
+	if ((t = ynode_get(v, "timeout_ms")) != NULL && (!ynode_int(t, &ms) ||
+	    ms < 1 || ms > EXTCMD_TIMEOUT_MAX)) {
+		cfg_error(diags, doc, t, DIAG_invalid_value, "'timeout_ms' must "
+		    "be a number of milliseconds from 1 to %d",
+		    EXTCMD_TIMEOUT_MAX);
+		return;
+	}
+	c.timeout_ms = (long)ms;
+	if (cmd->type == YNODE_SCALAR && !ynode_is_null(cmd) &&
+	    cmd->len > 0) {
+		c.shell = xstrdup(cmd->str);
+	} else if (cmd->type == YNODE_SEQ && cmd->n > 0) {
+		c.argv = xcalloc(cmd->n + 1, sizeof(*c.argv));
+		for (i = 0; i < cmd->n; i++) {
+			if (cmd->items[i]->type != YNODE_SCALAR ||
+			    ynode_is_null(cmd->items[i])) {
+				cfg_error(diags, doc, cmd->items[i],
+				    DIAG_wrong_type, "the words of a command "
+				    "must be strings");
+				extcmd_release(&c);
+				return;
+			}
+			c.argv[i] = xstrdup(cmd->items[i]->str);
+		}
+	} else {
+		cfg_error(diags, doc, cmd, DIAG_wrong_type, "'command' must be "
+		    "a shell line or a list of words");
+		return;
+	}
+	*out = c;
+}
+
 /*
  * lang: the language of the messages that packs write in several, a
  * language tag such as ko or en.
@@ -196,14 +270,6 @@ add_pack(struct rr_config *cfg, const char *dir, const struct ydoc *doc,
 	cfg->npacks++;
 }
 
-static bool
-is_key(const char *s, const char *const *keys)
-{
-	for (; *keys != NULL; keys++)
-		if (strcmp(s, *keys) == 0)
-			return true;
-	return false;
-}
 
 /*
  * A directory as config.yaml names it: absolute, or "~" / "~/..." for
@@ -492,7 +558,7 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		    "unknown key '%s' in config.yaml",
 		    k->type == YNODE_SCALAR ? k->str : "?");
 		diag_set_hint(d, "the keys are: packs, sources, trust, "
-		    "self_protection, lang");
+		    "self_protection, lang, summarizer, router");
 	}
 	cfg->text = buf_detach(&text, &cfg->len);
 	if ((v = ynode_get(root, "trust")) != NULL)
@@ -503,6 +569,10 @@ config_load(struct rr_config *cfg, const char *home, const char *dir,
 		config_self_protection(cfg, &doc, v, diags);
 	if ((v = ynode_get(root, "lang")) != NULL)
 		config_lang(cfg, &doc, v, diags);
+	if ((v = ynode_get(root, "summarizer")) != NULL)
+		config_command(&cfg->summarizer, "summarizer", &doc, v, diags);
+	if ((v = ynode_get(root, "router")) != NULL)
+		config_command(&cfg->router, "router", &doc, v, diags);
 	packs = ynode_get(root, "packs");
 	if (packs == NULL || ynode_is_null(packs))
 		goto out;
@@ -541,6 +611,8 @@ config_release(struct rr_config *cfg)
 	free(cfg->text);
 	free(cfg->file);
 	free(cfg->lang);
+	extcmd_release(&cfg->summarizer);
+	extcmd_release(&cfg->router);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

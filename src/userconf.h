@@ -9,6 +9,8 @@
  *     trust: [~/work/app]
  *     self_protection: true
  *     lang: ko
+ *     summarizer: {command: 'python3 ~/bin/summarize.py', timeout_ms: 8000}
+ *     router: {command: [~/bin/route, --fast], timeout_ms: 1500}
  *
  * A pack is the rule file NAME.yaml in the packs directory: the
  * REFLEXION_PACKS_DIR environment variable when set (tests, running from
@@ -31,6 +33,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "extcmd.h"
 #include "manifest.h"
 
 struct config_pack {
@@ -67,6 +70,12 @@ struct rr_config {
 	bool			 self_protection_off;
 	/* `lang: ko`: the language of messages written in several. */
 	char			*lang;
+	/*
+	 * The commands that stand in for a language model (extcmd.h):
+	 * unset (no shell, no argv) when not configured.
+	 */
+	struct rr_command	 summarizer;
+	struct rr_command	 router;
 };
 
 /* The packs directory; owned. */

@@ -73,7 +73,7 @@ echo 'packs: [dangerous-commands]' >"$T/home/.reflexion/config.yaml"
 doc
 check_doc "set up as the README says: everything in order, exit 0" 0 \
     "ok       program      $BIN/reflexion-rules, the reflexion-rules on PATH" \
-    "ok       Claude Code  registered in $P/.claude/settings.json (project scope): 7 events" \
+    "ok       Claude Code  registered in $P/.claude/settings.json (project scope): 8 events" \
     "ok       Claude Code  Claude Code 2.1.332 ($BIN/claude): no known client bug" \
     "ok       config       $T/home/.reflexion/config.yaml: 1 pack enabled" \
     "ok       packs        $SRCDIR/rules (REFLEXION_PACKS_DIR):" \
@@ -151,11 +151,11 @@ json.dump(d, open(p, "w"))
 PY
 doc
 check_doc "a registration missing an event: which, and init to fix it" 1 \
-    "runs the hook on 6 of its 7 events; not on Stop" \
+    "runs the hook on 7 of its 8 events; not on Stop" \
     "fix: reflexion-rules init --agent claude --scope project"
 (cd "$P" && HOME=$T/home PATH=$BIN:$BASEPATH "$RR" init) >/dev/null 2>&1
 doc
-check_doc "init adds the missing event back" 0 "7 events"
+check_doc "init adds the missing event back" 0 "8 events"
 sed "s|\"reflexion-rules hook\"|\"$T/gone/reflexion-rules hook\"|" \
     "$T/settings.json" >"$P/.claude/settings.json"
 doc
@@ -165,7 +165,7 @@ check_doc "a registered program that is not there: uninstall, then init" 1 \
 (cd "$P" && HOME=$T/home PATH=$BIN:$BASEPATH sh -c \
     'reflexion-rules init --uninstall --agent claude --scope project && reflexion-rules init --agent claude --scope project') >/dev/null 2>&1
 doc
-check_doc "... which that fix mends" 0 "7 events"
+check_doc "... which that fix mends" 0 "8 events"
 cp "$T/settings.json" "$P/.claude/settings.json"
 rm "$BIN/reflexion-rules"
 doc
@@ -204,9 +204,9 @@ check_doc "Gemini CLI installed but not registered: a note, not a problem" 0 \
     --agent cursor) >/dev/null 2>&1
 doc --agent gemini --agent cursor
 check_doc "Gemini CLI and Cursor registered" 0 \
-    "ok       Gemini CLI   registered in $P/.gemini/settings.json (project scope): 5 events" \
+    "ok       Gemini CLI   registered in $P/.gemini/settings.json (project scope): 6 events" \
     "ok       Gemini CLI   Gemini CLI 0.61.0 ($BIN/gemini): no known client bug" \
-    "ok       Cursor       registered in $P/.cursor/hooks.json (project scope): 9 events"
+    "ok       Cursor       registered in $P/.cursor/hooks.json (project scope): 10 events"
 (cd "$P" && HOME=$T/home PATH=$BIN:$BASEPATH "$RR" init --agent codex \
     --scope user) >/dev/null 2>&1
 doc --agent codex
@@ -260,17 +260,24 @@ check_doc "a database SQLite cannot read: set aside" 1 \
     "fix: mv $T/home/.reflexion/data/reflexion.db $T/home/.reflexion/data/reflexion.db.damaged"
 # A page of the table damaged, the header whole: quick_check says so.
 (cd "$P" && HOME=$T/home "$RR" kb add 'Error: y' 'fixed') >/dev/null 2>&1
-rm -f "$T/home/.reflexion/data/reflexion.db-wal" "$T/home/.reflexion/data/reflexion.db-shm"
 python3 - "$T/home/.reflexion/data/reflexion.db" <<'PY'
-import sys
+import sqlite3, sys
 p = sys.argv[1]
+# The hook leaves its WAL (checkpointed only when it is full): into the
+# file first, so that the damage below meets the table.
+c = sqlite3.connect(p)
+c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+c.execute("PRAGMA journal_mode = DELETE")
+# The knowledge base's own page, not the schema's (which has several).
+root = c.execute("SELECT rootpage FROM sqlite_master "
+                 "WHERE name = 'error_kb'").fetchone()[0]
+c.close()
 b = bytearray(open(p, "rb").read())
 psz = int.from_bytes(b[16:18], "big") or 65536
-for page in range(1, len(b) // psz):
-    off = page * psz
-    if b[off] == 0x0d:          # a table leaf page: garble its cells
-        for i in range(off + 8, off + psz - 8, 7):
-            b[i] = 0xff
+off = (root - 1) * psz
+if b[off] == 0x0d:              # a table leaf page: garble its cells
+    for i in range(off + 8, off + psz - 8, 7):
+        b[i] = 0xff
 open(p, "wb").write(bytes(b))
 PY
 doc

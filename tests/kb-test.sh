@@ -213,7 +213,7 @@ sql "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, v INTEGER DEFAUL
     ('2026-01-01T00:00:00.000Z', 'Cannot compile index.ts', '{\"resolvedBy\":\"Edit\"}', 3,
      '2026-01-01T00:00:00.000Z');"
 printf '%s' "$pre_edit" | "$RR" hook --rules r.yaml >out 2>err
-if grep -q 'past: Cannot compile index.ts' out && grep -q 'upgraded to schema 2' err; then
+if grep -q 'past: Cannot compile index.ts' out && grep -q 'upgraded to schema 3' err; then
 	ok "the original tool's database: upgraded, its KB answers"
 else
 	not_ok "the original tool's database"; diag <out; diag <err

@@ -57,7 +57,8 @@ static const char empty_result[] =
 	GROUP("UserPromptSubmit") ",\n"
 	GROUP("Stop") ",\n"
 	GROUP("SubagentStop") ",\n"
-	GROUP("SessionStart") "\n"
+	GROUP("SessionStart") ",\n"
+	GROUP("SessionEnd") "\n"
 	"  }\n"
 	"}\n";
 
@@ -178,7 +179,7 @@ test_numbers_kept(void)
 	size_t	 i;
 
 	/* cJSON reads "007"; JSON.parse would not, but it must survive. */
-	ok(merge(in, CMD) == 0 && changed == 7, "odd numbers parse");
+	ok(merge(in, CMD) == 0 && changed == 8, "odd numbers parse");
 	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		snprintf(comma, sizeof(comma), " %s,\n", nums[i]);
 		snprintf(last, sizeof(last), " %s\n", nums[i]);
@@ -227,18 +228,18 @@ test_merge(void)
 {
 	char	*first;
 
-	ok(merge("", CMD) == 0 && changed == 7, "empty input: 7 events added");
+	ok(merge("", CMD) == 0 && changed == 8, "empty input: 8 events added");
 	is_str(out, empty_result, "empty input: JSON.stringify layout");
-	ok(merge(" \n\t\r\n", CMD) == 0 && changed == 7 &&
+	ok(merge(" \n\t\r\n", CMD) == 0 && changed == 8 &&
 	    strcmp(out, empty_result) == 0, "blank input counts as {}");
 	ok(merge("{}", CMD) == 0 && strcmp(out, empty_result) == 0,
 	    "{} gives the same result");
-	ok(events_with(out, CMD) == 7, "all 7 events run the command");
+	ok(events_with(out, CMD) == 8, "all 8 events run the command");
 
 	/* Other keys keep their order and value; hooks stays where it was. */
 	ok(merge("{\"permissions\":{\"allow\":[\"Bash(ls)\"],\"deny\":[]},"
 	    "\"hooks\":{},\"model\":\"opus\",\"env\":{}}", CMD) == 0 &&
-	    changed == 7, "settings with other keys merge");
+	    changed == 8, "settings with other keys merge");
 	ok(at("\"permissions\"") == 4 && at("\"permissions\"") <
 	    at("\"hooks\"") && at("\"hooks\"") < at("\"model\"") &&
 	    at("\"model\"") < at("\"env\""), "key order kept");
@@ -252,7 +253,7 @@ test_merge(void)
 	    "\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
 	    "\"command\":\"guard\",\"timeout\":5}]}],\"Stop\":[{\"hooks\":"
 	    "[{\"type\":\"command\",\"command\":\"other\"}]}]}}", CMD) == 0 &&
-	    changed == 7, "existing foreign hooks: 7 events added");
+	    changed == 8, "existing foreign hooks: 8 events added");
 	ok(ngroups(out, "PreToolUse") == 2 && ngroups(out, "Stop") == 2 &&
 	    ngroups(out, "Notification") == 1 &&
 	    ngroups(out, "SessionStart") == 1, "our groups are appended");
@@ -278,27 +279,27 @@ test_merge(void)
 	ok(merge("{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash|Edit\","
 	    "\"hooks\":[{\"type\":\"command\",\"command\":\"x\"},{\"type\":"
 	    "\"command\",\"command\":\"" CMD "\"}]}]}}", CMD) == 0 &&
-	    changed == 6 && ngroups(out, "PreToolUse") == 1,
+	    changed == 7 && ngroups(out, "PreToolUse") == 1,
 	    "our handler in a non-standard group counts");
 	/* Any registration of our hook counts: no duplicate of a full path. */
 	ok(merge("{\"hooks\":{\"Stop\":[{\"hooks\":[{\"command\":"
 	    "\"'/opt/rr dir/bin/reflexion-rules'  hook --agent claude\"}]}]}}",
-	    CMD) == 0 && changed == 6 && ngroups(out, "Stop") == 1,
+	    CMD) == 0 && changed == 7 && ngroups(out, "Stop") == 1,
 	    "a full-path registration of ours is not duplicated");
 	ok(merge("{\"hooks\":{\"Stop\":[{\"hooks\":[{\"command\":"
-	    "\"reflexion-rules hooks\"}]}]}}", CMD) == 0 && changed == 7 &&
+	    "\"reflexion-rules hooks\"}]}]}}", CMD) == 0 && changed == 8 &&
 	    ngroups(out, "Stop") == 2, "another subcommand is not ours");
-	ok(merge("{}", "rr2 hook") == 0 && changed == 7 &&
-	    events_with(out, "rr2 hook") == 7, "another program is registered");
+	ok(merge("{}", "rr2 hook") == 0 && changed == 8 &&
+	    events_with(out, "rr2 hook") == 8, "another program is registered");
 	first = xstrdup(out);
-	ok(merge(first, CMD) == 0 && changed == 7 &&
-	    events_with(out, "rr2 hook") == 7 && events_with(out, CMD) == 7,
+	ok(merge(first, CMD) == 0 && changed == 8 &&
+	    events_with(out, "rr2 hook") == 8 && events_with(out, CMD) == 8,
 	    "and ours is added beside it");
 	free(first);
 	ok(merge(empty_result, "/usr/local/bin/reflexion-rules hook") == 0 &&
 	    changed == 0, "a full path of ours is not added beside the name");
 	ok(merge("{\"hooks\":{\"Stop\":[5,{\"hooks\":7},{\"x\":1},{\"hooks\":"
-	    "[null,\"s\",{\"command\":3}]}]}}", CMD) == 0 && changed == 7 &&
+	    "[null,\"s\",{\"command\":3}]}]}}", CMD) == 0 && changed == 8 &&
 	    ngroups(out, "Stop") == 5, "odd entries are kept and skipped");
 
 	/* Claude Code (JSON.parse) uses the last of duplicate keys. */
@@ -471,7 +472,7 @@ test_command(void)
 
 	/* A first run creates the directory and the file. */
 	ok(run("--project-dir", proj, NULL) == 0, "init: exit 0");
-	want = xasprintf("reflexion-rules: registered hooks for 7 events in "
+	want = xasprintf("reflexion-rules: registered hooks for 8 events in "
 	    "%s\n" NEXT, path);
 	is_str(run_out, want, "init: says what it did, no backup, and what "
 	    "next");
@@ -481,8 +482,8 @@ test_command(void)
 	    "program");
 	free(want);
 	s = file_slurp(path);
-	ok(s != NULL && events_with(s, CMD) == 7,
-	    "settings.json has all 7 events");
+	ok(s != NULL && events_with(s, CMD) == 8,
+	    "settings.json has all 8 events");
 	is_str(s, empty_result, "and is laid out as expected");
 	ok(!exists(bak), "no backup when there was no file");
 	stat(path, &st1);
@@ -512,7 +513,7 @@ test_command(void)
 	want = xasprintf("%s/", proj);
 	ok(run("--project-dir", want, NULL) == 0, "init over a file: exit 0");
 	free(want);
-	want = xasprintf("reflexion-rules: registered hooks for 7 events in "
+	want = xasprintf("reflexion-rules: registered hooks for 8 events in "
 	    "%s (backup: %s)\n" NEXT, path, bak);
 	is_str(run_out, want, "init over a file: names the backup");
 	free(want);
@@ -522,7 +523,7 @@ test_command(void)
 	free(s);
 	s = file_slurp(path);
 	ok(s != NULL && strncmp(s, "{\n  \"model\": \"opus\",\n  \"hooks\": {\n",
-	    33) == 0 && events_with(s, CMD) == 7, "old keys kept, hooks added");
+	    33) == 0 && events_with(s, CMD) == 8, "old keys kept, hooks added");
 	stat(path, &st1);
 	ok((st1.st_mode & 07777) == 0640, "file mode kept");
 
@@ -534,8 +535,8 @@ test_command(void)
 	free(before);
 	free(s);
 	s = file_slurp(path);
-	ok(s != NULL && events_with(s, "rr2 hook") == 7 &&
-	    events_with(s, CMD) == 7, "both commands registered");
+	ok(s != NULL && events_with(s, "rr2 hook") == 8 &&
+	    events_with(s, CMD) == 8, "both commands registered");
 	free(s);
 
 	/* A broken file is left alone. */
@@ -588,7 +589,7 @@ test_command(void)
 	mkdir(proj, 0755);
 	if (getcwd(cwd, sizeof(cwd)) != NULL && chdir(proj) == 0) {
 		ok(run(NULL) == 0 && strcmp(run_out, "reflexion-rules: "
-		    "registered hooks for 7 events in .claude/settings.json\n"
+		    "registered hooks for 8 events in .claude/settings.json\n"
 		    NEXT) == 0, "default: the current directory");
 		if (chdir(cwd) != 0)
 			printf("# cannot go back to %s\n", cwd);
@@ -610,7 +611,7 @@ test_command(void)
 	stat(path, &st1);
 	lstat(path, &st2);
 	s = file_slurp(real);
-	ok(S_ISLNK(st2.st_mode) && s != NULL && events_with(s, CMD) == 7,
+	ok(S_ISLNK(st2.st_mode) && s != NULL && events_with(s, CMD) == 8,
 	    "symlinked settings: the target is updated");
 	free(s);
 	free(real);
@@ -628,7 +629,7 @@ test_command(void)
 	want = xasprintf("%s hook", real);
 	s = file_slurp(path);
 	ok(s != NULL && real != NULL && strchr(real, ' ') == NULL &&
-	    events_with(s, want) == 7, "not on PATH: the full path registered");
+	    events_with(s, want) == 8, "not on PATH: the full path registered");
 	free(s);
 	ok(strstr(run_err, "reflexion-rules is not on PATH: registered this "
 	    "program by its full path") != NULL && strstr(run_err, real) !=
@@ -640,7 +641,7 @@ test_command(void)
 	 * names it for --uninstall.
 	 */
 	ok(run("--project-dir", proj, "--uninstall", "--command", want,
-	    NULL) == 0 && strstr(run_out, "removed the hooks for 7 events")
+	    NULL) == 0 && strstr(run_out, "removed the hooks for 8 events")
 	    != NULL, "--uninstall --command removes that registration");
 	s = file_slurp(path);
 	is_str(s, "{}\n", "... leaving an empty object");
@@ -677,6 +678,55 @@ test_command(void)
 	rm_rf(top);
 }
 
+/* --statusline: Claude Code's statusLine, ours added, others' left. */
+/* A string literal and its length. */
+#define IN(s)	(s), strlen(s)
+
+static void
+test_statusline(void)
+{
+	struct settings_edit	 ed;
+	char			*json = NULL, *e = NULL;
+	int			 n, done;
+	bool			 empty;
+
+	memset(&ed, 0, sizeof(ed));
+	ed.client = hookreg_client(AGENT_CLAUDE);
+	ed.command = CMD;
+	ed.statusline = "reflexion-rules statusline";
+	ed.statusline_done = &done;
+	ok(settings_edit("s.json", IN("{}"), &ed, &json, &n, &empty, &e) ==
+	    0 && done == 1 && n == 9 && strstr(json, "\"statusLine\": {\n"
+	    "    \"type\": \"command\",\n    \"command\": \"reflexion-rules "
+	    "statusline\"\n  }") != NULL, "the status line is added beside "
+	    "the hooks");
+	free(json);
+	ok(settings_edit("s.json", IN("{\"statusLine\":{\"type\":\"command\","
+	    "\"command\":\"/opt/bin/reflexion-rules statusline\"}}"), &ed,
+	    &json, &n, &empty, &e) == 0 && done == 0 && n == 8,
+	    "a status line of ours is kept as it is");
+	free(json);
+	ok(settings_edit("s.json", IN("{\"statusLine\":{\"type\":\"command\","
+	    "\"command\":\"~/bin/mine.sh\"}}"), &ed, &json, &n, &empty,
+	    &e) == 0 && done == -1 && strstr(json, "mine.sh") != NULL &&
+	    strstr(json, "reflexion-rules statusline") == NULL,
+	    "another status line is left, and said");
+	free(json);
+	ed.uninstall = true;
+	ok(settings_edit("s.json", IN("{\"statusLine\":{\"type\":\"command\","
+	    "\"command\":\"reflexion-rules statusline\"},\"model\":\"x\"}"),
+	    &ed, &json, &n, &empty, &e) == 0 && done == 1 && n == 1 &&
+	    strstr(json, "statusLine") == NULL && strstr(json, "model") !=
+	    NULL, "--uninstall removes ours, and only it");
+	free(json);
+	ok(settings_edit("s.json", IN("{\"statusLine\":{\"type\":\"command\","
+	    "\"command\":\"mine statusline\"}}"), &ed, &json, &n, &empty,
+	    &e) == 0 && done == 0 && strstr(json, "mine statusline") != NULL,
+	    "--uninstall leaves another's");
+	free(json);
+	free(e);
+}
+
 int
 main(void)
 {
@@ -685,5 +735,6 @@ main(void)
 	free(out);
 	free(err);
 	test_command();
+	test_statusline();
 	return done_testing();
 }

@@ -17,6 +17,11 @@
 #include "tap.h"
 #include "xmalloc.h"
 
+/* The schema version as text: "3". */
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+#define DB_STR_V	STR(DB_SCHEMA_VERSION)
+
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 
 static unsigned
@@ -494,7 +499,7 @@ test_migration(int full)
 	ok(db_conn(db, DB_READ, &err) != NULL && db->indexed,
 	    "%s original database: opened and upgraded (%s)", full ? "full" :
 	    "minimal", err ? err : "ok");
-	ok(strstr(db->notes.data, "upgraded to schema 2") != NULL,
+	ok(strstr(db->notes.data, "upgraded to schema " DB_STR_V) != NULL,
 	    "the upgrade is said: %s", line(db));
 	is_int(count(db->conn, "SELECT count(*) FROM events"), 50,
 	    "every event kept");

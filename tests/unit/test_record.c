@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "errclass.h"
 #include "errnorm.h"
 #include "event.h"
 #include "kb.h"
@@ -165,6 +166,65 @@ test_redact_gates(void)
 	    "give, on %zu texts", runs);
 }
 
+/*
+ * The corpus of secret shapes (tests/fixtures/secrets/corpus.tsv, which
+ * tests/redact-test.sh also records through the hook): each secret gone
+ * from its redacted text, and the gates give what every pattern gives.
+ */
+static void
+test_redact_corpus(void)
+{
+	struct redact_opts	 o = { true, NULL, 0 };
+	const char		*dir = getenv("SRCDIR");
+	char			*path, line[4096], *label, *text, *secret, *p;
+	struct buf		 b, t;
+	FILE			*f;
+	size_t			 n = 0, leaks = 0, differ = 0;
+
+	path = xasprintf("%s/tests/fixtures/secrets/corpus.tsv", dir ? dir :
+	    ".");
+	if ((f = fopen(path, "r")) == NULL) {
+		ok(0, "cannot read %s", path);
+		free(path);
+		return;
+	}
+	buf_init(&t);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		label = line;
+		if ((text = strchr(label, '\t')) == NULL ||
+		    (secret = strchr(text + 1, '\t')) == NULL)
+			continue;
+		*text++ = '\0';
+		*secret++ = '\0';
+		buf_reset(&t);
+		for (p = text; *p; p++) {
+			if (p[0] == '\\' && p[1] == 'n') {
+				buf_addc(&t, '\n');
+				p++;
+			} else
+				buf_addc(&t, *p);
+		}
+		buf_init(&b);
+		redact_text(&o, t.data, t.len, &b);
+		if (strstr(b.data, secret) != NULL) {
+			printf("# %s: %s\n", label, b.data);
+			leaks++;
+		}
+		differ += !same_as_ungated(t.data);
+		buf_release(&b);
+		n++;
+	}
+	fclose(f);
+	buf_release(&t);
+	free(path);
+	ok(n >= 50, "the corpus has %zu shapes (50 at least)", n);
+	is_int(leaks, 0, "no secret of the corpus survives redaction");
+	is_int(differ, 0, "the gates give what every pattern gives on it");
+}
+
 static void
 test_redact(void)
 {
@@ -272,7 +332,7 @@ static void
 detect(const char *tool, const char *out, long status, const char *want,
     const char *what)
 {
-	char	*got = record_detect_error(tool, out, strlen(out), status,
+	char	*got = errclass_detect(tool, out, strlen(out), status,
 		    "Not Found");
 
 	if (want == NULL)
@@ -298,6 +358,16 @@ test_detect(void)
 	detect("Bash", "0 errors, HTTP/1.1 200 OK", 0, NULL, "a clean output");
 	detect("WebFetch", "page", 404, "HTTP 404 Not Found", "WebFetch code");
 	detect("WebFetch", "page", 200, NULL, "WebFetch 200");
+	detect("WebFetch", "{\"status\": 503, \"error\": \"busy\"}", 200,
+	    "{\"status\": 503, \"error\": \"busy\"}", "a JSON status in a "
+	    "page");
+	detect("Bash", "{\n  \"statusCode\": 500,\n  \"message\": \"x\"\n}", 0,
+	    "\"statusCode\": 500,", "a JSON statusCode line");
+	detect("Bash", "status=404 for /x", 0, "status=404 for /x",
+	    "a key=value status");
+	detect("Bash", "LISTEN 0 4096 *:4040", 0, NULL, "a port is no status");
+	detect("Read", "Traceback (most recent call last):", 0, NULL,
+	    "a Read's output is not read");
 }
 
 static struct rr_event		 ev;
@@ -314,7 +384,7 @@ post(struct rr_db *db, const char *json, const char *what)
 		event_release(&ev);
 		return;
 	}
-	if (record_event(db, &ev, popts, &err) < 0) {
+	if (record_event(db, &ev, popts, NULL, &err) < 0) {
 		ok(0, "%s: %s", what, err);
 		free(err);
 	} else
@@ -540,6 +610,7 @@ main(void)
 	test_errnorm();
 	test_redact();
 	test_redact_gates();
+	test_redact_corpus();
 	test_compress();
 	test_detect();
 	test_regex_table();

@@ -10,12 +10,18 @@
 
 #include "event.h"
 #include "kb.h"
+#include "memory.h"
+#include "route.h"
 #include "tap.h"
 #include "template.h"
 #include "textesc.h"
 #include "xmalloc.h"
 
 static struct kb_rows	rows;
+static struct mem_rows	mrows;
+static struct route_info *route;
+static const char *const *skills[4];
+static size_t		nskills[4];
 static struct rr_event	ev;
 
 static void
@@ -39,29 +45,114 @@ add_row(long long id, const char *error, const char *resolution)
 }
 
 static void
-render(const char *tpl, const char *want, const char *what)
+render_any(const char *tpl, const char *want, const char *what, bool banner)
 {
 	struct arena	 a;
 	struct template	 t;
 	struct tpl_ctx	 c;
 	struct buf	 b;
 	char		*err = NULL;
-	size_t		 off;
+	size_t		 off, i;
+	int		 rc;
 
 	arena_init(&a);
 	buf_init(&b);
-	if (tpl_compile(&a, tpl, strlen(tpl), &t, &err, &off) < 0) {
+	rc = banner ? tpl_compile_banner(&a, tpl, strlen(tpl), &t, &err, &off) :
+	    tpl_compile(&a, tpl, strlen(tpl), &t, &err, &off);
+	if (rc < 0) {
 		ok(0, "%s: does not compile: %s", what, err);
 		free(err);
 	} else {
 		memset(&c, 0, sizeof(c));
 		c.ev = &ev;
 		c.kb = &rows;
+		c.memory = &mrows;
+		c.route = route;
+		for (i = 0; i < 4; i++) {
+			c.skills[i] = skills[i];
+			c.nskills[i] = nskills[i];
+		}
 		tpl_render(&t, &c, &b);
 		is_str(b.data, want, "%s", what);
 	}
 	buf_release(&b);
 	arena_release(&a);
+}
+
+static void
+render(const char *tpl, const char *want, const char *what)
+{
+	render_any(tpl, want, what, false);
+}
+
+static void bad(const char *, int, size_t, const char *);
+
+/* Memory rows, the rule's route and a banner's lists. */
+static void
+test_memory_route_banner(void)
+{
+	static const char *const high[] = { "backend", "frontend" };
+	static const char *const low[] = { "docs" };
+	struct mem_row		*m;
+	struct route_info	 r;
+
+	mem_rows_init(&mrows);
+	render("{{#memory}}x{{/memory}}{{^memory}}none{{/memory}}", "none",
+	    "no memory rows");
+	mrows.v = xcalloc(2, sizeof(*mrows.v));
+	mrows.n = mrows.cap = 2;
+	m = &mrows.v[0];
+	strcpy(m->id, "s3");
+	m->kind = MEM_SUMMARY;
+	m->ts = xstrdup("2026-11-28T08:14:03.120Z");
+	m->session = xstrdup("670db96e-ffff");
+	m->line = xstrdup("Session 670db96e: fix\nit");
+	m->text = xstrdup("Session 670db96e\nFirst request: fix\x1b[31m");
+	m = &mrows.v[1];
+	strcpy(m->id, "e9");
+	m->kind = MEM_OBSERVATION;
+	m->exec_type = xstrdup("master");
+	m->pipeline = xstrdup("rag");
+	m->confidence = 60;
+	render("{{#memory | join: \"; \"}}{{memory.id}} {{memory.date}} "
+	    "{{memory.session}} {{memory.kind}}{{/memory}}",
+	    "s3 2026-11-28 08:14 670db96e summary; e9   observation",
+	    "memory rows: id, date, session, kind");
+	render("{{#memory}}{{#memory.exec_type}}{{memory.exec_type}}/"
+	    "{{memory.pipeline}} {{memory.confidence}}%{{/memory.exec_type}}"
+	    "{{/memory}}", "master/rag 60%", "a route row's fields");
+	render("{{#memory}}[{{memory.text}}]{{/memory}}",
+	    "[Session 670db96e\nFirst request: fix\\x1b[31m][]",
+	    "a row's text keeps its lines, escapes the rest");
+	render("{{#memory}}{{memory.summary}}{{/memory}}",
+	    "Session 670db96e: fix\\nit", "a summary line is one line");
+	mem_rows_release(&mrows);
+
+	memset(&r, 0, sizeof(r));
+	r.exec_type = "tool";
+	r.pipeline = "jira";
+	r.confidence = 90;
+	r.reason = "issue\nkeys";
+	route = &r;
+	render("{{route.exec_type}}|{{route.pipeline}}|{{route.confidence}}%|"
+	    "{{route.reason}}|{{#route.icon}}i{{/route.icon}}",
+	    "tool|jira|90%|issue\\nkeys|", "the route's values");
+	route = NULL;
+	render("[{{route.exec_type}}]", "[]", "no route: nothing");
+
+	skills[1] = high;
+	nskills[1] = 2;
+	skills[3] = low;
+	nskills[3] = 1;
+	render_any("{{#critical}}C{{/critical}}{{#high}}H: {{high}}{{/high}}"
+	    "{{#low}}; L: {{low | join: \"+\"}}{{/low}}",
+	    "H: backend, frontend; L: docs", "a banner's lists", true);
+	nskills[1] = nskills[3] = 0;
+	bad("{{high}}", -1, 0, "unknown template variable 'high'");
+	bad("{{memory.summary}}", -2, 0, "inside {{#memory}}");
+	bad("{{#memory}}{{#kb}}{{/kb}}{{/memory}}", -2, 11, "do not nest");
+	bad("{{#memory}}{{memory.nope}}{{/memory}}", -1, 11,
+	    "unknown template variable 'memory.nope'");
 }
 
 static void
@@ -199,6 +290,7 @@ main(void)
 	render("{{lbraces}}{{lbrace}}{{command}}}}}", "{{{ls}}}",
 	    "a literal '{{' and a literal '{' just before a tag");
 	bad("{{{command}}", -1, 0, "unknown template variable '{command'");
+	test_memory_route_banner();
 	add_row(5, "E5", "{\"resolvedBy\":0,\"tool\":false,\"toolSequence\":"
 	    "[0,false,null,\"\",7]}");
 	render("{{#kb}}{{#kb.parsed}}[{{kb.resolution.resolvedBy}}|"

@@ -89,8 +89,12 @@ main(void)
 	    (FB(F_EVENT) | FB(F_CWD) | FB(F_PROMPT)), "UserPromptSubmit: "
 	    "prompt, event, cwd");
 	ok(toolinfo_fields(EV_STOP, NULL) == (FB(F_EVENT) | FB(F_CWD) |
-	    FB(F_MESSAGE)) && toolinfo_fields(EV_SUBAGENT_STOP, NULL) ==
-	    toolinfo_fields(EV_STOP, NULL), "Stop, SubagentStop: message");
+	    FB(F_MESSAGE) | FB(F_PROMPT)) && toolinfo_fields(EV_SUBAGENT_STOP,
+	    NULL) == toolinfo_fields(EV_STOP, NULL), "Stop, SubagentStop: "
+	    "message, and the prompt of the turn");
+	ok(toolinfo_fields(EV_SESSION_END, toolinfo_find("Bash")) ==
+	    (FB(F_EVENT) | FB(F_CWD) | FB(F_REASON)), "SessionEnd: its "
+	    "reason, no tool fields");
 	ok(toolinfo_fields(EV_SESSION_START, toolinfo_find("Bash")) ==
 	    (FB(F_EVENT) | FB(F_CWD)), "SessionStart: no tool fields, "
 	    "whatever the tool");
