@@ -222,6 +222,27 @@ eval_command(struct ectx *cx)
 	return cx->sh;
 }
 
+bool
+eval_programs_text(struct ectx *cx, struct rr_text *out)
+{
+	const struct sh_script	*sh;
+	struct buf		 b;
+	size_t			 i;
+
+	if ((sh = eval_command(cx)) == NULL)
+		return false;
+	buf_init(&b);
+	for (i = 0; i < sh->n; i++)
+		if (sh->cmds[i].program != NULL) {
+			buf_adds(&b, sh->cmds[i].program);
+			buf_addc(&b, '\n');
+		}
+	out->s = arena_strndup(&cx->ev->arena, b.data ? b.data : "", b.len);
+	out->len = b.len;
+	buf_release(&b);
+	return true;
+}
+
 /*
  * ~ and $HOME as the agent's shell expands them: the hook runs with the
  * agent's environment.  NULL unless absolute.

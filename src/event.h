@@ -56,7 +56,14 @@ enum rr_field {
 	 */
 	F_READ_PATH,
 	F__COUNT,
-	F_INPUT = F__COUNT	/* input.<key>: looked up on demand */
+	F_INPUT = F__COUNT,	/* input.<key>: looked up on demand */
+	/*
+	 * The programs of a shell command, one per line: the program of
+	 * each simple command the reader finds in it (shellwords.h).  Not
+	 * a field of the rule language: only the prefilter's text for the
+	 * `program` of a shell map, made by the evaluation.
+	 */
+	F_PROGRAMS
 };
 
 struct rr_text {
@@ -129,7 +136,7 @@ struct rr_event {
 /* Event names, indexed by enum rr_event_kind. */
 extern const char *const event_kind_names[EV__COUNT];
 /* Field names as the rule language spells them, by enum rr_field. */
-extern const char *const rr_field_names[F_INPUT + 1];
+extern const char *const rr_field_names[F_PROGRAMS + 1];
 /* EV_OTHER when unknown. */
 enum rr_event_kind event_kind_from_name(const char *);
 

@@ -73,8 +73,8 @@ pf_rule_free(struct pf_rule *pr)
 }
 
 static void
-clause_add(struct pf_clause *cl, const struct cond *c, const char *lit,
-    size_t len, bool ci)
+clause_add(struct pf_clause *cl, const struct cond *c, enum rr_field field,
+    const char *lit, size_t len, bool ci)
 {
 	struct pf_atom	*a;
 
@@ -83,8 +83,8 @@ clause_add(struct pf_clause *cl, const struct cond *c, const char *lit,
 		cl->a = xreallocarray(cl->a, cl->cap, sizeof(*cl->a));
 	}
 	a = &cl->a[cl->n++];
-	a->field = c->field;
-	a->key = c->field == F_INPUT ? c->input_key : NULL;
+	a->field = field;
+	a->key = field == F_INPUT ? c->input_key : NULL;
 	/* A prefix of a required literal is required too. */
 	a->len = len > PF_MAX_LIT ? PF_MAX_LIT : len;
 	a->lit = xmemdup0(lit, a->len);
@@ -123,9 +123,12 @@ path_atom_ci(const char *s, size_t len)
 	return !same;
 }
 
-/* The clause of a text condition: one atom per literal alternative. */
+/*
+ * The clause of a text condition on field (its own, or F_PROGRAMS for a
+ * shell map's program): one atom per literal alternative.
+ */
 static int
-text_clause(const struct cond *c, struct pf_clause *cl)
+text_clause(const struct cond *c, enum rr_field field, struct pf_clause *cl)
 {
 	const struct matcher	*m = &c->m;
 	const struct pattern	*p;
@@ -133,18 +136,18 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	size_t			 i, j;
 	bool			 path;
 
-	if (c->field == F_INPUT && strlen(c->input_key) > 0xffff)
+	if (field == F_INPUT && strlen(c->input_key) > 0xffff)
 		return -1;
 	/*
 	 * A required pattern holds when it is missing, and JSON checks and
 	 * the file fields (read from disk during evaluation, not in the
 	 * event) give no literal the event must contain.
 	 */
-	if (m->required || m->kind == M_JSON || c->field == F_FILE_BEFORE ||
-	    c->field == F_FILE_AFTER)
+	if (m->required || m->kind == M_JSON || field == F_FILE_BEFORE ||
+	    field == F_FILE_AFTER)
 		return -1;
 	/* A regex on a path is matched as written (eval_match.c). */
-	path = c->field == F_PATH && m->kind != M_REGEX;
+	path = field == F_PATH && m->kind != M_REGEX;
 	for (i = 0; i < m->npats; i++) {
 		p = &m->pats[i];
 		switch (m->kind) {
@@ -164,14 +167,15 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 			/* An empty keyword is found in any text. */
 			if (p->len == 0)
 				return -1;
-			clause_add(cl, c, p->src, p->len, m->ignore_case ||
+			clause_add(cl, c, field, p->src, p->len,
+			    m->ignore_case ||
 			    (path && path_atom_ci(p->src, p->len)));
 			continue;
 		case M_JSON:
 			return -1;
 		}
 		for (j = 0; j < r.n; j++)
-			clause_add(cl, c, r.alts[j].s, r.alts[j].len,
+			clause_add(cl, c, field, r.alts[j].s, r.alts[j].len,
 			    r.alts[j].ci || (m->kind == M_GLOB &&
 			    (m->ignore_case || (path &&
 			    path_atom_ci(r.alts[j].s, r.alts[j].len)))));
@@ -180,9 +184,18 @@ text_clause(const struct cond *c, struct pf_clause *cl)
 	return cl->n > 0 && cl->n <= PF_MAX_ATOMS ? 0 : -1;
 }
 
-/* Appends to pr clauses that must hold for c to hold. */
+/*
+ * Appends to pr clauses that must hold for c to hold.  in_shell: c is
+ * (in) the condition of a shell map, which holds when it holds for one
+ * of the simple commands the reader finds in the command; there only a
+ * `program` gives a clause, on the programs of them all (F_PROGRAMS,
+ * made by eval_paths.c from the same parse): the names the map compares,
+ * after the reader's unwrapping (sudo, env, bash -c, aliases ...), not
+ * words of the command's text.
+ */
 static void
-cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
+cond_clauses(const struct cond *c, struct pf_rule *pr, int depth,
+    bool in_shell)
 {
 	struct pf_clause	 cl, u;
 	struct pf_rule		 kid;
@@ -193,25 +206,25 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 	memset(&cl, 0, sizeof(cl));
 	switch (c->kind) {
 	case C_TEXT:
-		if (text_clause(c, &cl) == 0)
+		if (!in_shell && text_clause(c, c->field, &cl) == 0)
 			pfrule_push(pr, &cl);
 		else
 			clause_free(&cl);
 		return;
 	case C_ALL:
 		for (i = 0; i < c->nkids; i++)
-			cond_clauses(c->kids[i], pr, depth + 1);
+			cond_clauses(c->kids[i], pr, depth + 1, in_shell);
 		return;
 	case C_ANY:
 		if (c->nkids == 1) {
-			cond_clauses(c->kids[0], pr, depth + 1);
+			cond_clauses(c->kids[0], pr, depth + 1, in_shell);
 			return;
 		}
 		/* One of the kids holds: the union of a clause of each. */
 		memset(&u, 0, sizeof(u));
 		for (i = 0; i < c->nkids; i++) {
 			memset(&kid, 0, sizeof(kid));
-			cond_clauses(c->kids[i], &kid, depth + 1);
+			cond_clauses(c->kids[i], &kid, depth + 1, in_shell);
 			if (kid.n == 0 || u.n + kid.c[0].n > PF_MAX_ATOMS) {
 				pf_rule_free(&kid);
 				clause_free(&u);
@@ -249,13 +262,23 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth)
 		 */
 		return;
 	case C_SHELL:
-	case C_SH_TEXT:
-	case C_SH_FLAGS:
 		/*
 		 * The words a shell condition tests are the command unquoted
 		 * and unescaped (r''m is rm): no literal of them needs to be
-		 * in the command's text.
+		 * in the command's text, only its program among the programs
+		 * the reader found.
 		 */
+		if (!in_shell && c->nkids == 1)
+			cond_clauses(c->kids[0], pr, depth + 1, true);
+		return;
+	case C_SH_TEXT:
+		if (in_shell && c->sh_part == SH_PROGRAM &&
+		    text_clause(c, F_PROGRAMS, &cl) == 0)
+			pfrule_push(pr, &cl);
+		else
+			clause_free(&cl);
+		return;
+	case C_SH_FLAGS:
 		return;
 	}
 }
@@ -345,7 +368,7 @@ pf_build(const struct ruleset *rs, struct buf *out)
 			continue;
 		memset(&pr, 0, sizeof(pr));
 		if (r->when != NULL)
-			cond_clauses(r->when, &pr, 0);
+			cond_clauses(r->when, &pr, 0, false);
 		prs[i] = pr;
 		for (k = 0; k < EV__COUNT; k++) {
 			if (!(r->events & (1u << k)))

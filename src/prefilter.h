@@ -40,11 +40,12 @@ struct pf_candidates {
 void	 pf_build(const struct ruleset *, struct buf *out);
 
 /*
- * The texts of `path` and `read_path` that the evaluation makes and the
- * event does not hold (the files a shell command writes and reads):
- * text() fills *out and returns true, or returns false for the event's
- * own (its path; no read_path).  Asked only when a candidate has a
- * literal on that field.
+ * The texts of `path`, `read_path` and F_PROGRAMS that the evaluation
+ * makes and the event does not hold (the files a shell command writes
+ * and reads, the programs it runs): text() fills *out and returns true,
+ * or returns false for the event's own (its path; no read_path; no
+ * command, so no programs).  Asked only when a candidate has a literal
+ * on that field.
  */
 struct pf_lazy {
 	bool	 (*text)(void *arg, enum rr_field, struct rr_text *out);

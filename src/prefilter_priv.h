@@ -7,7 +7,7 @@
 #define RR_PREFILTER_PRIV_H
 
 #define PF_MAGIC	0x31584650u	/* "PFX1" */
-#define PF_VERSION	3
+#define PF_VERSION	4
 #define PF_HEADER	32
 #define PF_BREF		16
 #define PF_KIND		(2 * PF_BREF + 8)

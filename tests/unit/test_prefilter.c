@@ -135,7 +135,9 @@ cond_value(struct buf *b, const char *key, int depth)
 	if (strcmp(key, "shell") == 0) {
 		/* The words a shell map tests are not the text's literals. */
 		buf_adds(b, "{program: ");
-		buf_adds(b, (const char *[]){ "rm", "'g*'", "ls", "sudo" }[rnd(4)]);
+		buf_adds(b, (const char *[]){ "rm", "'g*'", "ls", "sudo",
+		    "[rm, git]", "{regex: '^r'}", "{equals: RM, ignore_case: "
+		    "true}", "python3", "sh" }[rnd(9)]);
 		if (rnd(2)) {
 			buf_adds(b, ", args: ");
 			yq_pattern(b);
@@ -309,6 +311,43 @@ json_field(struct buf *b, const char *key, bool *first)
 	buf_release(&t);
 }
 
+/*
+ * A command of simple commands whose programs the reader finds only by
+ * unwrapping, unquoting or aliasing, for the rules' shell maps: the
+ * prefilter's programs must be the ones the map compares.
+ */
+static const char *const shell_parts[] = {
+	"rm -r x", "sudo rm -rf /", "bash -c 'ls -la'", "r''m -r a",
+	"\\rm b", "alias x=rm; x -r y", "echo rm", "env -i ls", "git status",
+	"g\\it push -f", "ls | xargs rm", "find . -delete",
+	"\"$(echo rm)\" -r z", "python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+	"/bin/rm -r c", "RM=rm; $RM -r d", "sh -c \"sudo ls\"",
+	"eval 'rm -r e'", "echo 'rm -r f' | sh", "gsutil rm x", "command rm g",
+	"LS", "Rm -r h", "xargs -I{} rm {}", "parallel rm ::: a b",
+	"f() { rm -r \"$1\"; }; f i", "ssh host 'rm -r j'", "timeout 5 ls",
+	"git -c alias.x='!rm -r k' x", "perl -e 'unlink \"l\"'",
+};
+
+static void
+shell_field(struct buf *b, bool *first)
+{
+	struct buf	t;
+	unsigned	i, n = 1 + rnd(3);
+
+	buf_init(&t);
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_adds(&t, (const char *[]){ " && ", "; ", " | ",
+			    "\n" }[rnd(4)]);
+		buf_adds(&t, shell_parts[rnd(sizeof(shell_parts) /
+		    sizeof(shell_parts[0]))]);
+	}
+	buf_printf(b, "%s\"command\":", *first ? "" : ",");
+	jsonw_string(b, t.data, t.len);
+	*first = false;
+	buf_release(&t);
+}
+
 static void
 gen_event(struct buf *b)
 {
@@ -320,7 +359,9 @@ gen_event(struct buf *b)
 	if (t < 8)
 		buf_printf(b, ",\"tool_name\":\"%s\"", tools[t]);
 	buf_adds(b, ",\"tool_input\":{");
-	if (rnd(3))
+	if (rnd(2))
+		shell_field(b, &first);
+	else if (rnd(2))
 		json_field(b, "command", &first);
 	if (rnd(3)) {
 		struct buf	p;
@@ -479,6 +520,94 @@ candidates(const unsigned char *pf, size_t len, bool verify, const char *json)
 	return buf_detach(&b, NULL);
 }
 
+/* The programs a test says the reader found, as eval_paths.c gives them. */
+static bool
+fixed_programs(void *arg, enum rr_field f, struct rr_text *out)
+{
+	if (f != F_PROGRAMS || arg == NULL)
+		return false;
+	out->s = arg;
+	out->len = strlen(arg);
+	return true;
+}
+
+/*
+ * A shell map's program is a clause on the programs the reader found:
+ * a Bash event reaches the maps of its programs (in any case a rule
+ * folds), those of no program, and no other; not the words of its text.
+ */
+static void
+shell_programs(void)
+{
+	static const char yaml[] =
+	    "version: 1\nrules:\n"
+	    "- {id: rm, on: PreToolUse, tools: [Bash], action: deny, message: m,\n"
+	    "   when: {shell: {program: rm, flags: [-r]}}}\n"
+	    "- {id: git, on: PreToolUse, tools: [Bash], action: deny, message: m,\n"
+	    "   when: {shell: {program: [git, hub], subcommand: push}}}\n"
+	    "- {id: any-program, on: PreToolUse, tools: [Bash], action: ask, message: m,\n"
+	    "   when: {shell: {args: '^/etc/'}}}\n"
+	    "- {id: one-or-other, on: PreToolUse, tools: [Bash], action: ask, message: m,\n"
+	    "   when: {any: [{shell: {program: dd}}, {command: mkfs}]}}\n"
+	    "- {id: not-rm, on: PreToolUse, tools: [Bash], action: ask, message: m,\n"
+	    "   when: {shell: {not: {program: rm}}}}\n"
+	    "- {id: folded, on: PreToolUse, tools: [Bash], action: ask, message: m,\n"
+	    "   when: {shell: {program: {equals: DEL, ignore_case: true}}}}\n";
+	static const char ev[] = "{\"hook_event_name\":\"PreToolUse\","
+	    "\"cwd\":\"/p\",\"tool_name\":\"Bash\",\"tool_input\":"
+	    "{\"command\":\"echo rm git dd\"}}";
+	static const struct {
+		const char	*programs, *want;
+	} cases[] = {
+		{ "echo\n", "2 4 " },
+		{ "sudo\nrm\n", "0 2 4 " },
+		{ "ls\ngit\n", "1 2 4 " },
+		{ "hub\n", "1 2 4 " },
+		{ "dd\n", "2 3 4 " },
+		{ "del\n", "2 4 5 " },
+		{ "", "2 4 " },
+	};
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	struct rr_event		 e;
+	struct pf_candidates	 c;
+	struct pf_lazy		 lazy = { fixed_programs, NULL };
+	struct buf		 got;
+	char			*err = NULL;
+	size_t			 i, k;
+
+	if (compile_text(&rs, &dl, yaml) != 0 || rs.n != 6) {
+		ok(0, "the shell map rules compile");
+		diag_list_release(&dl);
+		return;
+	}
+	ruleset_index(&rs);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (event_parse(&e, ev, strlen(ev), NULL, &err) < 0) {
+			ok(0, "the event parses: %s", err);
+			free(err);
+			break;
+		}
+		lazy.arg = (void *)cases[i].programs;
+		buf_init(&got);
+		if (pf_select(rs.pf, rs.pflen, true, &e, &lazy, &c) < 0)
+			buf_adds(&got, "refused");
+		else {
+			for (k = 0; k < c.n; k++)
+				buf_printf(&got, "%zu ", c.rules[k]);
+			pf_candidates_release(&c);
+		}
+		buf_addc(&got, '\0');
+		is_str(got.data, cases[i].want, "programs '%.*s': the maps "
+		    "of those programs, of none, and no other",
+		    (int)strcspn(cases[i].programs, "\n"), cases[i].programs);
+		buf_release(&got);
+		event_release(&e);
+	}
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+}
+
 /*
  * Every byte of an index changed in turn: read with its checksums, each
  * change is refused or gives the same candidates; read without them (a
@@ -581,6 +710,7 @@ main(void)
 	unlink(path);
 	rmdir(dir);
 	free(path);
+	shell_programs();
 	rp_seed(2028);
 	rp_alphabet(rp_chars, RP_NCHARS);
 	corrupt_index();
