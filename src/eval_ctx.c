@@ -223,20 +223,24 @@ eval_command(struct ectx *cx)
 }
 
 bool
-eval_programs_text(struct ectx *cx, struct rr_text *out)
+eval_programs_text(struct ectx *cx, enum rr_field f, struct rr_text *out)
 {
 	const struct sh_script	*sh;
+	const char		*word;
 	struct buf		 b;
 	size_t			 i;
 
 	if ((sh = eval_command(cx)) == NULL)
 		return false;
 	buf_init(&b);
-	for (i = 0; i < sh->n; i++)
-		if (sh->cmds[i].program != NULL) {
-			buf_adds(&b, sh->cmds[i].program);
+	for (i = 0; i < sh->n; i++) {
+		word = f == F_PROGRAMS ? sh->cmds[i].program :
+		    sh_subcommand(&sh->cmds[i]);
+		if (word != NULL) {
+			buf_adds(&b, word);
 			buf_addc(&b, '\n');
 		}
+	}
 	out->s = arena_strndup(&cx->ev->arena, b.data ? b.data : "", b.len);
 	out->len = b.len;
 	buf_release(&b);

@@ -490,8 +490,8 @@ eval_paths_text(void *arg, enum rr_field f, struct rr_text *out)
 {
 	struct ectx	*cx = arg;
 
-	if (f == F_PROGRAMS)
-		return eval_programs_text(cx, out);
+	if (f == F_PROGRAMS || f == F_SUBCOMMANDS)
+		return eval_programs_text(cx, f, out);
 	if (!cx->paths.made)
 		make_paths(cx);
 	if (cx->paths.shell) {

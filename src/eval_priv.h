@@ -266,11 +266,13 @@ void	 eval_file_field(struct ectx *, enum rr_field);
 /* The event's command parsed (shellwords.h), once; NULL without one. */
 struct sh_script *eval_command(struct ectx *);
 /*
- * F_PROGRAMS, the prefilter's text of a shell map's `program`: the
- * program of each simple command of eval_command(), one per line, in
- * the event's arena.  False without a command.
+ * F_PROGRAMS (F_SUBCOMMANDS), the prefilter's text of a shell map's
+ * `program` (`subcommand`): the program (sh_subcommand()) of each simple
+ * command of eval_command(), one per line, in the event's arena.  False
+ * without a command.
  */
-bool	 eval_programs_text(struct ectx *, struct rr_text *);
+bool	 eval_programs_text(struct ectx *, enum rr_field,
+	     struct rr_text *);
 /* The subjects of `args` for cx->sh->cmds[i] (struct eval_args). */
 const struct eval_args *eval_command_args(struct ectx *, size_t i);
 /*

@@ -21,7 +21,7 @@ const char *const event_kind_names[EV__COUNT] = {
 	[EV_SESSION_END] = "SessionEnd",
 };
 
-const char *const rr_field_names[F_PROGRAMS + 1] = {
+const char *const rr_field_names[F_SUBCOMMANDS + 1] = {
 	[F_PATH] = "path", [F_CONTENT] = "content",
 	[F_OLD_CONTENT] = "old_content", [F_COMMAND] = "command",
 	[F_PROMPT] = "prompt", [F_RESPONSE] = "response",
@@ -29,7 +29,7 @@ const char *const rr_field_names[F_PROGRAMS + 1] = {
 	[F_EVENT] = "event", [F_CWD] = "cwd", [F_REASON] = "reason",
 	[F_FILE_BEFORE] = "file_before", [F_FILE_AFTER] = "file_after",
 	[F_READ_PATH] = "read_path", [F_INPUT] = "input",
-	[F_PROGRAMS] = "(programs)",
+	[F_PROGRAMS] = "(programs)", [F_SUBCOMMANDS] = "(subcommands)",
 };
 
 enum rr_event_kind

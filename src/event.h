@@ -63,7 +63,8 @@ enum rr_field {
 	 * a field of the rule language: only the prefilter's text for the
 	 * `program` of a shell map, made by the evaluation.
 	 */
-	F_PROGRAMS
+	F_PROGRAMS,
+	F_SUBCOMMANDS		/* likewise their subcommands (shellquery.c) */
 };
 
 struct rr_text {
@@ -136,7 +137,7 @@ struct rr_event {
 /* Event names, indexed by enum rr_event_kind. */
 extern const char *const event_kind_names[EV__COUNT];
 /* Field names as the rule language spells them, by enum rr_field. */
-extern const char *const rr_field_names[F_PROGRAMS + 1];
+extern const char *const rr_field_names[F_SUBCOMMANDS + 1];
 /* EV_OTHER when unknown. */
 enum rr_event_kind event_kind_from_name(const char *);
 

@@ -44,7 +44,7 @@
 #include "relit.h"
 #include "xmalloc.h"
 
-#define PF_MAX_ATOMS	32
+#define PF_MAX_ATOMS	128
 #define PF_MAX_LIT	32
 #define PF_MAX_DEPTH	64
 
@@ -188,10 +188,10 @@ text_clause(const struct cond *c, enum rr_field field, struct pf_clause *cl)
  * Appends to pr clauses that must hold for c to hold.  in_shell: c is
  * (in) the condition of a shell map, which holds when it holds for one
  * of the simple commands the reader finds in the command; there only a
- * `program` gives a clause, on the programs of them all (F_PROGRAMS,
- * made by eval_paths.c from the same parse): the names the map compares,
- * after the reader's unwrapping (sudo, env, bash -c, aliases ...), not
- * words of the command's text.
+ * `program` or `subcommand` gives a clause, on the programs (subcommands)
+ * of them all (F_PROGRAMS, F_SUBCOMMANDS, made by eval_ctx.c from the
+ * same parse): the names the map compares, after the reader's unwrapping
+ * (sudo, env, bash -c, aliases ...), not words of the command's text.
  */
 static void
 cond_clauses(const struct cond *c, struct pf_rule *pr, int depth,
@@ -206,7 +206,14 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth,
 	memset(&cl, 0, sizeof(cl));
 	switch (c->kind) {
 	case C_TEXT:
-		if (!in_shell && text_clause(c, c->field, &cl) == 0)
+		/*
+		 * In a shell map, a path matches the files of one simple
+		 * command: a part of the files of them all, the text of
+		 * path and read_path (eval_paths.c).
+		 */
+		if ((!in_shell || c->field == F_PATH ||
+		    c->field == F_READ_PATH) &&
+		    text_clause(c, c->field, &cl) == 0)
 			pfrule_push(pr, &cl);
 		else
 			clause_free(&cl);
@@ -272,8 +279,10 @@ cond_clauses(const struct cond *c, struct pf_rule *pr, int depth,
 			cond_clauses(c->kids[0], pr, depth + 1, true);
 		return;
 	case C_SH_TEXT:
-		if (in_shell && c->sh_part == SH_PROGRAM &&
-		    text_clause(c, F_PROGRAMS, &cl) == 0)
+		if (in_shell && (c->sh_part == SH_PROGRAM ||
+		    c->sh_part == SH_SUBCOMMAND) && text_clause(c,
+		    c->sh_part == SH_PROGRAM ? F_PROGRAMS : F_SUBCOMMANDS,
+		    &cl) == 0)
 			pfrule_push(pr, &cl);
 		else
 			clause_free(&cl);

@@ -108,6 +108,7 @@ subject_text(struct rr_event *ev, const struct pf_lazy *lazy,
 	switch (s->field) {
 	case F_READ_PATH:
 	case F_PROGRAMS:
+	case F_SUBCOMMANDS:
 		if (lazy != NULL)
 			lazy->text(lazy->arg, s->field, &t);
 		return t;
@@ -282,7 +283,7 @@ select_bucket(const struct rd *bk, struct rr_event *ev,
 		soff = ld32(sp + 8);
 		slen = ld32(sp + 12);
 		/* The builder never indexes the file fields. */
-		if (f > F_PROGRAMS || f == F_FILE_BEFORE || f == F_FILE_AFTER ||
+		if (f > F_SUBCOMMANDS || f == F_FILE_BEFORE || f == F_FILE_AFTER ||
 		    (f == F_INPUT) != (keylen > 0) || keyoff > blen ||
 		    keylen > blen - keyoff || soff > blen ||
 		    slen > blen - soff ||

@@ -21,9 +21,16 @@
 
 #define RELIT_MAX_DEPTH	64
 
+/*
+ * The required literal of a branch: one string (b), or, from a group of
+ * several branches each with one (`(\.envrc|\.env)`), a set of them of
+ * which a text must contain at least one (set, nset > 0; b empty).
+ */
 struct lit {
-	struct buf	b;
-	bool		ci;
+	struct buf	 b;
+	bool		 ci;
+	struct relit_alt *set;		/* owned, NULL: b */
+	size_t		 nset;
 };
 
 struct rp {
@@ -63,17 +70,104 @@ lit_init(struct lit *l)
 {
 	buf_init(&l->b);
 	l->ci = false;
+	l->set = NULL;
+	l->nset = 0;
 }
 
-/* Keeps cand as best when it is longer. */
+static void
+lit_free_set(struct lit *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->nset; i++)
+		free(l->set[i].s);
+	free(l->set);
+	l->set = NULL;
+	l->nset = 0;
+}
+
+static void
+lit_release(struct lit *l)
+{
+	buf_release(&l->b);
+	lit_free_set(l);
+}
+
+/* What a literal is worth: its length, a set's shortest (0: none). */
+static size_t
+lit_quality(const struct lit *l)
+{
+	size_t	i, q;
+
+	if (l->nset == 0)
+		return l->b.len;
+	for (q = l->set[0].len, i = 1; i < l->nset; i++)
+		if (l->set[i].len < q)
+			q = l->set[i].len;
+	return q;
+}
+
+/* Keeps cand as best when it is longer (than a set: no shorter). */
 static void
 offer(struct lit *best, const char *s, size_t len, bool ci)
 {
-	if (len == 0 || len <= best->b.len)
+	size_t	q = lit_quality(best);
+
+	if (len == 0 || len < q || (len == q && best->nset == 0))
 		return;
+	lit_free_set(best);
 	buf_reset(&best->b);
 	buf_add(&best->b, s, len);
 	best->ci = ci;
+}
+
+/*
+ * Offers what a group that must match requires: its one branch's
+ * literal, or with several branches that all have one, the set of them
+ * (a text the group matches holds one of them), when no longer.
+ */
+static void
+offer_group(struct lit *best, const struct branches *in)
+{
+	struct relit_alt	 set[RELIT_MAX_ALTS];
+	struct lit		 cand = { .set = NULL };
+	size_t			 i, j, n = 0;
+
+	if (!in->all_have || in->n == 0 || in->n > RELIT_MAX_ALTS)
+		return;
+	if (in->n == 1 && in->best[0].nset == 0) {
+		offer(best, in->best[0].b.data, in->best[0].b.len,
+		    in->best[0].ci);
+		return;
+	}
+	for (i = 0; i < in->n; i++) {
+		if (in->best[i].nset == 0) {
+			if (n == RELIT_MAX_ALTS)
+				return;
+			set[n].s = in->best[i].b.data;
+			set[n].len = in->best[i].b.len;
+			set[n++].ci = in->best[i].ci;
+			continue;
+		}
+		for (j = 0; j < in->best[i].nset; j++) {
+			if (n == RELIT_MAX_ALTS)
+				return;
+			set[n++] = in->best[i].set[j];
+		}
+	}
+	cand.set = set;
+	cand.nset = n;
+	if (lit_quality(&cand) <= lit_quality(best))
+		return;
+	lit_free_set(best);
+	buf_reset(&best->b);
+	best->set = xcalloc(n, sizeof(*best->set));
+	for (i = 0; i < n; i++) {
+		best->set[i].s = xmemdup0(set[i].s, set[i].len);
+		best->set[i].len = set[i].len;
+		best->set[i].ci = set[i].ci;
+	}
+	best->nset = n;
 }
 
 /* Length of a UTF-8 sequence starting with c (1 for ASCII or junk). */
@@ -153,7 +247,7 @@ branches_release(struct branches *br)
 	size_t	i;
 
 	for (i = 0; i < RELIT_MAX_ALTS; i++)
-		buf_release(&br->best[i].b);
+		lit_release(&br->best[i]);
 }
 
 /* Skips a character class starting at '['; false if malformed. */
@@ -470,10 +564,8 @@ parse_branch(struct rp *rp, bool *ci, struct lit *best)
 			rp->p++;
 			if (!quantifier(rp, &min))
 				min = 1;
-			if (!rp->bad && gk == G_PLAIN && min >= 1 &&
-			    inner.n == 1 && inner.all_have)
-				offer(best, inner.best[0].b.data,
-				    inner.best[0].b.len, inner.best[0].ci);
+			if (!rp->bad && gk == G_PLAIN && min >= 1)
+				offer_group(best, &inner);
 			branches_release(&inner);
 		} else {
 			/* A plain character, possibly multibyte. */
@@ -500,17 +592,17 @@ parse_alternation(struct rp *rp, bool *ci, struct branches *br)
 		lit_init(&best);
 		parse_branch(rp, ci, &best);
 		if (rp->bad) {
-			buf_release(&best.b);
+			lit_release(&best);
 			return;
 		}
-		if (best.b.len == 0)
+		if (lit_quality(&best) == 0)
 			br->all_have = false;
 		if (br->n < RELIT_MAX_ALTS) {
-			buf_release(&br->best[br->n].b);
+			lit_release(&br->best[br->n]);
 			br->best[br->n] = best;
 		} else {
 			br->all_have = false;
-			buf_release(&best.b);
+			lit_release(&best);
 		}
 		br->n++;
 		if (rp->p < rp->end && *rp->p == '|') {
@@ -526,7 +618,7 @@ relit_regex(const char *pat, size_t len, bool ci, struct relit *out)
 {
 	struct rp	 rp;
 	struct branches	 br;
-	size_t		 i;
+	size_t		 i, j, n;
 
 	memset(out, 0, sizeof(*out));
 	memset(&br, 0, sizeof(br));
@@ -540,11 +632,26 @@ relit_regex(const char *pat, size_t len, bool ci, struct relit *out)
 		branches_release(&br);
 		return -1;
 	}
-	for (i = 0; i < br.n; i++) {
-		out->alts[i].s = buf_detach(&br.best[i].b, &out->alts[i].len);
-		out->alts[i].ci = br.best[i].ci;
+	/* A set of a branch counts as that many alternatives. */
+	for (n = 0, i = 0; i < br.n; i++)
+		n += br.best[i].nset ? br.best[i].nset : 1;
+	if (n > RELIT_MAX_ALTS) {
+		branches_release(&br);
+		return -1;
 	}
-	out->n = br.n;
+	for (n = 0, i = 0; i < br.n; i++) {
+		if (br.best[i].nset == 0) {
+			out->alts[n].s = buf_detach(&br.best[i].b,
+			    &out->alts[n].len);
+			out->alts[n++].ci = br.best[i].ci;
+			continue;
+		}
+		for (j = 0; j < br.best[i].nset; j++) {
+			out->alts[n++] = br.best[i].set[j];
+			br.best[i].set[j].s = NULL;
+		}
+	}
+	out->n = n;
 	branches_release(&br);
 	return 0;
 }
@@ -618,7 +725,7 @@ relit_glob(const char *glob, size_t len, struct relit *out)
 	offer(&best, run.data, run.len, false);
 	buf_release(&run);
 	if (best.b.len == 0) {
-		buf_release(&best.b);
+		lit_release(&best);
 		return -1;
 	}
 	out->alts[0].s = buf_detach(&best.b, &out->alts[0].len);

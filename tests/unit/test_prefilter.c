@@ -137,13 +137,17 @@ cond_value(struct buf *b, const char *key, int depth)
 		buf_adds(b, "{program: ");
 		buf_adds(b, (const char *[]){ "rm", "'g*'", "ls", "sudo",
 		    "[rm, git]", "{regex: '^r'}", "{equals: RM, ignore_case: "
-		    "true}", "python3", "sh" }[rnd(9)]);
+		    "true}", "python3", "sh", "git", "[git, hub]" }[rnd(11)]);
 		if (rnd(2)) {
 			buf_adds(b, ", args: ");
 			yq_pattern(b);
 		}
 		if (rnd(2))
 			buf_adds(b, ", flags: [-r]");
+		if (rnd(3) == 0)
+			buf_adds(b, (const char *[]){ ", subcommand: push",
+			    ", subcommand: [status, rm]", ", subcommand: 'p*'",
+			    ", subcommand: {regex: '^-'}" }[rnd(4)]);
 		buf_addc(b, '}');
 		return;
 	}
@@ -326,6 +330,11 @@ static const char *const shell_parts[] = {
 	"LS", "Rm -r h", "xargs -I{} rm {}", "parallel rm ::: a b",
 	"f() { rm -r \"$1\"; }; f i", "ssh host 'rm -r j'", "timeout 5 ls",
 	"git -c alias.x='!rm -r k' x", "perl -e 'unlink \"l\"'",
+	"git -C /p push -f", "git -c alias.p=push p", "sudo git rm -r m",
+	"hub push", "git --no-pager status", "ls -- push", "git -- rm",
+	"cp a ~/.ssh/id_rsa", "cat /etc/passwd > /tmp/x", "tee /etc/hosts",
+	"chmod 600 ~/.ssh/config", "echo k > .env", "cd ~/.ssh && cat id_x",
+	"sudo cp .env /etc/x1", "dd if=a of=/dev/sda",
 };
 
 static void
@@ -520,21 +529,119 @@ candidates(const unsigned char *pf, size_t len, bool verify, const char *json)
 	return buf_detach(&b, NULL);
 }
 
-/* The programs a test says the reader found, as eval_paths.c gives them. */
+/*
+ * Shell maps of every program and subcommand form against every command
+ * of shell_parts and every pair of them: the prefilter's programs and
+ * subcommands of a command must be those the maps compare, simple
+ * command by simple command (a pair puts the one that matters second).
+ */
+static void
+shell_differential(void)
+{
+	static const char *const programs[] = {
+		"rm", "git", "[git, hub]", "ls", "sudo", "sh", "python3",
+		"find", "xargs", "'g*'", "{regex: '^r'}", "perl",
+		"{equals: RM, ignore_case: true}",
+	};
+	static const char *const subcommands[] = {
+		"", ", subcommand: push", ", subcommand: [status, rm]",
+		", subcommand: 'p*'", ", subcommand: '-r'",
+	};
+	/* The files of a simple command, in a map and beside it. */
+	static const char *const paths[] = {
+		"{shell: {path: '**/.ssh/*'}}",
+		"{shell: {read_path: {regex: '(^|/)(\\.env|passwd)$'}}}",
+		"{shell: {path: {glob: '/etc/**', outside: [project]}, not: "
+		"{program: chmod}}}",
+		"{any: [{shell: {path: '**/.ssh/*'}}, {shell: {program: dd}}]}",
+		"{all: [{not: {tool: Bash}}, {path: '**/id_*'}]}",
+		"{shell: {all: [{program: [cp, tee]}, {path: '**/x*'}]}}",
+	};
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	struct buf		 yaml, ev, cmd;
+	char			*on, *off;
+	size_t			 i, j, n = 0, diff = 0, fired = 0;
+	size_t			 np = sizeof(shell_parts) / sizeof(shell_parts[0]);
+
+	buf_init(&yaml);
+	buf_adds(&yaml, "version: 1\nrules:\n");
+	for (i = 0; i < sizeof(programs) / sizeof(programs[0]); i++)
+		for (j = 0; j < sizeof(subcommands) / sizeof(subcommands[0]);
+		    j++)
+			buf_printf(&yaml, "- {id: r%zu-%zu, on: PreToolUse, "
+			    "action: ask, message: m, when: {shell: {program: "
+			    "%s%s}}}\n", i, j, programs[i], subcommands[j]);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		buf_printf(&yaml, "- {id: p%zu, on: PreToolUse, action: ask, "
+		    "message: m, when: %s}\n", i, paths[i]);
+	if (compile_text(&rs, &dl, yaml.data) != 0) {
+		ok(0, "the shell maps compile");
+		buf_release(&yaml);
+		diag_list_release(&dl);
+		return;
+	}
+	ruleset_index(&rs);
+	buf_init(&ev);
+	buf_init(&cmd);
+	for (i = 0; i < np; i++)
+		for (j = 0; j <= np; j++, n++) {
+			buf_reset(&cmd);
+			buf_adds(&cmd, shell_parts[i]);
+			if (j < np) {
+				buf_adds(&cmd, " && ");
+				buf_adds(&cmd, shell_parts[j]);
+			}
+			buf_reset(&ev);
+			buf_adds(&ev, "{\"hook_event_name\":\"PreToolUse\","
+			    "\"cwd\":\"/p\",\"tool_name\":\"Bash\","
+			    "\"tool_input\":{\"command\":");
+			jsonw_string(&ev, cmd.data, cmd.len);
+			buf_adds(&ev, "}}");
+			on = eval_fired_text(&rs, ev.data, false);
+			off = eval_fired_text(&rs, ev.data, true);
+			if (strcmp(on, off) != 0 && diff++ < 3)
+				printf("# differs on %s\n# with: %s# without:"
+				    " %s", cmd.data, on, off);
+			fired += strchr(off, ':') != NULL;
+			free(on);
+			free(off);
+		}
+	ok(fired > n / 2, "%zu of %zu commands fired a shell map", fired, n);
+	is_int(diff, 0, "shell maps: prefilters on and off agree on %zu "
+	    "commands", n);
+	buf_release(&cmd);
+	buf_release(&ev);
+	buf_release(&yaml);
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+}
+
+/*
+ * The programs and subcommands a test says the reader found, as
+ * eval_ctx.c gives them.
+ */
+struct found_words {
+	const char	*programs, *subcommands, *want;
+};
+
 static bool
 fixed_programs(void *arg, enum rr_field f, struct rr_text *out)
 {
-	if (f != F_PROGRAMS || arg == NULL)
+	const struct found_words	*w = arg;
+
+	if (f != F_PROGRAMS && f != F_SUBCOMMANDS)
 		return false;
-	out->s = arg;
-	out->len = strlen(arg);
+	out->s = f == F_PROGRAMS ? w->programs : w->subcommands;
+	out->len = strlen(out->s);
 	return true;
 }
 
 /*
- * A shell map's program is a clause on the programs the reader found:
- * a Bash event reaches the maps of its programs (in any case a rule
- * folds), those of no program, and no other; not the words of its text.
+ * A shell map's program (subcommand) is a clause on the programs
+ * (subcommands) the reader found: a Bash event reaches the maps of its
+ * programs (in any case a rule folds), those of no program, and no
+ * other; not the words of its text.
  */
 static void
 shell_programs(void)
@@ -556,16 +663,15 @@ shell_programs(void)
 	static const char ev[] = "{\"hook_event_name\":\"PreToolUse\","
 	    "\"cwd\":\"/p\",\"tool_name\":\"Bash\",\"tool_input\":"
 	    "{\"command\":\"echo rm git dd\"}}";
-	static const struct {
-		const char	*programs, *want;
-	} cases[] = {
-		{ "echo\n", "2 4 " },
-		{ "sudo\nrm\n", "0 2 4 " },
-		{ "ls\ngit\n", "1 2 4 " },
-		{ "hub\n", "1 2 4 " },
-		{ "dd\n", "2 3 4 " },
-		{ "del\n", "2 4 5 " },
-		{ "", "2 4 " },
+	static const struct found_words cases[] = {
+		{ "echo\n", "rm\n", "2 4 " },
+		{ "sudo\nrm\n", "rm\n-rf\n", "0 2 4 " },
+		{ "ls\ngit\n", "status\n", "2 4 " },
+		{ "ls\ngit\n", "-la\npush\n", "1 2 4 " },
+		{ "hub\n", "push\n", "1 2 4 " },
+		{ "dd\n", "", "2 3 4 " },
+		{ "del\n", "", "2 4 5 " },
+		{ "", "", "2 4 " },
 	};
 	struct ruleset		 rs;
 	struct diag_list	 dl;
@@ -588,7 +694,7 @@ shell_programs(void)
 			free(err);
 			break;
 		}
-		lazy.arg = (void *)cases[i].programs;
+		lazy.arg = (void *)&cases[i];
 		buf_init(&got);
 		if (pf_select(rs.pf, rs.pflen, true, &e, &lazy, &c) < 0)
 			buf_adds(&got, "refused");
@@ -598,9 +704,11 @@ shell_programs(void)
 			pf_candidates_release(&c);
 		}
 		buf_addc(&got, '\0');
-		is_str(got.data, cases[i].want, "programs '%.*s': the maps "
-		    "of those programs, of none, and no other",
-		    (int)strcspn(cases[i].programs, "\n"), cases[i].programs);
+		is_str(got.data, cases[i].want, "programs '%.*s', "
+		    "subcommands '%.*s': the maps of those, of none, and no "
+		    "other", (int)strcspn(cases[i].programs, "\n"),
+		    cases[i].programs, (int)strcspn(cases[i].subcommands,
+		    "\n"), cases[i].subcommands);
 		buf_release(&got);
 		event_release(&e);
 	}
@@ -711,6 +819,7 @@ main(void)
 	rmdir(dir);
 	free(path);
 	shell_programs();
+	shell_differential();
 	rp_seed(2028);
 	rp_alphabet(rp_chars, RP_NCHARS);
 	corrupt_index();

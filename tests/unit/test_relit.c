@@ -244,7 +244,19 @@ main(void)
 	re("\\bword\\b", false, "word");
 	re("a)", false, "-");
 	re("abc\\", false, "-");
-	re("(?|(abc)|(abd))x", false, "x");
+	re("(?|(abc)|(abd))x", false, "abc|abd");
+	/* A group of branches that all have one: a set, when longer. */
+	re("(^|/)(\\.envrc|\\.env(\\.(?!example)[^/]+)?)$", false,
+	    ".envrc|.env");
+	re("x(ab|cd)y(efg|hij)", false, "efg|hij");
+	re("(ab|cd)+x", false, "ab|cd");
+	re("(ab|cd)*x", false, "x");
+	re("a(bc|de)?f", false, "a");
+	re("(ab|c)x", false, "x");
+	re("(a|(bb|cc))", false, "a|bb|cc");
+	re("(?i)(abc|de)f", false, "abc/ci|de/ci");
+	re("(?=abcd)(de|fg)", false, "de|fg");
+	re("(a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p)|q", false, "-");
 	re("a\\nb", false, "a\nb");
 	re("(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
 	    "(((((a)))))))))))))))))))))))))))))))))))))))))))))))))))))))))"
