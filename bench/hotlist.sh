@@ -47,7 +47,7 @@ for e in $events; do
 	profile "g-$e" hook --rules "$W/r1000.yaml"
 done
 tier=t2
-printf 'packs: [cloud, containers, dangerous-commands, hook-memory, observe, pre-tool-guide, secrets, skill-activation, skill-guard]\n' \
+printf 'packs: [cloud, containers, dangerous-commands, hook-memory, observe, pre-tool-guide, secrets, services, skill-activation, skill-guard, system-files]\n' \
     >"$REFLEXION_HOME/config.yaml"
 for e in $events; do
 	ev=$S/tests/events/$e.json
