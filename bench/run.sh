@@ -202,7 +202,7 @@ echo "# Benchmark results"
 echo
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -srm), $(nproc) cores,"
 echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo 'unknown CPU'),"
-echo "$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo) RAM; $("$RR" --version); a $size binary; shared libraries: ${libs:-none}."
+echo "$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo) RAM; $("$RR" --version | head -n 1); a $size binary; shared libraries: ${libs:-none}."
 echo
 echo "Every figure is the hook against the floor program (bench/baseline.c: read"
 echo "stdin, parse it with cJSON, exit), run alternately in the same run by"
