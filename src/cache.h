@@ -37,7 +37,7 @@
  * Bump whenever the encoding changes: cache.c and cache_write.c, or the
  * rule encoding (cache_rule.c, cache_cond.c, cache_codec.c).
  */
-#define CACHE_FORMAT	9
+#define CACHE_FORMAT	10
 #define CACHE_CHUNK	32
 
 struct cache_identity {

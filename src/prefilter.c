@@ -146,8 +146,13 @@ text_clause(const struct cond *c, enum rr_field field, struct pf_clause *cl)
 	if (m->required || m->kind == M_JSON || field == F_FILE_BEFORE ||
 	    field == F_FILE_AFTER)
 		return -1;
-	/* A regex on a path is matched as written (eval_match.c). */
-	path = field == F_PATH && m->kind != M_REGEX;
+	/*
+	 * A glob or literal on path or read_path ignores case where the
+	 * file system folds it (eval_match.c's ignores_case()); a regex on
+	 * a path is matched as written.
+	 */
+	path = (field == F_PATH || field == F_READ_PATH) &&
+	    m->kind != M_REGEX;
 	for (i = 0; i < m->npats; i++) {
 		p = &m->pats[i];
 		switch (m->kind) {

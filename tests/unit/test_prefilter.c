@@ -618,6 +618,63 @@ shell_differential(void)
 }
 
 /*
+ * Where the file system folds case (macOS, Windows), a path glob holds
+ * whatever the case of the file's name: the prefilter's literals of
+ * path and read_path, in a shell map or not, must be found so too.
+ */
+static void
+path_case(void)
+{
+	static const char yaml[] =
+	    "version: 1\nrules:\n"
+	    "- {id: read-upper, on: PreToolUse, action: deny, message: m,\n"
+	    "   when: {read_path: '**/.SSH/Id_*'}}\n"
+	    "- {id: write-upper, on: PreToolUse, action: deny, message: m,\n"
+	    "   when: {path: '**/MakeFile'}}\n"
+	    "- {id: map-read-upper, on: PreToolUse, action: ask, message: m,\n"
+	    "   when: {shell: {read_path: '**/Secrets/*'}}}\n";
+	static const char *const evs[] = {
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":"
+		"\"/p/.ssh/id_rsa\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+		"\"cat .ssh/id_rsa secrets/a\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":"
+		"\"/p/makefile\",\"content\":\"x\"}}",
+		"{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"/p\","
+		"\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+		"\"cp a makefile\"}}",
+	};
+	struct ruleset		 rs;
+	struct diag_list	 dl;
+	char			*on, *off;
+	size_t			 i;
+
+	if (compile_text(&rs, &dl, yaml) != 0) {
+		ok(0, "the path rules compile");
+		diag_list_release(&dl);
+		return;
+	}
+	ruleset_index(&rs);
+	setenv("REFLEXION_PATH_CASE", "insensitive", 1);
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		on = eval_fired_text(&rs, evs[i], false);
+		off = eval_fired_text(&rs, evs[i], true);
+		ok(strchr(off, ':') != NULL && strcmp(on, off) == 0,
+		    "a file system that folds case: event %zu fires the same "
+		    "rule with the prefilter (%.*s) and without (%.*s)", i,
+		    (int)strcspn(on, "\n"), on, (int)strcspn(off, "\n"), off);
+		free(on);
+		free(off);
+	}
+	unsetenv("REFLEXION_PATH_CASE");
+	diag_list_release(&dl);
+	ruleset_release(&rs);
+}
+
+/*
  * The programs and subcommands a test says the reader found, as
  * eval_ctx.c gives them.
  */
@@ -820,6 +877,7 @@ main(void)
 	free(path);
 	shell_programs();
 	shell_differential();
+	path_case();
 	rp_seed(2028);
 	rp_alphabet(rp_chars, RP_NCHARS);
 	corrupt_index();
