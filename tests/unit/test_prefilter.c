@@ -861,6 +861,16 @@ main(void)
 	is_int(bt.cdiff, 0, "the cache agrees with a fresh compile on %zu "
 	    "events", bt.evs);
 
+	/* A file system that folds case: paths match whatever their case. */
+	setenv("REFLEXION_PATH_CASE", "insensitive", 1);
+	rp_seed(2029);
+	run_batch(RULESETS / 3, path, &bt);
+	is_int(bt.diff, 0, "a file system that folds case: prefilters on and "
+	    "off agree on %zu events", bt.evs);
+	is_int(bt.cdiff, 0, "a file system that folds case: the cache agrees "
+	    "on %zu events", bt.evs);
+	unsetenv("REFLEXION_PATH_CASE");
+
 	rp_seed(2027);
 	rp_alphabet(unicode_chars, sizeof(unicode_chars) /
 	    sizeof(unicode_chars[0]));
