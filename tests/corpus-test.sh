@@ -7,6 +7,9 @@
 # points (a gap that starts passing is an unexpected pass), a SKIP point
 # for each pack that is not in rules/ yet, and the numbers per pack.
 #
+# Every fourth command is also run without the prefilter, and must get
+# the same reply byte for byte.
+#
 # CORPUS_FAILING=FILE also writes every command that does not get its
 # verdict (known gaps included) to FILE, as "id class command": the
 # start of a new known-gaps list.
@@ -49,6 +52,7 @@ verdict() {
 		echo error
 		return
 	}
+	printf '%s\n' "$out" >"$TMPROOT/reply"
 	case $out in
 	*'"permissionDecision":"deny"'*) echo deny ;;
 	*'"permissionDecision":"ask"'*) echo ask ;;
@@ -58,15 +62,35 @@ verdict() {
 
 : >"$TMPROOT/results"
 : >"$TMPROOT/ids"
+: >"$TMPROOT/pfdiff"
+n=0
+sampled=0
 for f in "$C"/*.tsv; do
 	while IFS="$tab" read -r id class expect pack cmd; do
 		case $id in '' | '#'*) continue ;; esac
 		printf '%s\n' "$id" >>"$TMPROOT/ids"
 		case " $active " in *" $pack "*) ;; *) continue ;; esac
+		: >"$TMPROOT/reply"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$class" "$expect" \
 		    "$pack" "$(verdict "$cmd")" "$cmd" >>"$TMPROOT/results"
+		# The prefilter only leaves out rules that cannot fire: every
+		# fourth command again without it, its reply byte for byte.
+		n=$((n + 1))
+		[ $((n % 4)) -eq 0 ] || continue
+		sampled=$((sampled + 1))
+		printf '{"session_id":"corpus","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Bash","tool_input":{"command":%s}}' \
+		    "$P" "$cmd" | REFLEXION_NO_PREFILTER=1 "$RR" hook \
+		    >"$TMPROOT/reply-all" 2>/dev/null
+		[ "$(cat "$TMPROOT/reply")" = "$(cat "$TMPROOT/reply-all")" ] ||
+		    printf '%s  %s\n' "$id" "$cmd" >>"$TMPROOT/pfdiff"
 	done <"$f"
 done
+if [ -s "$TMPROOT/pfdiff" ]; then
+	not_ok "the prefilter changes no reply ($(wc -l <"$TMPROOT/pfdiff") of $sampled commands differ)"
+	head -n 10 "$TMPROOT/pfdiff" | diag
+else
+	ok "the prefilter changes no reply ($sampled commands, every fourth, run without it too)"
+fi
 if [ -s "$TMPROOT/hookerr" ]; then
 	echo "# the hook's stderr:"
 	sort -u "$TMPROOT/hookerr" | head -20 | diag
