@@ -15,6 +15,7 @@
 
 #include "db.h"
 #include "fileio.h"
+#include "monoclock.h"
 #include "xmalloc.h"
 
 /*
@@ -189,15 +190,6 @@ static const char schema_v1_out[] =
 /* user_version while db_rebuild_index() has the index out. */
 #define DB_VERSION_REINDEX	-1
 
-static long long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 sleep_ms(long ms)
 {
@@ -294,7 +286,7 @@ static int
 busy_wait(void *arg, int count)
 {
 	struct rr_db	*db = arg;
-	long long	 left = db->deadline_ms - now_ms();
+	long long	 left = db->deadline_ms - monoclock_ms();
 	long		 step = count < 4 ? 1 + count * 2 : 20;
 
 	if (left <= 0)
@@ -313,7 +305,7 @@ over_budget(void *arg)
 {
 	struct rr_db	*db = arg;
 
-	return db->deadline_ms - now_ms() <= 0;
+	return db->deadline_ms - monoclock_ms() <= 0;
 }
 
 static bool
@@ -362,7 +354,7 @@ lock_file(struct rr_db *db)
 		return -1;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) ||
-		    now_ms() >= db->deadline_ms) {
+		    monoclock_ms() >= db->deadline_ms) {
 			close(fd);
 			return -1;
 		}
@@ -586,7 +578,7 @@ void
 db_renew_budget(struct rr_db *db)
 {
 	if (db->deadline_ms != 0)
-		db->deadline_ms = now_ms() + db->budget_ms;
+		db->deadline_ms = monoclock_ms() + db->budget_ms;
 }
 
 int
@@ -883,7 +875,7 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 	if (db->conn != NULL)
 		return db->conn;
 	if (db->deadline_ms == 0)
-		db->deadline_ms = now_ms() + db->budget_ms;
+		db->deadline_ms = monoclock_ms() + db->budget_ms;
 	for (attempt = 0; attempt < 2; attempt++) {
 		rc = open_conn(db, mode, &absent, err);
 		if (rc == SQLITE_OK)

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "doctor_priv.h"
 #include "fileio.h"
 #include "hookreg.h"
+#include "monoclock.h"
 #include "progpath.h"
 #include "xmalloc.h"
 
@@ -99,15 +99,6 @@ doctor_version_cmp(const char *a, const char *b)
 	return 0;
 }
 
-static long long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The first N.N or N.N.N of text, or NULL; owned. */
 static char *
 find_version(const char *text)
@@ -137,7 +128,7 @@ doctor_client_version(const char *program, long timeout_ms, char **version,
 	struct pollfd	 pfd;
 	struct buf	 out;
 	char		 chunk[512];
-	long long	 deadline = now_ms() + timeout_ms, left;
+	long long	 deadline = monoclock_ms() + timeout_ms, left;
 	ssize_t		 n;
 	pid_t		 pid;
 	int		 fds[2], null, status, timed_out = 0;
@@ -169,7 +160,7 @@ doctor_client_version(const char *program, long timeout_ms, char **version,
 	pfd.fd = fds[0];
 	pfd.events = POLLIN;
 	for (;;) {
-		if ((left = deadline - now_ms()) <= 0) {
+		if ((left = deadline - monoclock_ms()) <= 0) {
 			timed_out = 1;
 			break;
 		}

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "extcmd.h"
+#include "monoclock.h"
 #include "xmalloc.h"
 
 /* Bytes of stderr kept for the message. */
@@ -63,15 +63,6 @@ extcmd_describe(const struct rr_command *c)
 	for (i = 0; c->argv != NULL && c->argv[i] != NULL; i++)
 		buf_printf(&b, "%s%s", i ? " " : "", c->argv[i]);
 	return buf_detach(&b, NULL);
-}
-
-static long long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* In the child: its pipes become 0, 1 and 2, then the command runs. */
@@ -145,7 +136,7 @@ pump(int *to, int *from, int *errfd, const char *input, size_t len,
 	if (len == 0)
 		close_fd(to);
 	while (*from >= 0 || *errfd >= 0) {
-		left = deadline - now_ms();
+		left = deadline - monoclock_ms();
 		if (left <= 0) {
 			*why = "it ran past its time limit";
 			return -1;
@@ -230,7 +221,7 @@ extcmd_run(const struct rr_command *c, const char *input, size_t len,
 		*err = xasprintf("cannot run it: %s", strerror(saved));
 		return -1;
 	}
-	deadline = now_ms() + (c->timeout_ms > 0 ? c->timeout_ms :
+	deadline = monoclock_ms() + (c->timeout_ms > 0 ? c->timeout_ms :
 	    EXTCMD_TIMEOUT_DEFAULT);
 	if ((pid = fork()) < 0) {
 		saved = errno;
@@ -267,7 +258,7 @@ extcmd_run(const struct rr_command *c, const char *input, size_t len,
 	close_fd(&efd);
 	/* Its stdout closed: it is ending; the group is bounded too. */
 	while ((w = waitpid(pid, &status, why ? 0 : WNOHANG)) == 0) {
-		if (now_ms() >= deadline) {
+		if (monoclock_ms() >= deadline) {
 			why = "it ran past its time limit";
 			kill(-pid, SIGKILL);
 			continue;
