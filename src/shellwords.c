@@ -38,12 +38,13 @@ is_meta(char c)
 }
 
 /*
- * Skips a balanced ( ... ) group starting just after its '(' without
- * recursing, for groups nested deeper than SH_MAX_NEST.  Returns the
- * position after the closing ')', or end.
+ * Skips a balanced group starting just after its opening character
+ * (`open`: '(' or '{'), quotes and nested groups stepped over, without
+ * recursing (for groups nested deeper than SH_MAX_NEST, and function
+ * bodies).  Returns the position after the closing character, or end.
  */
 static const char *
-skip_group(const char *p, const char *end)
+skip_balanced(const char *p, const char *end, char open, char close)
 {
 	int	level = 1;
 	char	q = 0;
@@ -60,43 +61,18 @@ skip_group(const char *p, const char *end)
 			p++;
 		else if (*p == '\'' || *p == '"')
 			q = *p;
-		else if (*p == '(')
+		else if (*p == open)
 			level++;
-		else if (*p == ')' && --level == 0)
+		else if (*p == close && --level == 0)
 			return p + 1;
 	}
 	return end;
 }
 
-/*
- * Skips a { ... } body starting just after its '{', quotes and nested
- * braces stepped over.  Returns the position after the closing '}', or
- * end.
- */
 static const char *
-skip_braces(const char *p, const char *end)
+skip_group(const char *p, const char *end)
 {
-	int	level = 1;
-	char	q = 0;
-
-	for (; p < end; p++) {
-		if (q) {
-			if (*p == '\\' && q == '"' && p + 1 < end)
-				p++;
-			else if (*p == q)
-				q = 0;
-			continue;
-		}
-		if (*p == '\\' && p + 1 < end)
-			p++;
-		else if (*p == '\'' || *p == '"')
-			q = *p;
-		else if (*p == '{')
-			level++;
-		else if (*p == '}' && --level == 0)
-			return p + 1;
-	}
-	return end;
+	return skip_balanced(p, end, '(', ')');
 }
 
 static bool
@@ -145,7 +121,7 @@ function_def(struct frame *f, const char *p)
 	if (p >= end || (*p != '{' && *p != '('))
 		return NULL;
 	body = p + 1;
-	q = *p == '{' ? skip_braces(body, end) : skip_group(body, end);
+	q = skip_balanced(body, end, *p, *p == '{' ? '}' : ')');
 	f->ps->hooks->define(f, name->s, body, (size_t)(q - body) -
 	    (q > body && (q[-1] == '}' || q[-1] == ')')));
 	f->words.n = 0;
