@@ -4,10 +4,8 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checkfiles.h"
@@ -55,25 +53,9 @@ check_report_release(struct check_report *r)
 static int
 read_file(const char *path, struct buf *out, struct check_report *r)
 {
-	struct stat		 st;
-	enum fd_read_result	 rr = FD_READ_ERROR;
-	int			 fd, err = 0;
+	int	err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		err = errno;
-	else if (fstat(fd, &st) < 0)
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EINVAL;
-	else if ((rr = fd_read_all(fd, CHECK_FILE_MAX, false, out)) ==
-	    FD_READ_ERROR)
-		err = errno;
-	else if (rr == FD_READ_TOO_BIG)
-		err = EFBIG;
-	if (fd >= 0)
-		close(fd);
-	if (err == 0)
+	if ((err = file_read_regular(path, CHECK_FILE_MAX, out)) == 0)
 		return 0;
 	buf_printf(&r->notes, "reflexion-rules check: %s: %s\n", path,
 	    err == EINVAL ? "not a regular file" : err == EFBIG ?

@@ -11,10 +11,8 @@
  * evaluation, never cached, so an edited file counts at once.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "blocks.h"
@@ -350,25 +348,9 @@ name_cmp(const void *a, const void *b)
 static int
 read_sections_file(struct ectx *cx, const char *path, struct buf *out)
 {
-	struct stat		st;
-	enum fd_read_result	rr;
-	int			fd, err = 0;
+	int	err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		err = errno;
-	else if (fstat(fd, &st) < 0)
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EINVAL;
-	else if ((rr = fd_read_all(fd, MD_FILE_MAX, false, out)) ==
-	    FD_READ_ERROR)
-		err = errno;
-	else if (rr == FD_READ_TOO_BIG)
-		err = EFBIG;
-	if (fd >= 0)
-		close(fd);
-	if (err == 0)
+	if ((err = file_read_regular(path, MD_FILE_MAX, out)) == 0)
 		return 0;
 	buf_printf(&cx->out->notes, "reflexion-rules: %s:%d: rule '%s': "
 	    "cannot read %s: %s\n", cx->rule->file, cx->rule->line,

@@ -14,6 +14,28 @@
 #include "fileio.h"
 #include "xmalloc.h"
 
+int
+file_read_regular(const char *path, size_t max, struct buf *out)
+{
+	struct stat		st;
+	enum fd_read_result	rr;
+	int			fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) < 0)
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if ((rr = fd_read_all(fd, max, false, out)) == FD_READ_ERROR)
+		err = errno;
+	else if (rr == FD_READ_TOO_BIG)
+		err = EFBIG;
+	close(fd);
+	return err;
+}
+
 enum fd_read_result
 fd_read_all(int fd, size_t max, bool drain, struct buf *out)
 {

@@ -28,6 +28,13 @@ enum fd_read_result {
 enum fd_read_result fd_read_all(int fd, size_t max, bool drain,
 	     struct buf *out);
 /*
+ * Appends the text of the regular file path to out, up to max bytes,
+ * opened without blocking (a FIFO named there never hangs the caller).
+ * Returns 0, or an errno value: EINVAL for what is not a regular file,
+ * EFBIG past max (out emptied), else open's, fstat's or read's.
+ */
+int	 file_read_regular(const char *path, size_t max, struct buf *out);
+/*
  * Writes all n bytes; -1 with errno on failure.  Calls only write(2), so
  * a signal handler may use it (watchdog.c does).
  */
