@@ -412,6 +412,36 @@ main(void)
 	    arena_total);
 	free(s);
 	buf_reset(&big);
+	/*
+	 * A function whose body nests braces and groups past SH_MAX_NEST,
+	 * skipped in one pass (skip_balanced): twice the depth, about twice
+	 * the memory, and the call after it still read.
+	 */
+	{
+		size_t	depth, total[2];
+		int	k;
+
+		for (k = 0; k < 2; k++) {
+			depth = (size_t)2000 << k;
+			buf_reset(&big);
+			buf_adds(&big, "f() { ");
+			for (i = 0; i < (int)depth; i++)
+				buf_adds(&big, i % 2 ? "{ " : "( ");
+			buf_adds(&big, "rm -rf /");
+			for (i = (int)depth - 1; i >= 0; i--)
+				buf_adds(&big, i % 2 ? "; }" : ")");
+			buf_adds(&big, "; }; f; rm -rf ~");
+			s = parse(big.data);
+			total[k] = arena_total;
+			ok(strstr(s, "rm -rf ~") != NULL, "a function nesting %zu "
+			    "groups: the command after its call still read",
+			    depth);
+			free(s);
+		}
+		ok(total[1] < 3 * total[0], "twice as deep, %zu bytes against "
+		    "%zu: linear", total[1], total[0]);
+		buf_reset(&big);
+	}
 	/* Work that doubles: values, and scripts evaluated in evaluated ones. */
 	buf_adds(&big, "c=ab");
 	for (i = 0; i < 60; i++)
