@@ -89,8 +89,11 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 }
 
 /*
- * Whether t's if_dir names a directory on disk, made absolute as its
- * file is (a path that cannot be placed counts as one: more is seen).
+ * Whether t's if_dir may name a directory when the command runs, made
+ * absolute as its file is.  Only a path that exists and is no directory
+ * is ruled out: one that does not exist yet may be made one before cp
+ * runs (`mkdir -p ~/.aws && cp credentials ~/.aws`), and a path that
+ * cannot be placed counts as one (more is seen).
  */
 static bool
 target_is_dir(struct rr_event *ev, const struct sh_target *t)
@@ -104,7 +107,7 @@ target_is_dir(struct rr_event *ev, const struct sh_target *t)
 	resolve_target(ev, &d, &abs, &rel, &forms);
 	if (abs[0] != '/')
 		return true;
-	return stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+	return stat(abs, &st) != 0 || S_ISDIR(st.st_mode);
 }
 
 /* A new, zeroed entry at the end of ps->v[a], which grows. */

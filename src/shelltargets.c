@@ -354,6 +354,16 @@ read_words(struct walk *w)
 
 /* ---- programs ------------------------------------------------------------- */
 
+/* A source of copy_like(): moved away (mv) or read (cp), not a link's. */
+static void
+add_source(struct walk *w, const char *src, enum kind kind, const char *how)
+{
+	if (kind == K_MOVE)
+		add(w, src, SH_WRITE, how);
+	else if (kind != K_LINK)
+		add(w, src, SH_READ, how);
+}
+
 /*
  * cp, mv, install, ln (and git mv) on operands ops[from..n): the
  * destination written, and what each source becomes in it when it is a
@@ -390,16 +400,21 @@ copy_like(struct walk *w, size_t from, size_t n, enum kind kind,
 	for (k = from; k < n; k++) {
 		if (no_file(w->ops[k]))
 			continue;
+		/*
+		 * The source first when dest may be a file: a reason then
+		 * names the file certainly touched (mv .env backup: .env,
+		 * before backup/.env).
+		 */
+		if (maybe)
+			add_source(w, w->ops[k], kind, src_how);
 		if ((f = join(w, dest, base_name(w->ops[k]))) != NULL) {
 			add(w, f, SH_WRITE, dest_how);
 			if (maybe && w->out->n > 0 &&
 			    w->out->v[w->out->n - 1].file == f)
 				w->out->v[w->out->n - 1].if_dir = dest;
 		}
-		if (kind == K_MOVE)
-			add(w, w->ops[k], SH_WRITE, src_how);
-		else if (kind != K_LINK)
-			add(w, w->ops[k], SH_READ, src_how);
+		if (!maybe)
+			add_source(w, w->ops[k], kind, src_how);
 	}
 }
 

@@ -55,8 +55,8 @@ struct sh_target {
 	/*
 	 * The file is DIR/NAME for a destination DIR that may be a file
 	 * too (cp a b: b, or b/a when b is a directory): if_dir is that
-	 * DIR, and the file counts only when DIR is a directory on disk
-	 * (eval_paths.c looks); NULL: it counts.
+	 * DIR, and the file counts unless DIR is on disk and no
+	 * directory (eval_paths.c looks); NULL: it counts.
 	 */
 	const char	*if_dir;
 	const char	*cmd;		/* the simple command's text, or NULL
