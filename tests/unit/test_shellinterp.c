@@ -617,14 +617,14 @@ main(void)
 
 	/* Copies and moves: cp and mv, so that path and read_path see both. */
 	is_files("python3 -c 'import shutil; shutil.copy(\"a\", \"/srv/b\")'",
-	    "w:/srv/b w:/srv/b/a r:a");
+	    "w:/srv/b r:a w:/srv/b/a");
 	is_files("python3 -c 'import os; os.replace(\"s\", \"/x/keys\")'",
-	    "w:/x/keys w:/x/keys/s w:s");
+	    "w:/x/keys w:s w:/x/keys/s");
 	is_files("node -e 'require(\"fs\").copyFileSync(\"a\", \"b\")'",
-	    "w:b w:b/a r:a");
-	is_files("ruby -e 'File.rename(\"a\", \"b\")'", "w:b w:b/a w:a");
+	    "w:b r:a w:b/a");
+	is_files("ruby -e 'File.rename(\"a\", \"b\")'", "w:b w:a w:b/a");
 	is_files("perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
-	    "w:b w:b/a r:a");
+	    "w:b r:a w:b/a");
 	/* perl's open: the handle first, then a mode or a mode in the name. */
 	is_files("perl -e 'open(F, \".env\")'", "r:.env");
 	is_files("perl -e 'open(my $f, \"<\", \".env\")'", "r:.env");

@@ -107,16 +107,16 @@ main(void)
 	is_targets("ed -s .env", "w .env");
 
 	/* Copies, moves, links. */
-	is_targets("cp x .env", "w .env, w .env/x, r x");
+	is_targets("cp x .env", "w .env, r x, w .env/x");
 	is_targets("cp -r a b dir/", "w dir/, w dir/a, r a, w dir/b, r b");
 	is_targets("cp -t secrets a", "w secrets, w secrets/a, r a");
 	is_targets("cp --target-directory=s a", "w s, w s/a, r a");
 	is_targets("cp --target s a", "w s, w s/a, r a");
-	is_targets("cp -S .bak a b", "w b, w b/a, r a");
+	is_targets("cp -S .bak a b", "w b, r a, w b/a");
 	is_targets("cp .env", "");
-	is_targets("mv x .env", "w .env, w .env/x, w x");
+	is_targets("mv x .env", "w .env, w x, w .env/x");
 	is_targets("mv .env /tmp/", "w /tmp/, w /tmp/.env, w .env");
-	is_targets("install -m 600 x .env", "w .env, w .env/x, r x");
+	is_targets("install -m 600 x .env", "w .env, r x, w .env/x");
 	is_targets("install -d a b", "w a, w b");
 	is_targets("ln -sf x .env", "w .env, w .env/x");
 	is_targets("ln -s /etc/passwd", "w passwd");
@@ -200,7 +200,7 @@ main(void)
 	is_targets("git rm .env", "w .env");
 	is_targets("git rm --cached .env", "");
 	is_targets("git -C sub rm .env", "w sub/.env");
-	is_targets("git mv a .env", "w .env, w .env/a, w a");
+	is_targets("git mv a .env", "w .env, w a, w .env/a");
 	is_targets("git status .env", "");
 
 	/* Wrappers, quotes, variables, cd, nested scripts, pipelines. */
@@ -210,7 +210,7 @@ main(void)
 	is_targets("echo x > $UNKNOWN/.env", "w $UNKNOWN/.env");
 	/* bash: "ambiguous redirect"; the word as written. */
 	is_targets("echo x > {a,b}.env", "w {a,b}.env");
-	is_targets("cp f{,.bak}", "w f.bak, w f.bak/f, r f");
+	is_targets("cp f{,.bak}", "w f.bak, r f, w f.bak/f");
 	is_targets("/bin/rm .env", "w .env");
 	is_targets("cd sub && echo x > ../.env", "w @sub/../.env");
 	is_targets("cd /tmp; rm x", "w @/tmp/x");
@@ -220,7 +220,7 @@ main(void)
 	is_targets("cat .env | tee out", "r .env, w out");
 	is_targets("echo $(cat .env) > /dev/null", "r .env, w /dev/null");
 	is_targets("find . -name x -exec cp {} .env \\;",
-	    "w .env, w .env/{}, r {}");
+	    "w .env, r {}, w .env/{}");
 	is_targets("alias w='tee'; w .env", "w .env");
 	is_targets("unknown-program .env", "");
 	is_targets("echo x >", "");
