@@ -101,16 +101,23 @@ sh_program_text(const struct interp *in, const struct sh_cmd *c,
 			}
 			if (in->lang == L_AWK && s[k] == 'f')
 				return found;
+			/*
+			 * A letter of both lists (perl's -I) takes the rest of
+			 * the word, or the next word when it ends the word:
+			 * -Ilib and -I lib.
+			 */
+			if (strchr(in->val_short, s[k]) != NULL &&
+			    s[k + 1] == '\0') {
+				i++;
+				break;
+			}
 			if (strchr(in->rest_short, s[k]) != NULL) {
 				if (in->lang == L_PYTHON)
 					return found;	/* -m module */
 				break;
 			}
-			if (strchr(in->val_short, s[k]) != NULL) {
-				if (s[k + 1] == '\0')
-					i++;
+			if (strchr(in->val_short, s[k]) != NULL)
 				break;
-			}
 		}
 	}
 	if (!found && in->first_arg && i < c->argc) {

@@ -322,6 +322,13 @@ main(void)
 	is_nested("node -e 'eval(\"require(`child_process`).execSync("
 	    "\\\"rm -rf /\\\")\")'", "d1:rm -rf /");
 	is_nested("python3 script.py <<EOF\nshutil.rmtree('/')\nEOF", "-");
+	/* perl's -I takes the next word when it ends one: -I lib, -Ilib. */
+	is_nested("perl -I lib - <<'EOF'\nsystem('rm -rf /');\nEOF",
+	    "d1:rm -rf /");
+	is_nested("perl -Ilib - <<'EOF'\nsystem('rm -rf /');\nEOF",
+	    "d1:rm -rf /");
+	is_nested("perl -I lib script.pl <<'EOF'\nsystem('rm -rf /');\nEOF",
+	    "-");
 	is_nested("cat <<EOF > notes.py\nshutil.rmtree('/')\nEOF", "-");
 	is_nested("echo 'shutil.rmtree(\"/\")' | python3 check.py", "-");
 
