@@ -14,8 +14,10 @@
  *     (open(P, "w"), fs.writeFileSync, File.read ...) as tee P or cat P;
  *   - exec and eval of a string: more of the program.
  *
- * Only string literals are read, a name assigned one earlier, or a path
- * function of them (os.path.expanduser("~"), Path.home() / "x"); a call
+ * Only string literals are read, a name assigned one earlier (python's
+ * annotated p: str = ..., a value in parentheses, a Path whose method is
+ * called later), or a path function of them (os.path.expanduser("~"),
+ * Path.home() / "x"); a call
  * under another name (import ... as, from M import f, r = os.system,
  * const {execSync: x} = require(...)) is looked up by the name it
  * stands for.  An argument computed at run time ("rm -rf " + path,
@@ -229,6 +231,43 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 	return p;
 }
 
+static const struct {
+	const char	*method;
+	const char	*cmd;
+} path_methods[] = {
+	{ ".unlink", "rm " }, { ".rmdir", "rmdir " },
+	{ ".write_text", "tee " }, { ".write_bytes", "tee " },
+	{ ".read_text", "cat " }, { ".read_bytes", "cat " },
+};
+
+/* The entry of path_methods that q[0..n) is, or -1. */
+static int
+path_method(const char *q, size_t n)
+{
+	size_t	i, m;
+
+	for (i = 0; i < sizeof(path_methods) / sizeof(path_methods[0]); i++) {
+		m = strlen(path_methods[i].method);
+		if (n == m && memcmp(q, path_methods[i].method, m) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The command of path method k on the file named by lit, emitted. */
+static void
+path_emit(struct scan *sc, int k, const struct buf *lit, const char *from,
+    const char *to)
+{
+	struct buf	cmd;
+
+	buf_init(&cmd);
+	buf_adds(&cmd, path_methods[k].cmd);
+	sh_add_quoted(&cmd, lit->data, lit->len);
+	emit(sc, cmd.data, cmd.len, from, to);
+	buf_release(&cmd);
+}
+
 /*
  * Path("P").unlink(), .rmdir(), .write_text(), .read_text() ...: the
  * literal comes before the call.
@@ -236,17 +275,9 @@ call_args(struct scan *sc, const struct call *cl, const char *name,
 static const char *
 path_call(struct scan *sc, const char *name, const char *p)
 {
-	static const struct {
-		const char	*method;
-		const char	*cmd;
-	} methods[] = {
-		{ ".unlink", "rm " }, { ".rmdir", "rmdir " },
-		{ ".write_text", "tee " }, { ".write_bytes", "tee " },
-		{ ".read_text", "cat " }, { ".read_bytes", "cat " },
-	};
-	const char	*end = sc->end, *q;
-	struct buf	 lit, cmd;
-	size_t		 i, n = 0;
+	const char	*end = sc->end, *q, *m;
+	struct buf	 lit;
+	int		 k;
 
 	if (p >= end || *p != '(')
 		return p;
@@ -257,23 +288,40 @@ path_call(struct scan *sc, const char *name, const char *p)
 		return p;
 	}
 	q++;
-	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-		n = strlen(methods[i].method);
-		if ((size_t)(end - q) >= n && memcmp(q, methods[i].method, n) ==
-		    0 && (q + n == end || !ip_is_ident(q[n])))
-			break;
-	}
-	if (i == sizeof(methods) / sizeof(methods[0])) {
-		buf_release(&lit);
-		return q;
-	}
-	buf_init(&cmd);
-	buf_adds(&cmd, methods[i].cmd);
-	sh_add_quoted(&cmd, lit.data, lit.len);
-	emit(sc, cmd.data, cmd.len, name, q + n);
-	buf_release(&cmd);
+	for (m = q; m < end && (m == q ? *m == '.' : ip_is_ident(*m)); m++)
+		;
+	if ((k = path_method(q, (size_t)(m - q))) >= 0)
+		path_emit(sc, k, &lit, name, m);
 	buf_release(&lit);
 	return q;
+}
+
+/*
+ * NAME.unlink(), NAME.read_text() ... of a NAME assigned a path
+ * (p = Path(".env"); p.read_text()), name[0..len) the dotted name: the
+ * file is the name's value.  Whether it was one.
+ */
+static bool
+var_path_call(struct scan *sc, const char *name, size_t len, const char *p)
+{
+	const char	*dot;
+	struct buf	 val;
+	int		 k;
+	bool		 found;
+
+	if (p >= sc->end || *p != '(')
+		return false;
+	for (dot = name + len; dot > name && dot[-1] != '.'; dot--)
+		;
+	if (dot <= name + 1 || (k = path_method(dot - 1,
+	    (size_t)(name + len - dot + 1))) < 0)
+		return false;
+	buf_init(&val);
+	found = ip_var(sc, name, (size_t)(dot - 1 - name), &val);
+	if (found)
+		path_emit(sc, k, &val, name, p + 1);
+	buf_release(&val);
+	return found;
 }
 
 /* `...` in ruby, perl and php: the text is a shell command. */
@@ -646,6 +694,8 @@ scan_program(struct scan *sc)
 		}
 		if (method_of_literal(sc, name))
 			continue;	/* /x/.exec(...), $db->exec(...) */
+		if (sc->lang == L_PYTHON && var_path_call(sc, name, len, p))
+			continue;
 		if ((cl = sh_find_call(sc->lang, name, len)) == NULL &&
 		    ip_resolve_alias(sc, name, len, &alias))
 			cl = sh_find_call(sc->lang, alias.data, alias.len);

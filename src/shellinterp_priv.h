@@ -140,6 +140,9 @@ const char	*ip_skip_blanks(const char *p, const char *end);
  * (and *pp unmoved) when there is none, or when it is computed.
  */
 bool		 ip_literal(struct scan *, const char **pp, struct buf *out);
+/* The value of a name assigned one, into out (shellinterp_value.c). */
+bool		 ip_var(struct scan *, const char *name, size_t len,
+		     struct buf *out);
 /*
  * A value computed from literals alone at *pp, into out: a literal, a
  * name assigned one, or a path function of such values (depth: of

@@ -257,6 +257,35 @@ ip_node_destructure(struct scan *sc, const char *p)
 }
 
 /*
+ * Past python's annotation of an assigned name (p: str = ..., p:
+ * Optional[str] = ...), q at the colon and its blanks after; q when
+ * there is none (a dict's key: value, a walrus :=, a slice).
+ */
+static const char *
+annotation_end(const struct scan *sc, const char *q)
+{
+	const char	*end = sc->end, *r;
+	int		 depth = 0;
+
+	if (q + 1 >= end || *q != ':' || q[1] == '=')
+		return q;
+	r = ip_skip_blanks(q + 1, end);
+	if ((r = ip_dotted_end(sc, r)) == ip_skip_blanks(q + 1, end))
+		return q;
+	for (; r < end && *r != '\n'; r++) {
+		if (*r == '[')
+			depth++;
+		else if (*r == ']' && depth > 0)
+			depth--;
+		else if (depth == 0 && !is_blank(*r) && *r != '|' &&
+		    !ip_is_ident(*r) && *r != '.')
+			break;
+	}
+	r = ip_skip_blanks(r, end);
+	return r < end && *r == '=' ? r : q;
+}
+
+/*
  * NAME = "literal" at name (len bytes), p after the name: remembered, so
  * that cmd = "rm -rf /"; os.system(cmd) is read as the literal.  Returns
  * where the scan goes on.
@@ -270,6 +299,8 @@ ip_assignment(struct scan *sc, const char *name, size_t len, const char *p)
 
 	while (q < sc->end && is_blank(*q))
 		q++;
+	if (sc->lang == L_PYTHON)
+		q = annotation_end(sc, q);
 	if (q + 1 >= sc->end || *q != '=' || q[1] == '=' ||
 	    sc->nvars == MAX_VARS)
 		return p;
@@ -296,34 +327,69 @@ ip_assignment(struct scan *sc, const char *name, size_t len, const char *p)
 	return p;
 }
 
+#define MAX_VALUE_DEPTH	4	/* path.join(path.join(os.homedir() ... */
+
+/* The value of the name[0..len) assigned last, into out.  Whether any. */
+bool
+ip_var(struct scan *sc, const char *name, size_t len, struct buf *out)
+{
+	size_t	i;
+
+	for (i = sc->nvars; i > 0; i--)
+		if (sc->vars[i - 1].nlen == len &&
+		    memcmp(sc->vars[i - 1].name, name, len) == 0)
+			break;
+	if (i == 0)
+		return false;
+	buf_reset(out);
+	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
+	return true;
+}
+
 /* A name assigned a literal, as an argument: its value into out. */
 static bool
 var_value(struct scan *sc, const char **pp, struct buf *out)
 {
-	const char	*p = *pp, *q = p;
-	size_t		 i;
+	const char	*p = *pp, *q = p, *r;
 
 	while (q < sc->end && is_name_char(*q))
 		q++;
 	if (q == p || !is_name_start(*p))
 		return false;
-	for (i = sc->nvars; i > 0; i--)
-		if (sc->vars[i - 1].nlen == (size_t)(q - p) &&
-		    memcmp(sc->vars[i - 1].name, p, (size_t)(q - p)) == 0)
-			break;
-	if (i == 0)
-		return false;
-	while (q < sc->end && is_blank(*q))
-		q++;
-	if (q < sc->end && strchr(",)]\n;|}", *q) == NULL)
+	for (r = q; r < sc->end && is_blank(*r); r++)
+		;
+	if (r < sc->end && strchr(",)]\n;|}", *r) == NULL)
 		return false;		/* cmd + x, cmd.strip() */
-	buf_reset(out);
-	buf_add(out, sc->vars[i - 1].value, sc->vars[i - 1].vlen);
+	if (!ip_var(sc, p, (size_t)(q - p), out))
+		return false;
+	*pp = r;
+	return true;
+}
+
+/*
+ * ("literal"), a value in parentheses (python's p = ('.env')); not a
+ * tuple, nor one an operator computes on.
+ */
+static bool
+paren_value(struct scan *sc, const char **pp, struct buf *out, int depth)
+{
+	const char	*q = *pp;
+
+	if (q >= sc->end || *q != '(' || depth > MAX_VALUE_DEPTH)
+		return false;
+	q = ip_skip_blanks(q + 1, sc->end);
+	if (!ip_value(sc, &q, out, depth + 1))
+		return false;
+	q = ip_skip_blanks(q, sc->end);
+	if (q >= sc->end || *q != ')')
+		return false;
+	q = ip_skip_blanks(q + 1, sc->end);
+	if (q < sc->end && strchr("+%*", *q) != NULL)
+		return false;
 	*pp = q;
 	return true;
 }
 
-#define MAX_VALUE_DEPTH	4	/* path.join(path.join(os.homedir() ... */
 
 /* Appends the path part to path, as os.path.join does: "/x" restarts. */
 static void
@@ -504,7 +570,7 @@ bool
 ip_value(struct scan *sc, const char **pp, struct buf *out, int depth)
 {
 	return ip_literal(sc, pp, out) || var_value(sc, pp, out) ||
-	    path_expr(sc, pp, out, depth);
+	    path_expr(sc, pp, out, depth) || paren_value(sc, pp, out, depth);
 }
 
 /* Past a python keyword argument's name (path="/"), if p is at one. */

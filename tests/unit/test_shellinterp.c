@@ -301,6 +301,23 @@ main(void)
 	is_files("python3 -c 'import os; os.remove(\".env\")'", "w:.env");
 	is_files("python3 -c 'from pathlib import Path; "
 	    "Path(\"id_rsa\").read_text()'", "r:id_rsa");
+	/*
+	 * A name assigned a path: annotated, in parentheses, or a Path
+	 * whose method is called later.
+	 */
+	is_files("python3 -c \"p: str = '.env'\nopen(p)\"", "r:.env");
+	is_files("python3 -c \"p: Optional[str] = '.env'; open(p)\"",
+	    "r:.env");
+	is_files("python3 -c \"p = ('.env'); print(open(p).read())\"",
+	    "r:.env");
+	is_files("python3 -c \"from pathlib import Path; p = Path('.env'); "
+	    "print(p.read_text())\"", "r:.env");
+	is_files("python3 -c \"from pathlib import Path; p = Path('x.key'); "
+	    "p.write_text('k')\"", "w:x.key");
+	/* Not a value: a tuple, a computed one, a dict's key: value. */
+	is_files("python3 -c \"p = ('.env', 'x'); open(p)\"", "-");
+	is_files("python3 -c \"p = ('.e') + 'nv'; open(p)\"", "-");
+	is_files("python3 -c \"d = {'k': '.env'}; open(d)\"", "-");
 	is_files("node -e 'fs.writeFileSync(\"/etc/hosts\", \"x\")'",
 	    "w:/etc/hosts");
 	is_files("node -e 'fs.readFileSync(\".env\", \"utf8\")'", "r:.env");
