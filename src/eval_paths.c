@@ -89,25 +89,40 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 }
 
 /*
- * Whether t's if_dir may name a directory when the command runs, made
- * absolute as its file is.  Only a path that exists and is no directory
- * is ruled out: one that does not exist yet may be made one before cp
- * runs (`mkdir -p ~/.aws && cp credentials ~/.aws`), and a path that
- * cannot be placed counts as one (more is seen).
+ * Whether targets->v[i]'s if_dir may name a directory when its command
+ * runs, made absolute as its file is: one on disk, or one that does not
+ * exist yet and that an earlier command of the line writes (`mkdir -p
+ * ~/.aws && cp credentials ~/.aws`: mkdir, install -d, cp -r, mv may
+ * make it one).  A path that cannot be placed counts as one (more is
+ * seen); `cp f f.bak` alone does not make f.bak/f.
  */
 static bool
-target_is_dir(struct rr_event *ev, const struct sh_target *t)
+target_is_dir(struct rr_event *ev, const struct sh_targets *targets,
+    size_t i)
 {
+	const struct sh_target	*t = &targets->v[i], *e;
 	struct sh_target	 d = *t;
 	struct stat		 st;
-	const char		*abs, *rel;
+	const char		*abs, *rel, *eabs, *erel;
 	struct path_forms	 forms;
+	size_t			 k;
 
 	d.file = t->if_dir;
 	resolve_target(ev, &d, &abs, &rel, &forms);
 	if (abs[0] != '/')
 		return true;
-	return stat(abs, &st) != 0 || S_ISDIR(st.st_mode);
+	if (stat(abs, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	for (k = 0; k < i; k++) {
+		e = &targets->v[k];
+		if (e->access != SH_WRITE || e->cmd == t->cmd ||
+		    e->if_dir != NULL)
+			continue;
+		resolve_target(ev, e, &eabs, &erel, &forms);
+		if (strcmp(eabs, abs) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* A new, zeroed entry at the end of ps->v[a], which grows. */
@@ -151,7 +166,7 @@ make_paths(struct ectx *cx)
 	for (i = 0; i < ps->targets.n; i++) {
 		a = ps->targets.v[i].access;
 		if (ps->targets.v[i].if_dir != NULL &&
-		    !target_is_dir(ev, &ps->targets.v[i]))
+		    !target_is_dir(ev, &ps->targets, i))
 			continue;	/* cp a b: b is no directory */
 		p = add_path(ps, a, &cap[a]);
 		p->from = &ps->targets.v[i];

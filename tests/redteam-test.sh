@@ -1814,15 +1814,18 @@ denies "$w .env" 'cp /tmp/x .en?'
 denies "$r .env" 'echo .env | xargs cat'
 rm -f "$P/.env"
 passes 'cat .e*'
-# cp SRC DEST writes DEST/SRC unless DEST is on disk and no directory:
-# one that does not exist yet may be made a directory first, in the same
-# command line (mkdir, install -d, an interpreter) or before it.
-: >"$P/out.txt"
+# cp SRC DEST writes DEST/SRC when DEST is a directory on disk, or does
+# not exist yet and an earlier command of the line makes it (mkdir,
+# install -d, cp -r, mv).
 passes 'cp /tmp/k.pem out.txt'
+: >"$P/out.txt"
+passes 'mkdir -p out.txt; cp /tmp/k.pem out.txt'
 rm -f "$P/out.txt"
-denies 'Keys: out.txt/k.pem' 'cp /tmp/k.pem out.txt'
 denies 'Keys: newdir/k.pem' 'mkdir -p newdir && cp /tmp/k.pem newdir'
+denies 'Keys: newdir/k.pem' 'mkdir -p ./newdir/ && cp /tmp/k.pem newdir'
 denies 'Keys: newdir/k.pem' 'install -d newdir; cp /tmp/k.pem newdir'
+denies 'Keys: newdir/k.pem' 'cp -r /tmp/d newdir && cp /tmp/k.pem newdir'
+denies 'Keys: newdir/k.pem' 'cd sub && mkdir ../newdir && cd .. && cp /tmp/k.pem newdir'
 mkdir -p "$P/keys"
 denies 'Keys: keys/k.pem' 'cp /tmp/k.pem keys'
 denies 'Keys: out/k.pem' 'cp /tmp/k.pem out/'
