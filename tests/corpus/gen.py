@@ -511,6 +511,35 @@ combo(DC, "function", "allow", [
     "f() {{ {s}; }}", "function clean {{ {s}; }}; echo defined",
     "f() {{ {h}; }}; f",
 ], DANGER[:4] + HARMLESS[:2])
+# Where bash finds a function (issue 14's false positives): the same
+# shell, a subshell of it, the time keyword, !, eval and a new shell it
+# was exported to run it; a subshell's definition ends with it, and a
+# program that execs its command (env, sudo, xargs, /usr/bin/time ...)
+# or a new shell it was not exported to finds none.
+combo(DC, "function.scope", "deny", [
+    "{{ f() {{ {s}; }}; }}; f", "f() {{ {s}; }}; ( f )",
+    "( f() {{ {s}; }}; f )", "f() {{ {s}; }}; time f",
+    "f() {{ {s}; }}; time -p f", "f() {{ {s}; }}; ! f",
+    "f() {{ {s}; }}; eval f", "f() {{ {s}; }}; if f; then echo ok; fi",
+    "f() {{ {s}; }}; f &", "f() {{ {s}; }}; f | cat",
+    "f() {{ {s}; }}; echo $(f)", "f() {{ {s}; }}; export -f f; bash -c f",
+    "f() {{ {s}; }}; declare -fx f; sh -c 'f'",
+    "f() {{ {s}; }}; export -f f; parallel f ::: 1",
+], DANGER)
+combo(DC, "function.scope", "allow", [
+    "( cleanup() {{ {s}; }} ); cleanup", "x=$(f() {{ {s}; }}); f",
+    "f() {{ {s}; }}; X=1 time f", "f() {{ {s}; }}; X=1 ! f",
+    "f() {{ {s}; }}; command f", "f() {{ {s}; }}; builtin f",
+    "f() {{ {s}; }}; exec f", "f() {{ {s}; }}; env f",
+    "f() {{ {s}; }}; sudo f", "f() {{ {s}; }}; timeout 5 f",
+    "f() {{ {s}; }}; nice f", "f() {{ {s}; }}; nohup f",
+    "f() {{ {s}; }}; /usr/bin/time f", "f() {{ {s}; }}; time \"--\" f",
+    "f() {{ {s}; }}; echo x | xargs f",
+    "f() {{ {s}; }}; find . -name '*.o' -exec f {{}} +",
+    "f() {{ {s}; }}; bash -c f", "f() {{ {s}; }}; sh -c 'f'",
+    "f() {{ {s}; }}; (export -f f); bash -c f",
+    "bash -c 'f() {{ {s}; }}'; f",
+], DANGER)
 combo(DC, "heredoc-subst", "deny", [
     "cat <<EOF\n$({s})\nEOF", "cat <<EOF > notes.txt\nnow: `{s}`\nEOF",
     "echo ${{x:-$({s})}}", "echo ${{ {s}; }}",
