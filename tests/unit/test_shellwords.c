@@ -340,7 +340,30 @@ main(void)
 	test_flag("rm -R -f /", "-r", false);
 	test_flag("rm --recursive /", "--recursive", true);
 	test_flag("git push --force-with-lease", "--force", false);
-	test_flag("git push --force=yes", "--force", true);
+	/* git refuses a value on an option that takes none. */
+	test_flag("git push --force=yes", "--force", false);
+	test_flag("git branch --force=feature", "--force", false);
+	test_flag("git reset --hard=1", "--hard", false);
+	test_flag("git push --force-with-lease=main", "--force-with-lease",
+	    true);
+	/* git: the last of --X (or -f) and --no-X wins. */
+	test_flag("git branch --force --no-force feature", "--force", false);
+	test_flag("git branch --no-force --force feature", "--force", true);
+	test_flag("git push -f --no-force origin", "-f", false);
+	test_flag("git push --no-force -f origin", "-f", true);
+	test_flag("git push -fu --no-force origin", "-f", false);
+	test_flag("git reset --hard --no-hard", "--hard", false);
+	test_flag("git reset --hard --no-har", "--hard", false);
+	test_flag("git reset --no-hard --har", "--hard", true);
+	test_flag("git push --mirror --no-mirror", "--mirror", false);
+	test_flag("git push --delete --no-delete origin x", "--delete", false);
+	test_flag("git clean -fd --no-force", "-f", false);
+	/* An ambiguous --no-forc is refused by git: it cancels nothing. */
+	test_flag("git push --force --no-forc", "--force", true);
+	test_flag("git push --force --no-force-with-lease", "--force", true);
+	test_flag("git push --force --no-verify", "--force", true);
+	/* Elsewhere --no-X is another option: rm --no-preserve-root. */
+	test_flag("rm -r --recursive --no-recursive /", "--recursive", true);
 	test_flag("rm -- -r", "-r", false);
 	test_flag("find / -delete", "-delete", true);
 	test_flag("find / -name -deleted", "-delete", false);
@@ -359,7 +382,7 @@ main(void)
 	test_flag("chown --rec u /", "--recursive", true);
 	test_flag("git reset --har", "--hard", true);
 	test_flag("git reset --h", "--hard", true);
-	test_flag("git -C x reset --ha=1", "--hard", true);
+	test_flag("git -C x reset --ha=1", "--hard", false);
 	test_flag("git reset --so", "--hard", false);
 	test_flag("git clean --forc", "--force", true);
 	test_flag("git clean -f --dry", "--dry-run", true);
