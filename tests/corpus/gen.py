@@ -601,6 +601,33 @@ plain(DC, "git-forms.abbrev", "deny", [
 plain(DC, "git-forms.abbrev", "allow", [
     "git reset --so HEAD~1", "git reset --mi", "git reset --ke HEAD~1", "rm --rec ./build",
     "chmod --recur 755 ./public", "git clean --dry --for", "git.exe status", "rm --for ./a.txt"])
+# git's negations and values: the last of --X (-f) and --no-X wins, and
+# --X=value on an option that takes none is refused (nothing runs); an
+# ambiguous --no-forc is refused too, so the --force before it is not
+# taken back by it (and +refspec forces whatever the options say).
+plain(DC, "git-forms.negate", "deny", [
+    "git push --no-force --force origin main", "git push --no-force -f",
+    "git push --force --no-forc origin main", "git push --no-force origin +main",
+    "git reset --no-hard --hard", "git reset --no-hard --har HEAD~1",
+    "git clean --no-force -fdx", "git push --mirror --no-verify",
+    "git push --no-mirror --mirror", "git checkout --no-force -f main",
+    "git branch --no-force --force feature", "git branch -D --no-force feature",
+    "git push --force --no-force-with-lease origin main",
+    "git push --force-with-lease --force origin main",
+    "git clean --force=1 -f", "git reset --hard=1 --hard",
+    "git checkout --recurse-submodules checkout main",
+    "git -C ../repo reset --hard --no-hard --hard"])
+plain(DC, "git-forms.negate", "allow", [
+    "git push --force --no-force origin main", "git push -f --no-force",
+    "git push -fu --no-force origin main", "git reset --hard --no-hard",
+    "git reset --hard --no-har HEAD~1", "git clean -fdx --no-force",
+    "git push --mirror --no-mirror", "git checkout -f --no-force main",
+    "git branch --force --no-force feature", "git branch -f --no-force feature",
+    "git branch --force=feature", "git push --force=yes origin main",
+    "git reset --hard=1", "git reset --ha=1 HEAD~1", "git clean --force=yes -d",
+    "git push --mirror=x", "git push --delete --no-delete origin topic",
+    "git branch --delete --force --no-force topic", "git rm -f --no-force a.txt",
+    "git checkout --recurse-submodules main", "git switch --discard-changes --no-discard-changes main"])
 
 combo(DC, "env-opts.forms", "deny", [
     "env -S '{s}'", "env --split-string='{s}'", "env -P /usr/bin {s}", "env - {s}",
