@@ -215,19 +215,19 @@ expand_alias(struct frame *f, struct sh_alias *al, const struct sh_word *w,
     size_t n)
 {
 	struct buf	 text;
-	const char	*s;
 	size_t		 k;
 
 	buf_init(&text);
 	buf_adds(&text, al->value);
 	for (k = 1; k < n; k++) {
-		buf_adds(&text, " '");
-		for (s = w[k].s; *s; s++)
-			if (*s == '\'')
-				buf_adds(&text, "'\\''");
-			else
-				buf_addc(&text, *s);
-		buf_addc(&text, '\'');
+		buf_addc(&text, ' ');
+		/* Quoted as written: del '~' is a name, del ~ home. */
+		if (w[k].literal_head) {
+			buf_addc(&text, '\\');
+			buf_addc(&text, w[k].s[0]);
+			sh_add_quoted(&text, w[k].s + 1, w[k].len - 1);
+		} else
+			sh_add_quoted(&text, w[k].s, w[k].len);
 	}
 	al->active = true;
 	sh_parse_nested(f, text.data, text.len);
@@ -325,7 +325,12 @@ join_wd(struct parser *ps, const char *wd, const char *target)
 			buf_addc(&b, '/');
 		buf_add(&b, seg, seglen);
 	}
-	r = b.len == 0 ? NULL : arena_strndup(a, b.data, b.len);
+	/* cd './~' (a literal ~ made ./~) is a directory here, not home. */
+	if (b.len > 0 && (b.data[0] == '~' || b.data[0] == '$') &&
+	    floor == 0)
+		r = arena_printf(a, "./%.*s", (int)b.len, b.data);
+	else
+		r = b.len == 0 ? NULL : arena_strndup(a, b.data, b.len);
 	buf_release(&b);
 	return r;
 }
@@ -677,6 +682,20 @@ time_keyword(const struct sh_word *w, size_t i, size_t n, size_t cmd,
 	return k == cmd;
 }
 
+/*
+ * Programs whose arguments are files and never a script that is read
+ * again: there an argument written '~/x', "~", '$HOME' or \$HOME is a
+ * file of that name here (bash expands neither), and becomes ./~/x,
+ * ./$HOME so that no rule or target takes it for home.  Elsewhere the
+ * word stays as written (sh -c '$1', perl -e '$x=...' are scripts).
+ */
+static const char *const file_programs[] = {
+	"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "cp",
+	"mv", "ln", "install", "tee", "touch", "truncate", "mkdir", "chmod",
+	"chown", "chgrp", "chattr", "setfacl", "cat", "head", "tail", "less",
+	"more", "cd", "pushd", "ls", "stat", "wc", "du", NULL
+};
+
 static const char *const declarers[] = {
 	"export", "declare", "typeset", "local", "readonly", NULL
 };
@@ -807,6 +826,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
 	c->program = program_name(a, c->argv[0]);
+	if (str_in_set(c->program, file_programs))
+		for (k = 1; k < c->argc; k++)
+			if (x.v[i + k].literal_head)
+				c->argv[k] = arena_printf(a, "./%s",
+				    c->argv[k]);
 	if (strncmp(c->program, "git-", 4) == 0 && c->program[4] >= 'a' &&
 	    c->program[4] <= 'z')
 		dashed_git(a, c);

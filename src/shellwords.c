@@ -186,10 +186,22 @@ sh_parse_from(struct frame *f, const char *text, size_t len,
 void
 sh_add_quoted(struct buf *b, const char *s, size_t len)
 {
-	size_t	i;
+	size_t	i = 0;
 
+	/*
+	 * A leading ~ or $ unquoted ("$" is a plain $): the word's quoting
+	 * is not known here, and a literal_head would make ~ a name where
+	 * the shell may have made it home.
+	 */
+	if (len > 0 && s[0] == '~') {
+		buf_addc(b, '~');
+		i = 1;
+	} else if (len > 0 && s[0] == '$') {
+		buf_adds(b, "\"$\"");
+		i = 1;
+	}
 	buf_addc(b, '\'');
-	for (i = 0; i < len; i++)
+	for (; i < len; i++)
 		if (s[i] == '\'')
 			buf_adds(b, "'\\''");
 		else
@@ -222,6 +234,7 @@ struct wstate {
 	size_t		 commas[SH_MAX_BRACE];
 	size_t		 ncommas;
 	bool		 brace_bad;
+	bool		 literal_head;	/* see struct sh_word */
 };
 
 static void
@@ -235,6 +248,8 @@ ws_add(struct wstate *w, const char *s, size_t n)
 static void
 ws_quoted(struct wstate *w, char c)
 {
+	if (w->b.len == 0 && (c == '~' || c == '$'))
+		w->literal_head = true;
 	buf_addc(&w->b, c);
 	w->quoted = true;
 	w->assign_ok = false;
@@ -640,6 +655,7 @@ read_word(struct frame *f, const char *p, struct sh_word *out)
 	out->len = w.b.len;
 	out->s = arena_strndup(&f->ps->sc->arena, w.b.data, w.b.len);
 	out->quoted = w.quoted;
+	out->literal_head = w.literal_head;
 	out->assign = w.assign;
 	out->split = w.split;
 	out->open = -1;
@@ -876,6 +892,15 @@ redirect_target(struct frame *f, const struct sh_word *w)
 		/* In the word list until the command ends, then moved out. */
 		{
 			struct sh_word rw = *w;
+			/*
+			 * > "~/.zshrc", >> '$HOME/x': a file of that name
+			 * here, written so that no reader takes it for home.
+			 */
+			if (w->literal_head) {
+				rw.s = arena_printf(&f->ps->sc->arena, "./%s",
+				    w->s);
+				rw.len = w->len + 2;
+			}
 			rw.assign = false;
 			rw.open = -1;
 			rw.split = false;

@@ -72,6 +72,11 @@ struct sh_word {
 	bool		 assign;	/* NAME=value with an unquoted NAME */
 	bool		 split;		/* an unquoted expansion held blanks */
 	bool		 redirect;	/* the target of a redirection */
+	/*
+	 * It starts with a quoted or escaped ~ or $ ('~/x', "~", '$HOME',
+	 * \$HOME): a name, which bash neither makes home nor expands.
+	 */
+	bool		 literal_head;
 	const char	*redir_op;	/* its operator (static), if so */
 	/* One unquoted {a,b} group, as offsets in s; open < 0: none. */
 	long		 open, close;
@@ -202,7 +207,8 @@ bool	 sh_charge(struct parser *, size_t n);
 /*
  * Appends s[0..len) single-quoted, so that the lexer reads it back as one
  * word whatever it holds: how the reader writes words into text that it
- * parses again.
+ * parses again.  A leading ~ or $ stays outside the quotes: the lexer
+ * reads it back as home or a name, not a literal (literal_head).
  */
 void	 sh_add_quoted(struct buf *b, const char *s, size_t len);
 /*

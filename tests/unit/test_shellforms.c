@@ -166,6 +166,10 @@ main(void)
 	is_parse("env --unset=HOME --chdir=/tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env --chdir /tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env -S'rm -rf /'", "d1:rm -rf /");
+	/* env -S makes no ~ home: only ${NAME} is expanded. */
+	is_parse("env -S 'tee ~/.zshrc'", "d1:tee ./~/.zshrc");
+	is_parse("env -S 'rm -rf ~ \"~\" x~ a\\ ~'",
+	    "d1:rm -rf ./~ ./~ x~ a ~");
 	is_parse("env --split-string='rm -rf /'", "d1:rm -rf /");
 	/* -S's string is more of env's arguments, before the words after it. */
 	is_parse("env -S 'PATH=/usr/bin' git reset --hard",

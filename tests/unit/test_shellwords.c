@@ -198,6 +198,33 @@ main(void)
 	is_parse("$'\\x72\\155' -rf /", "rm -rf /");
 	is_parse("echo \"a \\\"b\\\" $HOME\"", "echo a \"b\" $HOME");
 	is_parse("echo 'unterminated", "echo unterminated");
+	/*
+	 * A quoted or escaped ~ or $ at the start of a file's name is that
+	 * name here: ./ before it, where no script reads the word again.
+	 */
+	is_parse("rm -rf '~'", "rm -rf ./~");
+	is_parse("rm -rf \"~/\" ~ ~/x", "rm -rf ./~/ ~ ~/x");
+	is_parse("rm -rf '$HOME' \\$HOME \\~ \"$HOME\"",
+	    "rm -rf ./$HOME ./$HOME ./~ $HOME");
+	is_parse("rm -rf $'\\x7e'", "rm -rf ./~");
+	is_parse("cp a '~/.bashrc'; tee -a \"~/.zshrc\"",
+	    "cp a ./~/.bashrc ; tee -a ./~/.zshrc");
+	is_parse("rm -rf ~\"/\" x'~'", "rm -rf ~/ x~");
+	is_parse("cd '~' && rm -rf *", "cd ./~ ; rm -rf *");
+	is_parse("echo '~' '$HOME'", "echo ~ $HOME");
+	is_parse("sh -c '$1' _ 'rm -rf ~'", "sh -c $1 _ rm -rf ~ ; d1:rm -rf ~");
+	is_parse("perl -e '$_=1'", "perl -e $_=1");
+	/*
+	 * Where a word is quoted again, a ~ or $ that may have been home
+	 * stays so: echo's output does not say how it was written.
+	 */
+	is_parse("echo '~/x' | xargs rm -rf",
+	    "echo ~/x ; rm -rf <<~/x\n>> ; d1:rm -rf ~/x");
+	is_parse("echo ~ | xargs rm -rf", "echo ~ ; rm -rf <<~\n>> ; d1:rm -rf ~");
+	is_parse("alias del='rm -rf'; del ~ $HOME '~' '$HOME'",
+	    "alias del=rm -rf ; d1:rm -rf ~ $HOME ./~ ./$HOME");
+	/* Not known after env -S: taken as home, as before. */
+	is_parse("env -S 'rm -rf' ~ '~'", "d1:rm -rf ~ ~");
 	is_parse("rm -rf \"${HOME}\"", "rm -rf $HOME");
 
 	/* Variables: literal assignments earlier in the line. */
@@ -292,6 +319,11 @@ main(void)
 	is_io("grep x <<< hi > out", "grep >out");
 	/* Redirections no command takes are not lost. */
 	is_io("> .env", " ; loose >.env");
+	is_io("echo x > \"~/.zshrc\" >> '$HOME/.bashrc' > ~/.profile",
+	    "echo >./~/.zshrc >>./$HOME/.bashrc >~/.profile");
+	is_io("echo x >> \"$HOME/.zshrc\" 2> \\~/e",
+	    "echo >>$HOME/.zshrc >./~/e");
+	is_io("> '~/.env'", " ; loose >./~/.env");
 	is_io("x=1 >.env", " ; loose >.env");
 	is_io("{ echo x; } > .env", "echo ; loose >.env");
 	is_io("(echo x) >> .env", "echo ; loose >>.env");
