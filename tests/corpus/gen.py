@@ -629,8 +629,16 @@ plain(DC, "git-forms.negate", "allow", [
     "git branch --delete --force --no-force topic", "git rm -f --no-force a.txt",
     "git checkout --recurse-submodules main", "git switch --discard-changes --no-discard-changes main"])
 
+# env -S splits its string but makes no ~ home (coreutils expands only
+# ${NAME}): env -S 'rm -rf ~' deletes a folder named ~ here.
 combo(DC, "env-opts.forms", "deny", [
-    "env -S '{s}'", "env --split-string='{s}'", "env -P /usr/bin {s}", "env - {s}",
+    "env -S '{s}'", "env --split-string='{s}'",
+], [d.replace("~", "${HOME}") for d in DANGER])
+plain(DC, "env-opts.forms", "allow", [
+    "env -S 'rm -rf ~'", "env --split-string='rm -rf ~'", "env -S 'rm -rf ~/'",
+    "env -S 'rm -rf \"~\"'"])
+combo(DC, "env-opts.forms", "deny", [
+    "env -P /usr/bin {s}", "env - {s}",
     "env -i {s}", "env -u HOME {s}", "env --unset=PATH {s}", "env --ignore-environment {s}",
     "env -iu X {s}", "env -v {s}",
 ], DANGER)
@@ -973,6 +981,28 @@ plain(SF, "system-file-safe", "allow", [
     "cp /etc/nginx/nginx.conf ./nginx.conf.orig", "id alice", "groups alice", "passwd -S alice",
     "sudo visudo -c", "ls -la ~/.ssh", "cat /etc/passwd", "echo x > ./etc/app.conf",
     "launchctl list", "getent group docker"])
+# A quoted ~ or $HOME is a file of that name here: bash makes ~ home only
+# unquoted at a word's start, and $HOME expands in double quotes, not in
+# single ones; env -S makes no ~ home (only ${NAME}).
+plain(SF, "system-file.quoted", "deny", [
+    "echo x >> ~/.zshrc", "echo x >> \"$HOME/.zshrc\"", "echo x >> \"${HOME}/.bashrc\"",
+    "echo x > ~\"/.profile\"", "printf x | tee -a ~/.bashrc", "cp dotfiles/zshrc ~/.zshrc",
+    "env -S 'tee -a ${HOME}/.zshrc' < snippet", "cd ~ && echo x >> .bashrc",
+    "echo x >> $HOME/.zshrc", "echo x | sudo tee -a ~/.profile"])
+plain(SF, "system-file.quoted", "allow", [
+    "echo x > \"~/.zshrc\"", "echo x >> '$HOME/.zshrc'", "echo x >> '~/.bashrc'",
+    "echo x >> \\~/.profile", "echo x >> \\$HOME/.zshrc", "printf x | tee -a \"~/.bashrc\"",
+    "cp dotfiles/zshrc '~/.zshrc'", "env -S 'tee -a ~/.zshrc' < snippet",
+    "cd '~' && echo x >> .bashrc", "echo x >> $'\\x7e/.zshrc'",
+    "touch '$HOME/.profile'", "echo x | sudo tee -a '~/.profile'"])
+plain(DC, "targets.quoted", "deny", [
+    "rm -rf ~", "rm -rf \"$HOME\"", "rm -rf \"${HOME}\"", "rm -rf ~\"/\"",
+    "rm -rf ~/", "cd ~ && rm -rf ./*", "sudo rm -rf \"$HOME/\"", "rm -r -f \"$HOME\"/*"])
+plain(DC, "targets.quoted", "allow", [
+    "rm -rf '~'", "rm -rf \"~\"", "rm -rf '$HOME'", "rm -rf \\$HOME", "rm -rf \\~/",
+    "rm -rf '~/'", "cd '~' && rm -rf ./*", "sudo rm -rf '$HOME/'", "rm -r '~/Documents'",
+    "rm -rf $'\\x7e'", "mv build '~/old' && rm -rf '~/old'"])
+
 
 def main():
     for pack, lines in rows.items():
