@@ -527,11 +527,26 @@ static const char *
 function_body(struct frame *f, const struct sh_cmd *c, bool exec_only,
     struct buf *origin)
 {
-	if (exec_only || c->argv[0][0] == '\0')
+	struct sh_funcs	*fs = &((struct reader *)f->ps->ctx)->funcs;
+	const char	*body;
+
+	if (c->argv[0][0] == '\0')
+		return NULL;
+	body = sh_func_body(fs, c->argv[0]);
+	/* Why not, for explain: c is the last command made. */
+	if (body != NULL && exec_only)
+		f->ps->sc->cmds[f->ps->sc->n - 1].note = arena_printf(
+		    &f->ps->sc->arena, "function %s not run: a program that "
+		    "executes its command finds none", c->argv[0]);
+	else if (body == NULL && sh_func_hidden(fs, c->argv[0]))
+		f->ps->sc->cmds[f->ps->sc->n - 1].note = arena_printf(
+		    &f->ps->sc->arena, "function %s not run: not exported to "
+		    "this shell", c->argv[0]);
+	if (exec_only || body == NULL)
 		return NULL;
 	buf_reset(origin);
 	buf_printf(origin, "function %s", c->argv[0]);
-	return sh_func_body(&((struct reader *)f->ps->ctx)->funcs, c->argv[0]);
+	return body;
 }
 
 /* bash --rcfile FILE, --init-file FILE: FILE is sourced first. */

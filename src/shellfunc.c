@@ -63,6 +63,19 @@ sh_func_body(const struct sh_funcs *fs, const char *name)
 	return i < 0 ? NULL : fs->v[i].body;
 }
 
+bool
+sh_func_hidden(const struct sh_funcs *fs, const char *name)
+{
+	size_t	i;
+
+	if (find(fs, name) >= 0)
+		return false;
+	for (i = 0; i < fs->n; i++)
+		if (strcmp(fs->v[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Whether the options of declare/typeset (argv[1..]) ask for exported
  * functions: -f and -x, in one word or apart (-fx, -f -x, -xf).

@@ -300,6 +300,8 @@ bool	 sh_func_define(struct parser *, struct sh_funcs *, const char *name,
 	     const char *body, size_t len);
 /* The body a command named name runs in this shell, or NULL. */
 const char *sh_func_body(const struct sh_funcs *, const char *name);
+/* Whether a function name was defined but is not seen in this shell. */
+bool	 sh_func_hidden(const struct sh_funcs *, const char *name);
 /* export -f NAMES, declare -fx NAMES, typeset -fx NAMES; else nothing. */
 void	 sh_func_export(struct sh_funcs *, const struct sh_cmd *c);
 /*
