@@ -783,6 +783,18 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			return;
 		}
 		wr = sh_find_wrapper(base_name(x.v[i].s));
+		/*
+		 * sudo() { ...; }; sudo ls: the function runs, not sudo.
+		 * Its body is read, and the wrapper's command all the same
+		 * (the function may run its arguments).
+		 */
+		if (wr != NULL && !exec_only &&
+		    (s = sh_func_body(&r->funcs, x.v[i].s)) != NULL) {
+			buf_init(&text);
+			buf_printf(&text, "function %s", x.v[i].s);
+			sh_parse_from(f, s, strlen(s), text.data);
+			buf_release(&text);
+		}
 		/* command -v NAME, -V: says what NAME is, runs nothing. */
 		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
 		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&

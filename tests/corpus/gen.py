@@ -525,6 +525,7 @@ combo(DC, "function.scope", "deny", [
     "f() {{ {s}; }}; echo $(f)", "f() {{ {s}; }}; export -f f; bash -c f",
     "f() {{ {s}; }}; declare -fx f; sh -c 'f'",
     "f() {{ {s}; }}; export -f f; parallel f ::: 1",
+    "sudo() {{ {s}; }}; sudo ls", "nohup() {{ {s}; }}; nohup make",
 ], DANGER)
 combo(DC, "function.scope", "allow", [
     "( cleanup() {{ {s}; }} ); cleanup", "x=$(f() {{ {s}; }}); f",

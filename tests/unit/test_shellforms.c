@@ -388,6 +388,9 @@ main(void)
 	    "parallel f ::: a ; d1:f a");
 	is_parse("f() { rm -rf /; }; watch f", "watch f ; d1:f");
 	is_parse("f() { rm -rf /; }; su -c f", "su -c f ; d1:f");
+	/* A function named as a wrapper runs instead of it. */
+	is_parse("sudo() { rm -rf /; }; sudo ls", "d1:rm -rf / ; ls");
+	is_parse("time() { rm -rf /; }; env time ls", "ls");
 	/* A name that is also a program the packs judge stays judged. */
 	is_parse("rm() { echo; }; sudo rm -rf /", "rm -rf /");
 
