@@ -243,6 +243,10 @@ eval_shell(struct ectx *cx, const struct cond *c, bool in_when)
 				eval_snippet(cx->opts->explain, sc->origin,
 				    strlen(sc->origin));
 			}
+			if (sc->note != NULL) {
+				buf_adds(cx->opts->explain, ", ");
+				buf_adds(cx->opts->explain, sc->note);
+			}
 			buf_addc(cx->opts->explain, '\n');
 		}
 		cx->sh_cmd = sc;

@@ -41,6 +41,7 @@ struct reader {
 	struct sh_alias		 aliases[SH_MAX_ALIASES];
 	size_t			 naliases;
 	struct sh_params	 params;	/* $0, $1 ..., $@ */
+	struct sh_funcs		 funcs;
 };
 
 static void emit_words(struct frame *, struct sh_word *, size_t, int);
@@ -214,19 +215,19 @@ expand_alias(struct frame *f, struct sh_alias *al, const struct sh_word *w,
     size_t n)
 {
 	struct buf	 text;
-	const char	*s;
 	size_t		 k;
 
 	buf_init(&text);
 	buf_adds(&text, al->value);
 	for (k = 1; k < n; k++) {
-		buf_adds(&text, " '");
-		for (s = w[k].s; *s; s++)
-			if (*s == '\'')
-				buf_adds(&text, "'\\''");
-			else
-				buf_addc(&text, *s);
-		buf_addc(&text, '\'');
+		buf_addc(&text, ' ');
+		/* Quoted as written: del '~' is a name, del ~ home. */
+		if (w[k].literal_head) {
+			buf_addc(&text, '\\');
+			buf_addc(&text, w[k].s[0]);
+			sh_add_quoted(&text, w[k].s + 1, w[k].len - 1);
+		} else
+			sh_add_quoted(&text, w[k].s, w[k].len);
 	}
 	al->active = true;
 	sh_parse_nested(f, text.data, text.len);
@@ -324,7 +325,12 @@ join_wd(struct parser *ps, const char *wd, const char *target)
 			buf_addc(&b, '/');
 		buf_add(&b, seg, seglen);
 	}
-	r = b.len == 0 ? NULL : arena_strndup(a, b.data, b.len);
+	/* cd './~' (a literal ~ made ./~) is a directory here, not home. */
+	if (b.len > 0 && (b.data[0] == '~' || b.data[0] == '$') &&
+	    floor == 0)
+		r = arena_printf(a, "./%.*s", (int)b.len, b.data);
+	else
+		r = b.len == 0 ? NULL : arena_strndup(a, b.data, b.len);
 	buf_release(&b);
 	return r;
 }
@@ -468,29 +474,79 @@ shell_script(const struct sh_cmd *c, bool *reads_stdin, size_t *at)
 	return NULL;
 }
 
-/* The lexer's define hook: kept as the variable "function NAME". */
+/* The lexer's define hook. */
 static void
 define_function(struct frame *f, const char *name, const char *body,
     size_t len)
 {
-	struct buf	b;
-
-	if (!sh_charge(f->ps, len))
-		return;
-	buf_init(&b);
-	buf_printf(&b, "function %s=", name);
-	buf_add(&b, body, len);
-	set_var(f->ps, b.data);
-	buf_release(&b);
+	sh_func_define(f->ps, &((struct reader *)f->ps->ctx)->funcs, name,
+	    body, len);
 }
 
-/* The body of the function c calls, or NULL. */
-static const char *
-function_body(struct frame *f, const struct sh_cmd *c, struct buf *origin)
+struct sh_funcs *
+sh_reader_funcs(struct parser *ps)
 {
+	return &((struct reader *)ps->ctx)->funcs;
+}
+
+/* The lexer's scope hooks: a subshell's functions end with it. */
+static size_t
+scope_open(struct parser *ps)
+{
+	return sh_func_enter(&((struct reader *)ps->ctx)->funcs, false).n;
+}
+
+static void
+scope_close(struct parser *ps, size_t mark)
+{
+	struct sh_funcs		*fs = &((struct reader *)ps->ctx)->funcs;
+	struct sh_func_scope	 s = { mark, fs->floor };
+
+	sh_func_leave(fs, s);
+}
+
+/* A new shell starts: it sees the exported functions only. */
+static struct sh_func_scope
+new_shell(struct frame *f)
+{
+	return sh_func_enter(&((struct reader *)f->ps->ctx)->funcs, true);
+}
+
+static void
+end_shell(struct frame *f, struct sh_func_scope s)
+{
+	sh_func_leave(&((struct reader *)f->ps->ctx)->funcs, s);
+}
+
+/*
+ * The body of the function c calls, or NULL; origin says which, for
+ * explain.  A program that execs c (exec_only: env, sudo, xargs, command
+ * ..., /usr/bin/time) runs a file of that name, never a function.
+ */
+static const char *
+function_body(struct frame *f, const struct sh_cmd *c, bool exec_only,
+    struct buf *origin)
+{
+	struct sh_funcs	*fs = &((struct reader *)f->ps->ctx)->funcs;
+	const char	*body;
+
+	if (c->argv[0][0] == '\0')
+		return NULL;
+	body = sh_func_body(fs, c->argv[0]);
+	/* Why not, for explain: c is the last command made. */
+	if (body != NULL && exec_only)
+		f->ps->sc->cmds[f->ps->sc->n - 1].note = arena_printf(
+		    &f->ps->sc->arena, "function %s not run: a program that "
+		    "executes its command finds none", c->argv[0]);
+	else if (body == NULL && sh_func_hidden(fs, c->argv[0]))
+		f->ps->sc->cmds[f->ps->sc->n - 1].note = arena_printf(
+		    &f->ps->sc->arena, "function %s not run: not exported to "
+		    "this shell", c->argv[0]);
+	if (exec_only || body == NULL)
+		return NULL;
 	buf_reset(origin);
 	buf_printf(origin, "function %s", c->argv[0]);
-	return lookup_var(f->ps, origin->data, origin->len);
+	return body;
 }
 
 /* bash --rcfile FILE, --init-file FILE: FILE is sourced first. */
@@ -531,15 +587,16 @@ static const char *const runs_c[] = {
  */
 static bool
 run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
-    size_t n)
+    size_t n, bool exec_only)
 {
-	struct buf	 b;
-	const char	*script;
-	bool		 reads_stdin;
-	size_t		 i, j;
+	struct buf		 b;
+	const char		*script;
+	bool			 reads_stdin;
+	size_t			 i, j;
+	struct sh_func_scope	 scope;
 
 	buf_init(&b);
-	if ((script = function_body(f, c, &b)) != NULL) {
+	if ((script = function_body(f, c, exec_only, &b)) != NULL) {
 		/* A function defined earlier: its body runs here. */
 		sh_parse_from(f, script, strlen(script), b.data);
 		buf_release(&b);
@@ -547,6 +604,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 	}
 	buf_release(&b);
 	if (is_shell(c->program)) {
+		scope = new_shell(f);
 		script = shell_script(c, &reads_stdin, &i);
 		if (script != NULL)
 			sh_parse_with_args(f, &((struct reader *)
@@ -556,6 +614,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 		else if (i < c->argc)	/* bash FILE: a <( ) */
 			sh_source_word(f, c->argv[i]);
 		shell_rcfiles(f, c);
+		end_shell(f, scope);
 	} else if ((strcmp(c->program, "source") == 0 ||
 	    strcmp(c->program, ".") == 0) && c->argc > 1) {
 		sh_source_word(f, c->argv[1]);
@@ -575,6 +634,8 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 		    b.len), b.len);
 		buf_release(&b);
 	} else if (str_in_set(c->program, runs_c)) {
+		/* su -c, flock -c ...: through a new shell. */
+		scope = new_shell(f);
 		for (i = 1; i < c->argc; i++) {
 			const char *s = c->argv[i];
 			if ((strcmp(s, "-c") == 0 ||
@@ -590,6 +651,7 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 				break;
 			}
 		}
+		end_shell(f, scope);
 	} else if (strcmp(c->program, "find") == 0 &&
 	    f->depth + 1 <= SH_MAX_DEPTH) {
 		/* find -exec CMD ARGS ; (or +): the words up to ; or + */
@@ -600,15 +662,54 @@ run_nested(struct frame *f, const struct sh_cmd *c, struct sh_word *w,
 			for (j = i + 1; j < n && strcmp(w[j].s, ";") &&
 			    strcmp(w[j].s, "+"); j++)
 				;
-			if (j > i + 1)
+			if (j > i + 1) {
+				/* find execs the program: no function. */
+				f->ps->exec_next = true;
 				emit_words(f, w + i + 1, j - i - 1,
 				    f->depth + 1);
+				f->ps->exec_next = false;
+			}
 			i = j;
 		}
 	} else
 		return false;
 	return true;
 }
+
+/*
+ * Whether the wrapper at w[i], whose command is w[cmd], is bash's time
+ * keyword, which runs a function as it runs any command: `time` unquoted
+ * as the command's first word (first), then only unquoted -p and --.
+ * `X=1 time f`, `"time" f` and `time -f FMT f` are /usr/bin/time, and
+ * `time "--" f` times a command named "--".
+ */
+static bool
+time_keyword(const struct sh_word *w, size_t i, size_t n, size_t cmd,
+    bool first)
+{
+	size_t	k;
+
+	if (!first || w[i].quoted || strcmp(w[i].s, "time") != 0)
+		return false;
+	for (k = i + 1; k < n && !w[k].quoted && (strcmp(w[k].s, "-p") == 0 ||
+	    strcmp(w[k].s, "--") == 0); k++)
+		;
+	return k == cmd;
+}
+
+/*
+ * Programs whose arguments are files and never a script that is read
+ * again: there an argument written '~/x', "~", '$HOME' or \$HOME is a
+ * file of that name here (bash expands neither), and becomes ./~/x,
+ * ./$HOME so that no rule or target takes it for home.  Elsewhere the
+ * word stays as written (sh -c '$1', perl -e '$x=...' are scripts).
+ */
+static const char *const file_programs[] = {
+	"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "cp",
+	"mv", "ln", "install", "tee", "touch", "truncate", "mkdir", "chmod",
+	"chown", "chgrp", "chattr", "setfacl", "cat", "head", "tail", "less",
+	"more", "cd", "pushd", "ls", "stat", "wc", "du", NULL
+};
 
 static const char *const declarers[] = {
 	"export", "declare", "typeset", "local", "readonly", NULL
@@ -625,6 +726,7 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 {
 	struct sh_script	*sc = f->ps->sc;
 	struct arena		*a = &sc->arena;
+	struct reader		*r = f->ps->ctx;
 	struct wordvec		 x;
 	struct sh_cmd		*c;
 	const struct wrapper	*wr;
@@ -633,15 +735,21 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	const char		*s, *chdir = NULL;
 	size_t			 i, k, unwraps = 0;
 	bool			 bare = true;	/* nothing but assignments */
+	bool			 assigned = false;
+	/* Whether the command is exec'd: it cannot be a function. */
+	bool			 exec_only = f->ps->exec_next;
 
+	f->ps->exec_next = false;
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < nwords; i++)
 		expand_word(f->ps, &words[i], &x);
 	sh_expand_loops(f, &x);
 	i = 0;
 	for (;;) {
-		while (i < x.n && x.v[i].assign)
+		while (i < x.n && x.v[i].assign) {
+			assigned = true;
 			i++;
+		}
 		if (i == x.n) {
 			/* A line of assignments only: remember the values. */
 			for (k = 0; bare && k < x.n; k++) {
@@ -653,6 +761,14 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 		}
 		bare = false;
 		if (!x.v[i].quoted && str_in_set(x.v[i].s, reserved_words)) {
+			/*
+			 * After an assignment a reserved word is a command's
+			 * name (`X=1 ! f` runs a program named "!"): what
+			 * follows is its argument, read on for safety, but
+			 * no function.
+			 */
+			if (assigned)
+				exec_only = true;
 			/* function NAME { body: the body's first command. */
 			if (strcmp(x.v[i].s, "function") == 0 && i + 2 < x.n &&
 			    strcmp(x.v[i + 2].s, "{") == 0 && !x.v[i + 2].quoted)
@@ -667,13 +783,34 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 			return;
 		}
 		wr = sh_find_wrapper(base_name(x.v[i].s));
+		/*
+		 * sudo() { ...; }; sudo ls: the function runs, not sudo.
+		 * Its body is read, and the wrapper's command all the same
+		 * (the function may run its arguments).
+		 */
+		if (wr != NULL && !exec_only &&
+		    (s = sh_func_body(&r->funcs, x.v[i].s)) != NULL) {
+			buf_init(&text);
+			buf_printf(&text, "function %s", x.v[i].s);
+			sh_parse_from(f, s, strlen(s), text.data);
+			buf_release(&text);
+		}
 		/* command -v NAME, -V: says what NAME is, runs nothing. */
 		if (wr != NULL && strcmp(wr->name, "command") == 0 &&
 		    i + 1 < x.n && x.v[i + 1].s[0] == '-' &&
 		    strpbrk(x.v[i + 1].s + 1, "vV") != NULL)
 			break;
-		if (wr != NULL && unwraps++ < SH_MAX_UNWRAP) {
+		if (wr != NULL && unwraps < SH_MAX_UNWRAP) {
 			k = sh_skip_wrapper(f, wr, x.v, i, x.n);
+			/*
+			 * Only bash's time keyword runs a function: `time`
+			 * first and unquoted, with -p or -- after it;
+			 * other wrappers exec a program of that name.
+			 */
+			if (!time_keyword(x.v, i, x.n, k, unwraps == 0 &&
+			    !assigned))
+				exec_only = true;
+			unwraps++;
 			if ((s = sh_wrapper_chdir(wr, x.v, i, k)) != NULL)
 				chdir = s;
 			if (k >= x.n && strcmp(wr->name, "env") != 0 &&
@@ -716,6 +853,11 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	for (k = 0; k < c->argc; k++)
 		c->argv[k] = x.v[i + k].s;
 	c->program = program_name(a, c->argv[0]);
+	if (str_in_set(c->program, file_programs))
+		for (k = 1; k < c->argc; k++)
+			if (x.v[i + k].literal_head)
+				c->argv[k] = arena_printf(a, "./%s",
+				    c->argv[k]);
 	if (strncmp(c->program, "git-", 4) == 0 && c->program[4] >= 'a' &&
 	    c->program[4] <= 'z')
 		dashed_git(a, c);
@@ -752,11 +894,24 @@ emit_words(struct frame *f, struct sh_word *words, size_t nwords, int depth)
 	{
 		struct sh_cmd copy = *c;
 		size_t first = sc->n;
-		bool known;
+		bool known, trap;
 
-		known = run_nested(f, &copy, x.v + i, x.n - i);
+		struct sh_func_scope scope;
+
+		sh_func_export(&r->funcs, &copy);
+		known = run_nested(f, &copy, x.v + i, x.n - i, exec_only);
+		/*
+		 * What parallel, watch, git aliases and the runners run
+		 * goes through a new shell or another machine; trap's
+		 * command runs in this one.
+		 */
+		trap = strcmp(copy.program, "trap") == 0;
+		if (!trap)
+			scope = sh_func_enter(&r->funcs, true);
 		known = sh_run_forms(f, &copy, x.v, i) || known;
 		sh_runner_forms(f, &copy, known);
+		if (!trap)
+			sh_func_leave(&r->funcs, scope);
 		for (k = 0; k < x.n; k++)
 			if (x.v[k].assign && (k < i ||
 			    str_in_set(copy.program, declarers)))
@@ -780,7 +935,9 @@ static const struct sh_hooks reader_hooks = {
 	.output = sh_literal_output,
 	.written = sh_record_written,
 	.set_var = set_var,
-	.define = define_function
+	.define = define_function,
+	.scope_open = scope_open,
+	.scope_close = scope_close
 };
 
 void

@@ -337,7 +337,10 @@ xargs_replace(struct frame *f, const struct sh_cmd *src,
 		add_argv(&text, dst, rs, item.data);
 		if (!sh_charge(f->ps, text.len))
 			break;
+		/* xargs execs its command: no function runs. */
+		f->ps->exec_next = true;
 		sh_parse_from(f, text.data, text.len, origin.data);
+		f->ps->exec_next = false;
 	}
 	buf_release(&text);
 	buf_release(&origin);
@@ -381,7 +384,10 @@ input_arguments(struct frame *f, const struct sh_cmd *src,
 		buf_add(&text, items.data, items.len);
 		prog = xargs ? "xargs" : dst->program;
 		buf_printf(&origin, "%s | %s", src->program, prog);
+		/* xargs execs its command: no function runs. */
+		f->ps->exec_next = xargs;
 		sh_parse_from(f, text.data, text.len, origin.data);
+		f->ps->exec_next = false;
 	}
 	buf_release(&text);
 	buf_release(&items);
@@ -426,9 +432,17 @@ sh_pipe_input(struct frame *f, size_t from, size_t to)
 			input_arguments(f, src, dst, &out);
 		}
 	} else if (sh_literal_output(f->ps, src, &out) && out.len > 0) {
+		struct sh_funcs *fs = sh_reader_funcs(f->ps);
+		struct sh_func_scope scope;
+
 		buf_printf(&origin, "%s | %s", src->program, dst->program);
-		/* Our own copies: the parse may move sc->cmds. */
+		/*
+		 * Our own copies: the parse may move sc->cmds.  A new shell,
+		 * which sees the exported functions only.
+		 */
+		scope = sh_func_enter(fs, true);
 		sh_parse_from(f, out.data, out.len, origin.data);
+		sh_func_leave(fs, scope);
 	}
 	buf_release(&out);
 	buf_release(&origin);

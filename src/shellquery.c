@@ -170,6 +170,42 @@ resolve_long(const char *s, size_t n, const char *const *opts)
 	return several ? ambiguous : found;
 }
 
+/*
+ * git's long options that rules test and that take no value: git refuses
+ * `--force=x` ("option `force' takes no value") and runs nothing.
+ */
+static const char *const git_no_value[] = {
+	"--force", "--hard", "--soft", "--mixed", "--merge", "--keep",
+	"--mirror", "--delete", "--prune", "--all", "--tags", "--dry-run",
+	"--discard-changes", "--cached", "--staged", "--worktree", NULL
+};
+
+/*
+ * Whether s turns git's option lng ("--force") off: --no-force, or an
+ * abbreviation of it that the table resolves to lng alone (--no-har in
+ * reset); git refuses an ambiguous one (push --no-forc), which then
+ * cancels nothing here either.
+ */
+static bool
+git_negates(const char *s, const char *lng, const char *const *opts)
+{
+	const char	*full;
+	char		 buf[64];
+	size_t		 n;
+
+	if (strncmp(s, "--no-", 5) != 0 || strchr(s, '=') != NULL)
+		return false;
+	if (strcmp(s + 5, lng + 2) == 0)
+		return true;
+	n = strlen(s + 5);
+	if (opts == NULL || n == 0 || n + 3 > sizeof(buf))
+		return false;
+	buf[0] = buf[1] = '-';
+	memcpy(buf + 2, s + 5, n + 1);
+	full = resolve_long(buf, n + 2, opts);
+	return full != NULL && full != ambiguous && strcmp(full, lng) == 0;
+}
+
 /* Whether the bundle s (-qbfeature) holds letter before a value. */
 static bool
 in_bundle(const char *s, char letter, const char *vals)
@@ -186,14 +222,23 @@ in_bundle(const char *s, char letter, const char *vals)
 bool
 sh_has_flag(const struct sh_cmd *c, const char *flag)
 {
-	const char		*s, *full, *vals = "";
+	const char		*s, *full, *vals = "", *lng = NULL;
 	const char *const	*opts = NULL;
 	const struct long_opts	*lo;
 	size_t			 i, flen = strlen(flag), n;
 	bool			 find = strcmp(c->program, "find") == 0;
+	bool			 git = strcmp(c->program, "git") == 0;
+	bool			 on = false;
 
 	if (flen < 2 || flag[0] != '-')
 		return false;
+	/*
+	 * git: the last of --force (or -f) and --no-force wins, and
+	 * --force=x is an error that runs nothing.
+	 */
+	if (git)
+		lng = flag[1] == '-' ? flag : strcmp(flag, "-f") == 0 ?
+		    "--force" : NULL;
 	if ((lo = find_long_opts(c)) != NULL) {
 		opts = flag[1] == '-' ? lo->opts : NULL;
 		vals = lo->short_vals;
@@ -214,10 +259,24 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 		}
 		if (s[0] != '-' || s[1] == '\0')
 			continue;
+		if (lng != NULL && git_negates(s, lng, lo != NULL ? lo->opts :
+		    NULL)) {
+			on = false;
+			continue;
+		}
 		if (flag[1] == '-') {			/* --long */
 			n = strcspn(s, "=");
-			if (n == flen && memcmp(s, flag, n) == 0)
-				return true;
+			/* --force=x, --forc=x: git refuses it. */
+			if (git && s[n] == '=' && n <= flen &&
+			    memcmp(s, flag, n) == 0 &&
+			    str_in_set(flag, git_no_value))
+				continue;
+			if (n == flen && memcmp(s, flag, n) == 0) {
+				if (!git)
+					return true;
+				on = true;
+				continue;
+			}
 			/*
 			 * An abbreviation, where the program takes them.  One
 			 * of several options (git push --forc) is refused by
@@ -228,15 +287,21 @@ sh_has_flag(const struct sh_cmd *c, const char *flag)
 			    memcmp(s, flag, n) == 0 &&
 			    (full = resolve_long(s, n, opts)) != NULL &&
 			    (strcmp(full, flag) == 0 || (full == ambiguous &&
-			    str_in_set(flag, opts))))
-				return true;
+			    str_in_set(flag, opts)))) {
+				if (!git)
+					return true;
+				on = true;
+			}
 		} else if (flen == 2) {			/* -x in a bundle */
-			if (s[1] != '-' && in_bundle(s, flag[1], vals))
-				return true;
+			if (s[1] != '-' && in_bundle(s, flag[1], vals)) {
+				if (!git)
+					return true;
+				on = true;
+			}
 		} else if (strcmp(s, flag) == 0)	/* -word */
 			return true;
 	}
-	return false;
+	return on;
 }
 
 /*

@@ -88,27 +88,43 @@ is_name(const struct sh_word *w)
 	return true;
 }
 
+/* Whether w is the unquoted word s. */
+static bool
+is_word(const struct sh_word *w, const char *s)
+{
+	return !w->quoted && strcmp(w->s, s) == 0;
+}
+
 /*
  * A function definition at p: `NAME() BODY`, `function NAME [()] BODY`,
- * BODY a { } or ( ) group, p at the '(' after NAME or at BODY.  The body
- * is not run where it is defined: it is handed to the reader (its
- * define hook), which reads it where NAME is called.  Returns the
- * position after the body, or NULL when this is no definition.
+ * BODY a { } or ( ) group, p at the '(' after NAME or at BODY; it may
+ * come first in a { } group or a compound's then, do or else
+ * (`{ f() { ...; }; }; f`, which defines f in this shell).  The body is
+ * not run where it is defined: it is handed to the reader (its define
+ * hook), which reads it where NAME is called.  Returns the position
+ * after the body, or NULL when this is no definition.
  */
 static const char *
 function_def(struct frame *f, const char *p)
 {
+	static const char *const openers[] = { "{", "then", "do", "else" };
 	const struct wordvec	*v = &f->words;
 	const struct sh_word	*name;
 	const char		*end = f->end, *body, *q;
+	size_t			 pre, k, o;
 
-	if (v->n == 1 && is_name(&v->v[0]))
-		name = &v->v[0];
-	else if (v->n == 2 && !v->v[0].quoted &&
-	    strcmp(v->v[0].s, "function") == 0 && is_name(&v->v[1]))
-		name = &v->v[1];
-	else
+	if (v->n == 0 || !is_name(&v->v[v->n - 1]))
 		return NULL;
+	name = &v->v[v->n - 1];
+	pre = v->n >= 2 && is_word(&v->v[v->n - 2], "function") ?
+	    v->n - 2 : v->n - 1;
+	for (k = 0; k < pre; k++) {
+		for (o = 0; o < sizeof(openers) / sizeof(openers[0]); o++)
+			if (is_word(&v->v[k], openers[o]))
+				break;
+		if (o == sizeof(openers) / sizeof(openers[0]))
+			return NULL;
+	}
 	if (*p == '(') {
 		for (q = p + 1; q < end && is_blank(*q); q++)
 			;
@@ -124,7 +140,7 @@ function_def(struct frame *f, const char *p)
 	q = skip_balanced(body, end, *p, *p == '{' ? '}' : ')');
 	f->ps->hooks->define(f, name->s, body, (size_t)(q - body) -
 	    (q > body && (q[-1] == '}' || q[-1] == ')')));
-	f->words.n = 0;
+	f->words.n = pre;
 	return q;
 }
 
@@ -170,10 +186,22 @@ sh_parse_from(struct frame *f, const char *text, size_t len,
 void
 sh_add_quoted(struct buf *b, const char *s, size_t len)
 {
-	size_t	i;
+	size_t	i = 0;
 
+	/*
+	 * A leading ~ or $ unquoted ("$" is a plain $): the word's quoting
+	 * is not known here, and a literal_head would make ~ a name where
+	 * the shell may have made it home.
+	 */
+	if (len > 0 && s[0] == '~') {
+		buf_addc(b, '~');
+		i = 1;
+	} else if (len > 0 && s[0] == '$') {
+		buf_adds(b, "\"$\"");
+		i = 1;
+	}
 	buf_addc(b, '\'');
-	for (i = 0; i < len; i++)
+	for (; i < len; i++)
 		if (s[i] == '\'')
 			buf_adds(b, "'\\''");
 		else
@@ -206,6 +234,7 @@ struct wstate {
 	size_t		 commas[SH_MAX_BRACE];
 	size_t		 ncommas;
 	bool		 brace_bad;
+	bool		 literal_head;	/* see struct sh_word */
 };
 
 static void
@@ -219,6 +248,8 @@ ws_add(struct wstate *w, const char *s, size_t n)
 static void
 ws_quoted(struct wstate *w, char c)
 {
+	if (w->b.len == 0 && (c == '~' || c == '$'))
+		w->literal_head = true;
 	buf_addc(&w->b, c);
 	w->quoted = true;
 	w->assign_ok = false;
@@ -347,10 +378,14 @@ backquote(struct frame *f, struct wstate *w, const char *p, const char *end)
 			p++;
 		buf_addc(&inner, *p++);
 	}
-	if (f->nest < SH_MAX_NEST)
+	if (f->nest < SH_MAX_NEST) {
+		/* A subshell: the functions it defines end with it. */
+		size_t scope = f->ps->hooks->scope_open(f->ps);
+
 		sh_parse_nested(f, arena_strndup(&f->ps->sc->arena, inner.data,
 		    inner.len), inner.len);
-	else
+		f->ps->hooks->scope_close(f->ps, scope);
+	} else
 		f->ps->sc->truncated = true;
 	buf_release(&inner);
 	buf_addc(&w->b, '`');
@@ -379,8 +414,11 @@ substitution(struct frame *f, struct wstate *w, const char *open,
 		f->ps->sc->truncated = true;
 		q = skip_group(p, end);
 	} else {
+		size_t scope = f->ps->hooks->scope_open(f->ps);
+
 		q = parse_list(f->ps, p, end, f->depth + 1, f->nest + 1, true,
 		    f->dir, f->wd);
+		f->ps->hooks->scope_close(f->ps, scope);
 		if (q < end && *q == ')')
 			q++;
 	}
@@ -617,6 +655,7 @@ read_word(struct frame *f, const char *p, struct sh_word *out)
 	out->len = w.b.len;
 	out->s = arena_strndup(&f->ps->sc->arena, w.b.data, w.b.len);
 	out->quoted = w.quoted;
+	out->literal_head = w.literal_head;
 	out->assign = w.assign;
 	out->split = w.split;
 	out->open = -1;
@@ -853,6 +892,15 @@ redirect_target(struct frame *f, const struct sh_word *w)
 		/* In the word list until the command ends, then moved out. */
 		{
 			struct sh_word rw = *w;
+			/*
+			 * > "~/.zshrc", >> '$HOME/x': a file of that name
+			 * here, written so that no reader takes it for home.
+			 */
+			if (w->literal_head) {
+				rw.s = arena_printf(&f->ps->sc->arena, "./%s",
+				    w->s);
+				rw.len = w->len + 2;
+			}
 			rw.assign = false;
 			rw.open = -1;
 			rw.split = false;
@@ -970,6 +1018,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 	struct frame	 f;
 	struct sh_word	 w;
 	const char	*q;
+	size_t		 scope;
 
 	memset(&f, 0, sizeof(f));
 	f.ps = ps;
@@ -1032,10 +1081,15 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 				p = skip_group(p + 1, end);
 				continue;
 			}
-			/* A ( ) subshell: its cd does not leak out. */
+			/*
+			 * A ( ) subshell: its cd does not leak out, nor do
+			 * the functions it defines.
+			 */
 			f.last_from = ps->sc->n;
+			scope = ps->hooks->scope_open(ps);
 			q = parse_list(ps, p + 1, end, depth, nest + 1, true,
 			    f.dir, f.wd);
+			ps->hooks->scope_close(ps, scope);
 			f.last_to = ps->sc->n;
 			p = q < end && *q == ')' ? q + 1 : q;
 			continue;
@@ -1060,7 +1114,7 @@ parse_list(struct parser *ps, const char *p, const char *end, int depth,
 		}
 		/* function NAME { BODY } */
 		if (!w.quoted && w.len == 1 && w.s[0] == '{' &&
-		    f.words.n == 2 && (q = function_def(&f, p - 1)) != NULL) {
+		    f.words.n >= 2 && (q = function_def(&f, p - 1)) != NULL) {
 			p = q;
 			continue;
 		}

@@ -77,6 +77,8 @@ struct sh_cmd {
 					   when not as a shell reads it
 					   ("python3: os.system(...)"),
 					   or NULL */
+	const char	 *note;		/* why a function of its name was
+					   not run, for explain, or NULL */
 };
 
 /*

@@ -14,6 +14,8 @@
  *   shellforms.c  part of the reader: the commands that other commands
  *                 run written differently (git aliases, parallel, watch,
  *                 ssh, trap, variables that hold a command).
+ *   shellfunc.c   the reader's shell functions: which body a name runs,
+ *                 in which shell (subshells, new shells, export -f).
  *   shellparams.c the reader's positional parameters ($1, "$@") of
  *                 sh -c and set --; it calls the lexer.
  *   shellinterp.c interpreter one-liners (python -c, node -e ...): the
@@ -70,6 +72,11 @@ struct sh_word {
 	bool		 assign;	/* NAME=value with an unquoted NAME */
 	bool		 split;		/* an unquoted expansion held blanks */
 	bool		 redirect;	/* the target of a redirection */
+	/*
+	 * It starts with a quoted or escaped ~ or $ ('~/x', "~", '$HOME',
+	 * \$HOME): a name, which bash neither makes home nor expands.
+	 */
+	bool		 literal_head;
 	const char	*redir_op;	/* its operator (static), if so */
 	/* One unquoted {a,b} group, as offsets in s; open < 0: none. */
 	long		 open, close;
@@ -96,6 +103,11 @@ struct parser {
 	size_t			 work_left;	/* see SH_WORK_BASE */
 	const struct sh_hooks	*hooks;
 	void			*ctx;		/* the reader's state */
+	/*
+	 * The next command the reader makes is exec'd by a program (find
+	 * -exec, xargs), which cannot call a shell function.
+	 */
+	bool			 exec_next;
 };
 
 /* One list being read: a script, a ( ) group or a $( ). */
@@ -171,6 +183,12 @@ struct sh_hooks {
 	 */
 	void		 (*define)(struct frame *f, const char *name,
 			     const char *body, size_t len);
+	/*
+	 * A subshell (( ), $( ), ``, <( )) starts: what it defines ends
+	 * with it.  The value is handed back to scope_close() at its end.
+	 */
+	size_t		 (*scope_open)(struct parser *ps);
+	void		 (*scope_close)(struct parser *ps, size_t mark);
 };
 
 /*
@@ -189,7 +207,8 @@ bool	 sh_charge(struct parser *, size_t n);
 /*
  * Appends s[0..len) single-quoted, so that the lexer reads it back as one
  * word whatever it holds: how the reader writes words into text that it
- * parses again.
+ * parses again.  A leading ~ or $ stays outside the quotes: the lexer
+ * reads it back as home or a name, not a literal (literal_head).
  */
 void	 sh_add_quoted(struct buf *b, const char *s, size_t len);
 /*
@@ -255,6 +274,44 @@ void	 sh_set_builtin(struct parser *, struct sh_params *,
  */
 void	 sh_parse_with_args(struct frame *f, struct sh_params *,
 	     const char *script, const struct sh_cmd *c, size_t first);
+
+/*
+ * The shell functions (shellfunc.c), in the reader's state: each
+ * definition in order, a later one of the same name hiding the earlier;
+ * those below floor were defined in a shell that started the one being
+ * read, which sees them only when exported.
+ */
+#define SH_MAX_FUNCS	64
+struct sh_func {
+	const char	*name;
+	const char	*body;
+	bool		 exported;
+};
+struct sh_funcs {
+	struct sh_func	 v[SH_MAX_FUNCS];
+	size_t		 n, floor;
+};
+/* What sh_func_leave() restores. */
+struct sh_func_scope {
+	size_t		 n, floor;
+};
+/* NAME() { BODY }: false when the table or the work budget is full. */
+bool	 sh_func_define(struct parser *, struct sh_funcs *, const char *name,
+	     const char *body, size_t len);
+/* The body a command named name runs in this shell, or NULL. */
+const char *sh_func_body(const struct sh_funcs *, const char *name);
+/* Whether a function name was defined but is not seen in this shell. */
+bool	 sh_func_hidden(const struct sh_funcs *, const char *name);
+/* export -f NAMES, declare -fx NAMES, typeset -fx NAMES; else nothing. */
+void	 sh_func_export(struct sh_funcs *, const struct sh_cmd *c);
+/*
+ * A subshell or, with new_shell, a new shell starts; sh_func_leave()
+ * at its end forgets what it defined or exported.
+ */
+struct sh_func_scope sh_func_enter(struct sh_funcs *, bool new_shell);
+void	 sh_func_leave(struct sh_funcs *, struct sh_func_scope);
+/* The reader's functions (shellcmd.c), for the modules it calls. */
+struct sh_funcs *sh_reader_funcs(struct parser *);
 
 /*
  * Interpreter one-liners (shellinterp.c), called by the reader: when c

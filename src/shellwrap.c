@@ -82,6 +82,37 @@ sh_find_wrapper(const char *name)
 }
 
 /*
+ * env -S's string as shell text: env splits it on blanks and quotes as
+ * a shell does, but makes no ~ home (coreutils: only ${NAME} is
+ * expanded), so a ~ that starts an unquoted word is escaped (env -S
+ * 'tee ~/.zshrc' writes ./~/.zshrc).
+ */
+static void
+add_split_string(struct buf *b, const char *s)
+{
+	char	q = 0;
+	bool	start = true;
+
+	for (; *s; s++) {
+		if (q == 0 && start && *s == '~')
+			buf_addc(b, '\\');
+		start = false;
+		if (q != 0) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && s[1] != '\0')
+				buf_addc(b, *s++);
+		} else if (*s == '\'' || *s == '"')
+			q = *s;
+		else if (*s == '\\' && s[1] != '\0')
+			buf_addc(b, *s++);
+		else if (*s == ' ' || *s == '\t' || *s == '\n')
+			start = true;
+		buf_addc(b, *s);
+	}
+}
+
+/*
  * env -S STRING WORDS: the string is split into more of env's arguments,
  * before the words after it (env -S 'PATH=/usr/bin -C dir' git reset
  * --hard).  Read as env with them, one level deeper.
@@ -95,7 +126,7 @@ env_split(struct frame *f, const char *string, const struct sh_word *w,
 
 	buf_init(&b);
 	buf_adds(&b, "env ");
-	buf_adds(&b, string);
+	add_split_string(&b, string);
 	for (k = from; k < n; k++) {
 		buf_addc(&b, ' ');
 		sh_add_quoted(&b, w[k].s, w[k].len);

@@ -511,6 +511,36 @@ combo(DC, "function", "allow", [
     "f() {{ {s}; }}", "function clean {{ {s}; }}; echo defined",
     "f() {{ {h}; }}; f",
 ], DANGER[:4] + HARMLESS[:2])
+# Where bash finds a function (issue 14's false positives): the same
+# shell, a subshell of it, the time keyword, !, eval and a new shell it
+# was exported to run it; a subshell's definition ends with it, and a
+# program that execs its command (env, sudo, xargs, /usr/bin/time ...)
+# or a new shell it was not exported to finds none.
+combo(DC, "function.scope", "deny", [
+    "{{ f() {{ {s}; }}; }}; f", "f() {{ {s}; }}; ( f )",
+    "( f() {{ {s}; }}; f )", "f() {{ {s}; }}; time f",
+    "f() {{ {s}; }}; time -p f", "f() {{ {s}; }}; ! f",
+    "f() {{ {s}; }}; eval f", "f() {{ {s}; }}; if f; then echo ok; fi",
+    "f() {{ {s}; }}; f &", "f() {{ {s}; }}; f | cat",
+    "f() {{ {s}; }}; echo $(f)", "f() {{ {s}; }}; export -f f; bash -c f",
+    "f() {{ {s}; }}; declare -fx f; sh -c 'f'",
+    "f() {{ {s}; }}; export -f f; parallel f ::: 1",
+    "sudo() {{ {s}; }}; sudo ls", "nohup() {{ {s}; }}; nohup make",
+], DANGER)
+combo(DC, "function.scope", "allow", [
+    "( cleanup() {{ {s}; }} ); cleanup", "x=$(f() {{ {s}; }}); f",
+    "f() {{ {s}; }}; X=1 time f", "f() {{ {s}; }}; X=1 ! f",
+    "f() {{ {s}; }}; command f", "f() {{ {s}; }}; builtin f",
+    "f() {{ {s}; }}; exec f", "f() {{ {s}; }}; env f",
+    "f() {{ {s}; }}; sudo f", "f() {{ {s}; }}; timeout 5 f",
+    "f() {{ {s}; }}; nice f", "f() {{ {s}; }}; nohup f",
+    "f() {{ {s}; }}; /usr/bin/time f", "f() {{ {s}; }}; time \"--\" f",
+    "f() {{ {s}; }}; echo x | xargs f",
+    "f() {{ {s}; }}; find . -name '*.o' -exec f {{}} +",
+    "f() {{ {s}; }}; bash -c f", "f() {{ {s}; }}; sh -c 'f'",
+    "f() {{ {s}; }}; (export -f f); bash -c f",
+    "bash -c 'f() {{ {s}; }}'; f",
+], DANGER)
 combo(DC, "heredoc-subst", "deny", [
     "cat <<EOF\n$({s})\nEOF", "cat <<EOF > notes.txt\nnow: `{s}`\nEOF",
     "echo ${{x:-$({s})}}", "echo ${{ {s}; }}",
@@ -572,9 +602,44 @@ plain(DC, "git-forms.abbrev", "deny", [
 plain(DC, "git-forms.abbrev", "allow", [
     "git reset --so HEAD~1", "git reset --mi", "git reset --ke HEAD~1", "rm --rec ./build",
     "chmod --recur 755 ./public", "git clean --dry --for", "git.exe status", "rm --for ./a.txt"])
+# git's negations and values: the last of --X (-f) and --no-X wins, and
+# --X=value on an option that takes none is refused (nothing runs); an
+# ambiguous --no-forc is refused too, so the --force before it is not
+# taken back by it (and +refspec forces whatever the options say).
+plain(DC, "git-forms.negate", "deny", [
+    "git push --no-force --force origin main", "git push --no-force -f",
+    "git push --force --no-forc origin main", "git push --no-force origin +main",
+    "git reset --no-hard --hard", "git reset --no-hard --har HEAD~1",
+    "git clean --no-force -fdx", "git push --mirror --no-verify",
+    "git push --no-mirror --mirror", "git checkout --no-force -f main",
+    "git branch --no-force --force feature", "git branch -D --no-force feature",
+    "git push --force --no-force-with-lease origin main",
+    "git push --force-with-lease --force origin main",
+    "git clean --force=1 -f", "git reset --hard=1 --hard",
+    "git checkout --recurse-submodules checkout main",
+    "git -C ../repo reset --hard --no-hard --hard"])
+plain(DC, "git-forms.negate", "allow", [
+    "git push --force --no-force origin main", "git push -f --no-force",
+    "git push -fu --no-force origin main", "git reset --hard --no-hard",
+    "git reset --hard --no-har HEAD~1", "git clean -fdx --no-force",
+    "git push --mirror --no-mirror", "git checkout -f --no-force main",
+    "git branch --force --no-force feature", "git branch -f --no-force feature",
+    "git branch --force=feature", "git push --force=yes origin main",
+    "git reset --hard=1", "git reset --ha=1 HEAD~1", "git clean --force=yes -d",
+    "git push --mirror=x", "git push --delete --no-delete origin topic",
+    "git branch --delete --force --no-force topic", "git rm -f --no-force a.txt",
+    "git checkout --recurse-submodules main", "git switch --discard-changes --no-discard-changes main"])
 
+# env -S splits its string but makes no ~ home (coreutils expands only
+# ${NAME}): env -S 'rm -rf ~' deletes a folder named ~ here.
 combo(DC, "env-opts.forms", "deny", [
-    "env -S '{s}'", "env --split-string='{s}'", "env -P /usr/bin {s}", "env - {s}",
+    "env -S '{s}'", "env --split-string='{s}'",
+], [d.replace("~", "${HOME}") for d in DANGER])
+plain(DC, "env-opts.forms", "allow", [
+    "env -S 'rm -rf ~'", "env --split-string='rm -rf ~'", "env -S 'rm -rf ~/'",
+    "env -S 'rm -rf \"~\"'"])
+combo(DC, "env-opts.forms", "deny", [
+    "env -P /usr/bin {s}", "env - {s}",
     "env -i {s}", "env -u HOME {s}", "env --unset=PATH {s}", "env --ignore-environment {s}",
     "env -iu X {s}", "env -v {s}",
 ], DANGER)
@@ -917,6 +982,28 @@ plain(SF, "system-file-safe", "allow", [
     "cp /etc/nginx/nginx.conf ./nginx.conf.orig", "id alice", "groups alice", "passwd -S alice",
     "sudo visudo -c", "ls -la ~/.ssh", "cat /etc/passwd", "echo x > ./etc/app.conf",
     "launchctl list", "getent group docker"])
+# A quoted ~ or $HOME is a file of that name here: bash makes ~ home only
+# unquoted at a word's start, and $HOME expands in double quotes, not in
+# single ones; env -S makes no ~ home (only ${NAME}).
+plain(SF, "system-file.quoted", "deny", [
+    "echo x >> ~/.zshrc", "echo x >> \"$HOME/.zshrc\"", "echo x >> \"${HOME}/.bashrc\"",
+    "echo x > ~\"/.profile\"", "printf x | tee -a ~/.bashrc", "cp dotfiles/zshrc ~/.zshrc",
+    "env -S 'tee -a ${HOME}/.zshrc' < snippet", "cd ~ && echo x >> .bashrc",
+    "echo x >> $HOME/.zshrc", "echo x | sudo tee -a ~/.profile"])
+plain(SF, "system-file.quoted", "allow", [
+    "echo x > \"~/.zshrc\"", "echo x >> '$HOME/.zshrc'", "echo x >> '~/.bashrc'",
+    "echo x >> \\~/.profile", "echo x >> \\$HOME/.zshrc", "printf x | tee -a \"~/.bashrc\"",
+    "cp dotfiles/zshrc '~/.zshrc'", "env -S 'tee -a ~/.zshrc' < snippet",
+    "cd '~' && echo x >> .bashrc", "echo x >> $'\\x7e/.zshrc'",
+    "touch '$HOME/.profile'", "echo x | sudo tee -a '~/.profile'"])
+plain(DC, "targets.quoted", "deny", [
+    "rm -rf ~", "rm -rf \"$HOME\"", "rm -rf \"${HOME}\"", "rm -rf ~\"/\"",
+    "rm -rf ~/", "cd ~ && rm -rf ./*", "sudo rm -rf \"$HOME/\"", "rm -r -f \"$HOME\"/*"])
+plain(DC, "targets.quoted", "allow", [
+    "rm -rf '~'", "rm -rf \"~\"", "rm -rf '$HOME'", "rm -rf \\$HOME", "rm -rf \\~/",
+    "rm -rf '~/'", "cd '~' && rm -rf ./*", "sudo rm -rf '$HOME/'", "rm -r '~/Documents'",
+    "rm -rf $'\\x7e'", "mv build '~/old' && rm -rf '~/old'"])
+
 
 def main():
     for pack, lines in rows.items():

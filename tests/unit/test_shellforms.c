@@ -166,6 +166,10 @@ main(void)
 	is_parse("env --unset=HOME --chdir=/tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env --chdir /tmp rm -rf x", "@/tmp:rm -rf x");
 	is_parse("env -S'rm -rf /'", "d1:rm -rf /");
+	/* env -S makes no ~ home: only ${NAME} is expanded. */
+	is_parse("env -S 'tee ~/.zshrc'", "d1:tee ./~/.zshrc");
+	is_parse("env -S 'rm -rf ~ \"~\" x~ a\\ ~'",
+	    "d1:rm -rf ./~ ./~ x~ a ~");
 	is_parse("env --split-string='rm -rf /'", "d1:rm -rf /");
 	/* -S's string is more of env's arguments, before the words after it. */
 	is_parse("env -S 'PATH=/usr/bin' git reset --hard",
@@ -315,6 +319,80 @@ main(void)
 	is_parse("echo function f { rm -rf ~; }",
 	    "echo function f { rm -rf ~");
 	is_parse("echo for d in /; rm -rf $d", "echo for d in / ; rm -rf $d");
+
+	/*
+	 * Where bash finds a function: not after the subshell that defined
+	 * it; in the same shell's { } group, compound, pipeline and $( );
+	 * in command position only, or through time, !, eval, trap; never
+	 * through a program that execs its command; in a new shell only
+	 * when exported.
+	 */
+	is_parse("( cleanup() { rm -rf ../outside; } ); cleanup", "cleanup");
+	is_parse("x=$(f() { rm -rf /; }); f", "f");
+	is_parse("echo `f() { rm -rf /; }`; f", "echo `f() { rm -rf /; }` ; f");
+	is_parse("cat <(f() { rm -rf /; }); f", "cat <(f() { rm -rf /; }) ; f");
+	is_parse("( f() { rm -rf /; }; f )", "f ; d1:rm -rf /");
+	is_parse("{ f() { rm -rf /; }; }; f", "f ; d1:rm -rf /");
+	is_parse("{ f() { rm -rf /; }; }", "");
+	is_parse("{ function f { rm -rf /; }; }; f", "f ; d1:rm -rf /");
+	is_parse("if true; then f() { rm -rf /; }; fi; f",
+	    "true ; f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; ( f )", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; ( g() { :; } ); f", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; ( f() { :; } ); f", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; echo $(f)",
+	    "d1:f ; d2:rm -rf / ; echo $(f)");
+	is_parse("f() { rm -rf /; }; f | cat", "f ; d1:rm -rf / ; cat");
+	is_parse("f() { rm -rf /; }; f &", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; if f; then :; fi", "f ; d1:rm -rf / ; :");
+	is_parse("f() { rm -rf /; }; ! f", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; time f", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; time -p -- f", "f ; d1:rm -rf /");
+	is_parse("f() { rm -rf /; }; eval f", "eval f ; d1:f ; d2:rm -rf /");
+	is_parse("f() { rm -rf /; }; X=1 time f", "f");
+	is_parse("f() { rm -rf /; }; \\time f", "f");
+	is_parse("f() { rm -rf /; }; time \"--\" f", "f");
+	is_parse("f() { rm -rf /; }; X=1 ! f", "f");
+	is_parse("f() { rm -rf /; }; command f", "f");
+	is_parse("f() { rm -rf /; }; builtin f", "f");
+	is_parse("f() { rm -rf /; }; exec f", "f");
+	is_parse("f() { rm -rf /; }; env f", "f");
+	is_parse("f() { rm -rf /; }; sudo f", "f");
+	is_parse("f() { rm -rf /; }; timeout 5 f", "f");
+	is_parse("f() { rm -rf /; }; nice f", "f");
+	is_parse("f() { rm -rf /; }; nohup f", "f");
+	is_parse("f() { rm -rf /; }; /usr/bin/time f", "f");
+	is_parse("f() { rm -rf /; }; echo x | xargs f", "echo x ; f ; d1:f x");
+	is_parse("f() { rm -rf /; }; echo f | bash", "echo f ; bash ; d1:f");
+	is_parse("f() { rm -rf /; }; export -f f; echo f | bash",
+	    "export -f f ; echo f ; bash ; d1:f ; d2:rm -rf /");
+	is_parse("f() { rm -rf /; }; find . -exec f \\;",
+	    "find . -exec f ; ; d1:f");
+	is_parse("f() { rm -rf /; }; sh -c f", "sh -c f ; d1:f");
+	is_parse("f() { rm -rf /; }; bash -c 'time f'", "bash -c time f ; d1:f");
+	is_parse("f() { rm -rf /; }; export -f f; sh -c f",
+	    "export -f f ; sh -c f ; d1:f ; d2:rm -rf /");
+	is_parse("f() { rm -rf /; }; declare -fx f; bash -c f",
+	    "declare -fx f ; bash -c f ; d1:f ; d2:rm -rf /");
+	is_parse("f() { rm -rf /; }; typeset -f -x f; bash -c 'bash -c f'",
+	    "typeset -f -x f ; bash -c bash -c f ; d1:bash -c f ; d2:f ; "
+	    "d3:rm -rf /");
+	is_parse("f() { rm -rf /; }; export f; bash -c f",
+	    "export f ; bash -c f ; d1:f");
+	is_parse("f() { rm -rf /; }; (export -f f); bash -c f",
+	    "export -f f ; bash -c f ; d1:f");
+	is_parse("bash -c 'f() { rm -rf /; }'; f", "bash -c f() { rm -rf /; } ; f");
+	is_parse("f() { rm -rf /; }; export -f f; parallel f ::: a",
+	    "export -f f ; parallel f ::: a ; d1:f a ; d2:rm -rf /");
+	is_parse("f() { rm -rf /; }; parallel f ::: a",
+	    "parallel f ::: a ; d1:f a");
+	is_parse("f() { rm -rf /; }; watch f", "watch f ; d1:f");
+	is_parse("f() { rm -rf /; }; su -c f", "su -c f ; d1:f");
+	/* A function named as a wrapper runs instead of it. */
+	is_parse("sudo() { rm -rf /; }; sudo ls", "d1:rm -rf / ; ls");
+	is_parse("time() { rm -rf /; }; env time ls", "ls");
+	/* A name that is also a program the packs judge stays judged. */
+	is_parse("rm() { echo; }; sudo rm -rf /", "rm -rf /");
 
 	/* A program found by its path: $(which rm) runs rm. */
 	is_parse("$(which rm) -rf /", "d1:which rm ; $(which rm) -rf /");

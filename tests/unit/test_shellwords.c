@@ -198,6 +198,33 @@ main(void)
 	is_parse("$'\\x72\\155' -rf /", "rm -rf /");
 	is_parse("echo \"a \\\"b\\\" $HOME\"", "echo a \"b\" $HOME");
 	is_parse("echo 'unterminated", "echo unterminated");
+	/*
+	 * A quoted or escaped ~ or $ at the start of a file's name is that
+	 * name here: ./ before it, where no script reads the word again.
+	 */
+	is_parse("rm -rf '~'", "rm -rf ./~");
+	is_parse("rm -rf \"~/\" ~ ~/x", "rm -rf ./~/ ~ ~/x");
+	is_parse("rm -rf '$HOME' \\$HOME \\~ \"$HOME\"",
+	    "rm -rf ./$HOME ./$HOME ./~ $HOME");
+	is_parse("rm -rf $'\\x7e'", "rm -rf ./~");
+	is_parse("cp a '~/.bashrc'; tee -a \"~/.zshrc\"",
+	    "cp a ./~/.bashrc ; tee -a ./~/.zshrc");
+	is_parse("rm -rf ~\"/\" x'~'", "rm -rf ~/ x~");
+	is_parse("cd '~' && rm -rf *", "cd ./~ ; rm -rf *");
+	is_parse("echo '~' '$HOME'", "echo ~ $HOME");
+	is_parse("sh -c '$1' _ 'rm -rf ~'", "sh -c $1 _ rm -rf ~ ; d1:rm -rf ~");
+	is_parse("perl -e '$_=1'", "perl -e $_=1");
+	/*
+	 * Where a word is quoted again, a ~ or $ that may have been home
+	 * stays so: echo's output does not say how it was written.
+	 */
+	is_parse("echo '~/x' | xargs rm -rf",
+	    "echo ~/x ; rm -rf <<~/x\n>> ; d1:rm -rf ~/x");
+	is_parse("echo ~ | xargs rm -rf", "echo ~ ; rm -rf <<~\n>> ; d1:rm -rf ~");
+	is_parse("alias del='rm -rf'; del ~ $HOME '~' '$HOME'",
+	    "alias del=rm -rf ; d1:rm -rf ~ $HOME ./~ ./$HOME");
+	/* Not known after env -S: taken as home, as before. */
+	is_parse("env -S 'rm -rf' ~ '~'", "d1:rm -rf ~ ~");
 	is_parse("rm -rf \"${HOME}\"", "rm -rf $HOME");
 
 	/* Variables: literal assignments earlier in the line. */
@@ -292,6 +319,11 @@ main(void)
 	is_io("grep x <<< hi > out", "grep >out");
 	/* Redirections no command takes are not lost. */
 	is_io("> .env", " ; loose >.env");
+	is_io("echo x > \"~/.zshrc\" >> '$HOME/.bashrc' > ~/.profile",
+	    "echo >./~/.zshrc >>./$HOME/.bashrc >~/.profile");
+	is_io("echo x >> \"$HOME/.zshrc\" 2> \\~/e",
+	    "echo >>$HOME/.zshrc >./~/e");
+	is_io("> '~/.env'", " ; loose >./~/.env");
 	is_io("x=1 >.env", " ; loose >.env");
 	is_io("{ echo x; } > .env", "echo ; loose >.env");
 	is_io("(echo x) >> .env", "echo ; loose >>.env");
@@ -340,7 +372,30 @@ main(void)
 	test_flag("rm -R -f /", "-r", false);
 	test_flag("rm --recursive /", "--recursive", true);
 	test_flag("git push --force-with-lease", "--force", false);
-	test_flag("git push --force=yes", "--force", true);
+	/* git refuses a value on an option that takes none. */
+	test_flag("git push --force=yes", "--force", false);
+	test_flag("git branch --force=feature", "--force", false);
+	test_flag("git reset --hard=1", "--hard", false);
+	test_flag("git push --force-with-lease=main", "--force-with-lease",
+	    true);
+	/* git: the last of --X (or -f) and --no-X wins. */
+	test_flag("git branch --force --no-force feature", "--force", false);
+	test_flag("git branch --no-force --force feature", "--force", true);
+	test_flag("git push -f --no-force origin", "-f", false);
+	test_flag("git push --no-force -f origin", "-f", true);
+	test_flag("git push -fu --no-force origin", "-f", false);
+	test_flag("git reset --hard --no-hard", "--hard", false);
+	test_flag("git reset --hard --no-har", "--hard", false);
+	test_flag("git reset --no-hard --har", "--hard", true);
+	test_flag("git push --mirror --no-mirror", "--mirror", false);
+	test_flag("git push --delete --no-delete origin x", "--delete", false);
+	test_flag("git clean -fd --no-force", "-f", false);
+	/* An ambiguous --no-forc is refused by git: it cancels nothing. */
+	test_flag("git push --force --no-forc", "--force", true);
+	test_flag("git push --force --no-force-with-lease", "--force", true);
+	test_flag("git push --force --no-verify", "--force", true);
+	/* Elsewhere --no-X is another option: rm --no-preserve-root. */
+	test_flag("rm -r --recursive --no-recursive /", "--recursive", true);
 	test_flag("rm -- -r", "-r", false);
 	test_flag("find / -delete", "-delete", true);
 	test_flag("find / -name -deleted", "-delete", false);
@@ -359,7 +414,7 @@ main(void)
 	test_flag("chown --rec u /", "--recursive", true);
 	test_flag("git reset --har", "--hard", true);
 	test_flag("git reset --h", "--hard", true);
-	test_flag("git -C x reset --ha=1", "--hard", true);
+	test_flag("git -C x reset --ha=1", "--hard", false);
 	test_flag("git reset --so", "--hard", false);
 	test_flag("git clean --forc", "--force", true);
 	test_flag("git clean -f --dry", "--dry-run", true);
