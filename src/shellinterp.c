@@ -16,7 +16,10 @@
  *
  * Only string literals are read, a name assigned one earlier (python's
  * annotated p: str = ..., a value in parentheses, a Path whose method is
- * called later), or a path function of them (os.path.expanduser("~"),
+ * called later, a dotted cfg.path), the program's standard input read
+ * whole when the command line gives it (sys.stdin.read() of a here-
+ * document or a pipe: the program is read again once the input is
+ * known), or a path function of them (os.path.expanduser("~"),
  * Path.home() / "x"); a call
  * under another name (import ... as, from M import f, r = os.system,
  * const {execSync: x} = require(...)) is looked up by the name it
@@ -708,9 +711,24 @@ scan_program(struct scan *sc)
 	buf_release(&spaced);
 }
 
+/*
+ * Whether a program may read its standard input whole (stdin_value() of
+ * shellinterp_value.c knows the expressions): worth a second reading
+ * once the input is known.
+ */
+static bool
+reads_stdin(const struct buf *prog)
+{
+	return memmem(prog->data, prog->len, "stdin", 5) != NULL ||
+	    memmem(prog->data, prog->len, "STDIN", 5) != NULL ||
+	    memmem(prog->data, prog->len, "open(0)", 7) != NULL ||
+	    memmem(prog->data, prog->len, "readFileSync(0", 14) != NULL;
+}
+
+/* Scans text, the program of c; input is what it reads on stdin, or NULL. */
 static void
 scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
-    const char *text, size_t len)
+    const char *text, size_t len, const char *input)
 {
 	struct scan	sc;
 
@@ -721,6 +739,7 @@ scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
 	sc.prog = c->program;
 	sc.start = text;
 	sc.end = text + len;
+	sc.input = input;
 	sc.depth = 0;
 	sc.nvars = 0;
 	sc.naliases = 0;
@@ -739,9 +758,9 @@ sh_interp(struct frame *f, const struct sh_cmd *c)
 		return false;
 	buf_init(&text);
 	if (sh_program_text(in, c, &text, &from_stdin))
-		scan_text(f, in, c, text.data, text.len);
+		scan_text(f, in, c, text.data, text.len, c->input);
 	else if (from_stdin && c->input != NULL)
-		scan_text(f, in, c, c->input, strlen(c->input));
+		scan_text(f, in, c, c->input, strlen(c->input), NULL);
 	buf_release(&text);
 	return true;
 }
@@ -757,8 +776,17 @@ sh_interp_stdin(struct frame *f, const struct sh_cmd *c, const char *text,
 	if (in == NULL)
 		return false;
 	buf_init(&prog);
-	if (!sh_program_text(in, c, &prog, &from_stdin) && from_stdin)
-		scan_text(f, in, c, text, len);
+	if (!sh_program_text(in, c, &prog, &from_stdin)) {
+		if (from_stdin)
+			scan_text(f, in, c, text, len, NULL);
+	} else if (reads_stdin(&prog)) {
+		/*
+		 * python3 -c 'exec(sys.stdin.read())' <<EOF, echo CMD |
+		 * python3 -c 'os.system(sys.stdin.read())': the program again,
+		 * its input known now.
+		 */
+		scan_text(f, in, c, prog.data, prog.len, text);
+	}
 	buf_release(&prog);
 	return from_stdin;
 }

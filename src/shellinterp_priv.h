@@ -109,6 +109,9 @@ struct scan {
 	enum lang	 lang;
 	const char	*prog;		/* the interpreter's name */
 	const char	*start, *end;	/* the program text */
+	/* The text on the program's standard input (a here-document or
+	   here-string) when the program is not read from it; or NULL. */
+	const char	*input;
 	int		 depth;		/* of exec and eval strings */
 	/* NAME = "literal" earlier in the program: the call's argument. */
 	struct {

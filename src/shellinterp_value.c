@@ -346,16 +346,18 @@ ip_var(struct scan *sc, const char *name, size_t len, struct buf *out)
 	return true;
 }
 
-/* A name assigned a literal, as an argument: its value into out. */
+/*
+ * A name assigned a literal, as an argument: its value into out.  The
+ * name may be dotted (cfg.path = ".env"; readFileSync(cfg.path)).
+ */
 static bool
 var_value(struct scan *sc, const char **pp, struct buf *out)
 {
-	const char	*p = *pp, *q = p, *r;
+	const char	*p = *pp, *q, *r;
 
-	while (q < sc->end && is_name_char(*q))
-		q++;
-	if (q == p || !is_name_start(*p))
+	if (p >= sc->end || !is_name_start(*p))
 		return false;
+	q = ip_dotted_end(sc, p);
 	for (r = q; r < sc->end && is_blank(*r); r++)
 		;
 	if (r < sc->end && strchr(",)]\n;|}", *r) == NULL)
@@ -563,14 +565,58 @@ path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
 }
 
 /*
+ * The program's standard input read whole, when the command gives it a
+ * known text (python3 -c 'exec(sys.stdin.read())' <<EOF ... EOF): that
+ * text.
+ */
+static bool
+stdin_value(struct scan *sc, const char **pp, struct buf *out)
+{
+	static const struct {
+		enum lang	 lang;
+		const char	*expr;
+	} reads[] = {
+		{ L_PYTHON, "sys.stdin.read()" },
+		{ L_PYTHON, "sys.stdin.buffer.read()" },
+		{ L_PYTHON, "open(0).read()" },
+		{ L_RUBY, "STDIN.read" },
+		{ L_RUBY, "$stdin.read" },
+		{ L_NODE, "fs.readFileSync(0, 'utf8')" },
+		{ L_NODE, "fs.readFileSync(0, \"utf8\")" },
+		{ L_NODE, "fs.readFileSync(0)" },
+	};
+	const char	*p = *pp;
+	size_t		 i, n;
+
+	if (sc->input == NULL)
+		return false;
+	for (i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		n = strlen(reads[i].expr);
+		if (reads[i].lang == sc->lang && (size_t)(sc->end - p) >= n &&
+		    memcmp(p, reads[i].expr, n) == 0 &&
+		    (p + n == sc->end || !ip_is_ident(p[n])))
+			break;
+	}
+	if (i == sizeof(reads) / sizeof(reads[0]) ||
+	    !sh_charge(sc->f->ps, strlen(sc->input)))
+		return false;
+	buf_reset(out);
+	buf_adds(out, sc->input);
+	*pp = ip_skip_blanks(p + n, sc->end);
+	return true;
+}
+
+/*
  * A value computed from literals alone at *pp, into out: a string
- * literal, a name assigned one, or a path function of such values.
+ * literal, a name assigned one, a path function of such values, or the
+ * standard input when the command line gives it.
  */
 bool
 ip_value(struct scan *sc, const char **pp, struct buf *out, int depth)
 {
 	return ip_literal(sc, pp, out) || var_value(sc, pp, out) ||
-	    path_expr(sc, pp, out, depth) || paren_value(sc, pp, out, depth);
+	    path_expr(sc, pp, out, depth) ||
+	    paren_value(sc, pp, out, depth) || stdin_value(sc, pp, out);
 }
 
 /* Past a python keyword argument's name (path="/"), if p is at one. */

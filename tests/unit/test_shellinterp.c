@@ -314,6 +314,13 @@ main(void)
 	    "print(p.read_text())\"", "r:.env");
 	is_files("python3 -c \"from pathlib import Path; p = Path('x.key'); "
 	    "p.write_text('k')\"", "w:x.key");
+	/* A dotted name assigned one: an object's property. */
+	is_files("node -e 'const cfg = {}; cfg.path = \".env\"; "
+	    "fs.readFileSync(cfg.path)'", "r:.env");
+	is_nested("node -e 'const cfg = {}; cfg.cmd = \"rm -rf /\"; "
+	    "require(\"child_process\").execSync(cfg.cmd)'", "d1:rm -rf /");
+	is_files("node -e 'const cfg = {}; cfg.path = \".env\"; "
+	    "fs.readFileSync(cfg.pathx)'", "-");
 	/* Not a value: a tuple, a computed one, a dict's key: value. */
 	is_files("python3 -c \"p = ('.env', 'x'); open(p)\"", "-");
 	is_files("python3 -c \"p = ('.e') + 'nv'; open(p)\"", "-");
@@ -339,6 +346,28 @@ main(void)
 	is_nested("node -e 'eval(\"require(`child_process`).execSync("
 	    "\\\"rm -rf /\\\")\")'", "d1:rm -rf /");
 	is_nested("python3 script.py <<EOF\nshutil.rmtree('/')\nEOF", "-");
+	/*
+	 * A program that runs or opens what it reads on stdin, given a
+	 * known text: a here-string, a here-document, a pipe.
+	 */
+	is_nested("python3 -c 'import os,sys; os.system(sys.stdin.read())' "
+	    "<<< 'rm -rf /'", "d1:rm -rf /");
+	is_nested("python3 -c 'import sys; exec(sys.stdin.read())' <<'EOF'\n"
+	    "import shutil; shutil.rmtree('/')\nEOF", "d1:rm -rf /");
+	is_nested("echo 'rm -rf /' | python3 -c "
+	    "'import os,sys; os.system(sys.stdin.read())'", "d1:rm -rf /");
+	is_nested("ruby -e 'eval STDIN.read' <<< 'system(\"rm -rf /\")'",
+	    "d1:rm -rf /");
+	is_nested("node -e 'require(\"child_process\").execSync("
+	    "fs.readFileSync(0, \"utf8\"))' <<< 'git reset --hard'",
+	    "d1:git reset --hard");
+	is_files("python3 -c 'import sys; print(open(sys.stdin.read()))' "
+	    "<<< .env", "r:.env");
+	/* Printed, not run; and no input to read. */
+	is_nested("python3 -c 'import sys; print(sys.stdin.read())' "
+	    "<<< 'rm -rf /'", "-");
+	is_nested("python3 -c 'import os,sys; os.system(sys.stdin.read())'",
+	    "-");
 	/* perl's -I takes the next word when it ends one: -I lib, -Ilib. */
 	is_nested("perl -I lib - <<'EOF'\nsystem('rm -rf /');\nEOF",
 	    "d1:rm -rf /");
