@@ -15,7 +15,9 @@
 
 #include "db.h"
 #include "fileio.h"
+#include "journal.h"
 #include "monoclock.h"
+#include "record.h"
 #include "xmalloc.h"
 
 /*
@@ -861,6 +863,64 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	    &db->has_use_count);
 }
 
+/*
+ * The journal folded in, after an open: a failure leaves it for the next
+ * open and never fails this one.  A hook waits for the database's lock
+ * DB_FOLD_WAIT_MS at most for it, out of its budget, and a lock held
+ * elsewhere is not an error: the fold waits for a later open, the handle
+ * stays usable (readers do not need the write lock), and only a command
+ * says so.  The fold may create a table: the schema cookie is read again.
+ */
+static void
+fold_journal(struct rr_db *db)
+{
+	long long	 saved = db->deadline_ms, cap;
+	char		*err = NULL;
+	int		 rc;
+
+	if (db->folding || db->readonly || is_memory(db) || db->conn == NULL)
+		return;
+	cap = monoclock_ms() + DB_FOLD_WAIT_MS;
+	if (db->bound_queries && cap < saved)
+		db->deadline_ms = cap;
+	rc = record_fold(db, &err);
+	db->deadline_ms = saved;
+	if (rc < 0 && db->conn != NULL && is_busy(db->last_rc)) {
+		db->failed = false;
+		free(db->fail_msg);
+		db->fail_msg = NULL;
+		if (db->bound_queries) {
+			free(err);
+			err = NULL;
+		}
+	}
+	if (err != NULL) {
+		buf_printf(&db->notes, "reflexion-rules: %s; the journal's calls "
+		    "wait for a later open\n", err);
+		free(err);
+	}
+	if (db->conn != NULL)
+		query_int(db->conn, "PRAGMA schema_version",
+		    &db->schema_cookie);
+}
+
+/* Whether db's journal holds calls not folded yet. */
+static bool
+journal_waits(const struct rr_db *db)
+{
+	const char	*ro;
+	char		*jp;
+	bool		 yes;
+
+	if (is_memory(db) || ((ro = getenv("REFLEXION_DB_READONLY")) !=
+	    NULL && *ro != '\0' && strcmp(ro, "0") != 0))
+		return false;
+	jp = journal_path(db->path);
+	yes = journal_pending(jp);
+	free(jp);
+	return yes;
+}
+
 struct sqlite3 *
 db_conn(struct rr_db *db, enum db_mode mode, char **err)
 {
@@ -876,8 +936,12 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 		return db->conn;
 	if (db->deadline_ms == 0)
 		db->deadline_ms = monoclock_ms() + db->budget_ms;
+	if (mode == DB_READ && !db->folding && journal_waits(db))
+		mode = DB_WRITE;
 	for (attempt = 0; attempt < 2; attempt++) {
 		rc = open_conn(db, mode, &absent, err);
+		if (rc == SQLITE_OK && !absent)
+			fold_journal(db);
 		if (rc == SQLITE_OK)
 			return absent ? NULL : db->conn;
 		if (*err == NULL)

@@ -47,6 +47,8 @@ struct sqlite3_stmt;
 #define DB_MIGRATE_INLINE_ROWS	20000
 /* Statement steps between checks of the deadline (over_budget()). */
 #define DB_PROGRESS_STEPS	1000
+/* The most a hook waits for the write lock to fold the journal. */
+#define DB_FOLD_WAIT_MS		50
 /* WAL frames past which a commit copies them back (db.c). */
 #define DB_WAL_PAGES		64
 
@@ -74,6 +76,8 @@ struct rr_db {
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;
 	int		 wal_frames;	/* in the WAL after our last commit */
+	bool		 journal;	/* a hook: calls may go to the journal */
+	bool		 folding;	/* record_fold() is running */
 	struct buf	 notes;
 };
 
@@ -85,7 +89,9 @@ void	 db_close(struct rr_db *);
 
 /*
  * The connection, opened (and in DB_WRITE mode created) and migrated on
- * the first call.  Returns NULL with *err NULL when, in DB_READ mode, there
+ * the first call, which also folds the journal beside the file
+ * (journal.h, record_fold()): every reader sees the calls hooks appended
+ * there.  A pending journal makes a DB_READ open create the file.  Returns NULL with *err NULL when, in DB_READ mode, there
  * is no database file yet; NULL with *err set on failure (and every later
  * call then fails the same way without waiting again).
  */

@@ -8,8 +8,61 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "db.h"
 #include "rule.h"
+
+struct rr_event;
+
+/* Everything one call writes, prepared before the transaction. */
+struct call {
+	const char	*tool;
+	const char	*session;
+	bool		 success;	/* the call succeeded, no error found */
+	bool		 is_read;
+	char		*file;		/* absolute, redacted; or NULL */
+	char		*command;	/* redacted; or NULL */
+	const char	*target;	/* file, else command */
+	char		*resolved_by;	/* what a resolution names */
+	struct buf	 output;
+	char		*error;		/* normalized; or NULL */
+	char		*error_raw;
+	const char	*detected;	/* why an error was found, or NULL */
+	char		*summary;	/* toolsum.h, redacted */
+	char		*pattern;	/* Grep, Glob: redacted */
+	const char	*tool_use_id;
+	/* Seed 001's own fields, kept as sent. */
+	const char	*conversation_id;
+	const char	*started_at, *ended_at;
+	double		 duration_ms;
+	bool		 has_duration;
+};
+
+/*
+ * Fills c from ev: every text redacted, the output cut, the error
+ * normalized, the summary made; nothing needs the database.  c points
+ * into ev for some fields (ev must outlive it); record_call_release()
+ * frees the rest.
+ */
+void	 record_prepare_call(struct rr_event *, const struct record_opts *,
+	     struct call *);
+void	 record_call_release(struct call *);
+/* The events row's data: one JSON object, valid UTF-8; owned. */
+char	*record_call_json(const struct call *, long long count,
+	     const char *first_ts);
+/*
+ * The rows of one call at time now, inside the caller's transaction:
+ * the event (or the collapsed Read), the errors it resolves, pruning.
+ */
+int	 record_call_rows(struct rr_db *, const struct call *,
+	     const struct record_opts *, const char *now, char **err);
+/*
+ * Appends c to the journal (journal.h) instead of writing it: 0; 1 when
+ * it was not journaled (switched off, full, the database already open):
+ * write it directly; -1 and *err.
+ */
+int	 record_journal_call(struct rr_db *, const struct call *,
+	     const struct record_opts *, char **err);
 
 /* s[0..len) without private spans and secrets (redact.h); owned. */
 char	*record_redacted(const struct record_opts *, const char *s,
