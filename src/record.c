@@ -281,6 +281,7 @@ record_call_release(struct call *c)
 	buf_release(&c->output);
 	free(c->error);
 	free(c->error_raw);
+	free(c->error_red);
 	free(c->summary);
 	free(c->pattern);
 }
@@ -330,8 +331,17 @@ summarize(struct rr_event *ev, const struct record_opts *o, struct call *c)
 }
 
 void
+record_call_normalize(struct call *c)
+{
+	if (c->error_red == NULL || c->error != NULL)
+		return;
+	c->error = errnorm(c->error_red, strlen(c->error_red), c->project_dir,
+	    c->home);
+}
+
+void
 record_prepare_call(struct rr_event *ev, const struct record_opts *o,
-    struct call *c)
+    struct call *c, bool defer_norm)
 {
 	const cJSON	*dur, *in;
 	const char	*raw, *home = getenv("HOME"), *pat;
@@ -384,10 +394,13 @@ record_prepare_call(struct rr_event *ev, const struct record_opts *o,
 	if (raw != NULL) {
 		c->detected = detected ? "output" : NULL;
 		red = record_redacted(o, raw, strlen(raw));
-		c->error = errnorm(red, strlen(red), ev->project_dir, home);
 		c->error_raw = xstrndup(red, utf8_prefix(red, strlen(red),
 		    RECORD_ERROR_RAW_MAX));
-		free(red);
+		c->error_red = red;
+		c->project_dir = ev->project_dir;
+		c->home = home;
+		if (!defer_norm)
+			record_call_normalize(c);
 	}
 	summarize(ev, o, c);
 	c->tool_use_id = jstr(ev->root, "tool_use_id");
@@ -710,7 +723,7 @@ journal_or_write(struct rr_db *db, struct rr_event *ev,
 	struct call	c;
 	int		rc;
 
-	record_prepare_call(ev, opts, &c);
+	record_prepare_call(ev, opts, &c, true);
 	rc = record_journal_call(db, &c, opts, err);
 	if (rc < 0) {
 		buf_printf(&db->notes, "reflexion-rules: %s; the call is "
@@ -719,6 +732,7 @@ journal_or_write(struct rr_db *db, struct rr_event *ev,
 		*err = NULL;
 	}
 	if (rc != 0) {
+		record_call_normalize(&c);
 		if (db_conn(db, DB_WRITE, err) == NULL)
 			rc = -1;
 		else if (db->readonly) {
@@ -786,7 +800,7 @@ record_event(struct rr_db *db, struct rr_event *ev,
 	default:
 		break;
 	}
-	record_prepare_call(ev, opts, &c);
+	record_prepare_call(ev, opts, &c, false);
 	rc = record_call(db, &c, opts, err);
 	/* A damaged index fails error_kb's triggers: repair, then again. */
 	if (rc < 0 && db_repaired_for_retry(db, err))

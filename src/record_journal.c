@@ -4,11 +4,15 @@
  *
  * A record's payload is one JSON object:
  *
- *	{"v":1,"ts":TIME,"session":ID,"resolved_by":TEXT,"collapse":BOOL,
- *	 "retention":DAYS,"call":DATA}
+ *	{"v":1,"ts":TIME,"session":ID,"resolved_by":TEXT,"error_red":TEXT,
+ *	 "project_dir":DIR,"home":DIR,"collapse":BOOL,"retention":DAYS,
+ *	 "call":DATA}
  *
- * where DATA is the events row's data as record_call_json() makes it and
- * TIME the moment of the call (the row's ts).  Everything in it was
+ * where DATA is the events row's data as record_call_json() makes it,
+ * without its normalized error: the fold makes it from error_red (the
+ * redacted error), project_dir and home, as the hook would have (errnorm.h
+ * compiles its table of expressions, a third of a failed call's cost).
+ * TIME is the moment of the call (the row's ts).  Everything in it was
  * redacted by record_prepare_call() before it was written.
  *
  * The last folded key lives in rr_journal_folded (one row), written in the
@@ -72,6 +76,19 @@ record_journal_call(struct rr_db *db, const struct call *c,
 	if (c->resolved_by != NULL) {
 		buf_adds(&b, ",\"resolved_by\":");
 		jsonw_cstring(&b, c->resolved_by);
+	}
+	/* Normalized by the fold: redacted already, as everything here. */
+	if (c->error == NULL && c->error_red != NULL) {
+		buf_adds(&b, ",\"error_red\":");
+		jsonw_cstring(&b, c->error_red);
+		if (c->project_dir != NULL) {
+			buf_adds(&b, ",\"project_dir\":");
+			jsonw_cstring(&b, c->project_dir);
+		}
+		if (c->home != NULL) {
+			buf_adds(&b, ",\"home\":");
+			jsonw_cstring(&b, c->home);
+		}
 	}
 	buf_printf(&b, ",\"collapse\":%s,\"retention\":%d,\"call\":%s}",
 	    o->collapse_reads ? "true" : "false", o->retention_days, data);
@@ -140,6 +157,10 @@ decode(const cJSON *root, struct call *c, struct record_opts *o,
 		buf_adds(&c->output, out);
 	c->error = jdup(call, "error");
 	c->error_raw = jdup(call, "error_raw");
+	c->error_red = jdup(root, "error_red");
+	c->project_dir = jstr(root, "project_dir");
+	c->home = jstr(root, "home");
+	record_call_normalize(c);
 	c->detected = jstr(call, "detected");
 	c->summary = jdup(call, "summary");
 	c->pattern = jdup(call, "pattern");

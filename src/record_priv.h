@@ -6,6 +6,7 @@
 #ifndef RR_RECORD_PRIV_H
 #define RR_RECORD_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -26,7 +27,10 @@ struct call {
 	char		*resolved_by;	/* what a resolution names */
 	struct buf	 output;
 	char		*error;		/* normalized; or NULL */
-	char		*error_raw;
+	char		*error_raw;	/* redacted, cut */
+	char		*error_red;	/* redacted, whole: what is normalized */
+	const char	*project_dir;	/* and how (errnorm.h) */
+	const char	*home;
 	const char	*detected;	/* why an error was found, or NULL */
 	char		*summary;	/* toolsum.h, redacted */
 	char		*pattern;	/* Grep, Glob: redacted */
@@ -40,12 +44,15 @@ struct call {
 
 /*
  * Fills c from ev: every text redacted, the output cut, the error
- * normalized, the summary made; nothing needs the database.  c points
- * into ev for some fields (ev must outlive it); record_call_release()
- * frees the rest.
+ * normalized (with defer_norm, later: record_call_normalize(); the
+ * journal leaves it to the fold, it compiles a table of expressions),
+ * the summary made; nothing needs the database.  c points into ev for
+ * some fields (ev must outlive it); record_call_release() frees the rest.
  */
 void	 record_prepare_call(struct rr_event *, const struct record_opts *,
-	     struct call *);
+	     struct call *, bool defer_norm);
+/* c->error from c->error_red, unless done or there is no error. */
+void	 record_call_normalize(struct call *);
 void	 record_call_release(struct call *);
 /* The events row's data: one JSON object, valid UTF-8; owned. */
 char	*record_call_json(const struct call *, long long count,

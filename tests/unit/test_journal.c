@@ -231,7 +231,7 @@ spit(const char *path, const char *s)
 #define READ_A	POST("s", "Read", "\"tool_input\":{\"file_path\":\"/p/a.c\"}," \
 	"\"tool_response\":{\"file\":{\"content\":\"x\"}}")
 #define MAKE_BAD FAIL("s", "Bash", "\"tool_input\":{\"command\":\"make\"}," \
-	"\"error\":\"make: *** No rule to make target all\"")
+	"\"error\":\"make: *** No rule to make target all at /p/Makefile:12\"")
 #define MAKE_OK	POST("s", "Bash", "\"tool_input\":{\"command\":\"make\"}," \
 	"\"tool_response\":{\"stdout\":\"built\",\"stderr\":\"\"}")
 
@@ -261,6 +261,11 @@ test_fold(void)
 	s = query(db, "SELECT count(*) FROM error_kb WHERE error_normalized "
 	    "LIKE '%No rule to make target%'", NULL);
 	is_str(s, "1", "the resolution is knowledge");
+	free(s);
+	s = query(db, "SELECT json_extract(data, '$.error') FROM events WHERE "
+	    "type = 'tool_error'", NULL);
+	is_str(s, "make: *** No rule to make target all at "
+	    "<project>/Makefile:12", "the error normalized by the fold");
 	free(s);
 
 	/* The same calls written directly: the same rows. */
