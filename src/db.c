@@ -865,9 +865,9 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 
 /*
  * The journal folded in, after an open: a failure leaves it for the next
- * open and never fails this one.  A hook waits for the database's lock
- * DB_FOLD_WAIT_MS at most for it, out of its budget, and a lock held
- * elsewhere is not an error: the fold waits for a later open, the handle
+ * open and never fails this one.  A hook (bound_queries) folds at most
+ * DB_FOLD_SLICE records and spends DB_FOLD_WAIT_MS at most on it, lock
+ * included, out of its budget; a lock held elsewhere is not an error: the fold waits for a later open, the handle
  * stays usable (readers do not need the write lock), and only a command
  * says so.  The fold may create a table: the schema cookie is read again.
  */
@@ -876,6 +876,7 @@ fold_journal(struct rr_db *db)
 {
 	long long	 saved = db->deadline_ms, cap;
 	char		*err = NULL;
+	bool		 more;
 	int		 rc;
 
 	if (db->folding || db->readonly || is_memory(db) || db->conn == NULL)
@@ -883,7 +884,11 @@ fold_journal(struct rr_db *db)
 	cap = monoclock_ms() + DB_FOLD_WAIT_MS;
 	if (db->bound_queries && cap < saved)
 		db->deadline_ms = cap;
-	rc = record_fold(db, &err);
+	/* A hook or the status line folds a slice; a command all of it. */
+	do
+		rc = record_fold(db, db->bound_queries ? DB_FOLD_SLICE : 0,
+		    &more, &err);
+	while (rc == 0 && more && !db->bound_queries);
 	db->deadline_ms = saved;
 	if (rc < 0 && db->conn != NULL && is_busy(db->last_rc)) {
 		db->failed = false;

@@ -47,8 +47,12 @@ struct sqlite3_stmt;
 #define DB_MIGRATE_INLINE_ROWS	20000
 /* Statement steps between checks of the deadline (over_budget()). */
 #define DB_PROGRESS_STEPS	1000
-/* The most a hook waits for the write lock to fold the journal. */
-#define DB_FOLD_WAIT_MS		50
+/*
+ * The most a hook spends folding the journal (the lock's wait included),
+ * and the most records it folds: some 0.7 M instructions each.
+ */
+#define DB_FOLD_WAIT_MS		250
+#define DB_FOLD_SLICE		200
 /* WAL frames past which a commit copies them back (db.c). */
 #define DB_WAL_PAGES		64
 

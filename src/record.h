@@ -112,9 +112,11 @@ int	 record_insert_event(struct rr_db *, const char *ts,
  * pruning), in one transaction that also keeps the last record's key;
  * then the journal is emptied.  A crash between the two leaves records
  * the key says are done.  Damaged records are skipped with a note.
+ * With max (0: no limit), at most max records are folded and *more says
+ * whether some wait for another call, which starts after the key.
  * 0, or -1 and *err: nothing was written, the journal stays.
  */
-int	 record_fold(struct rr_db *, char **err);
+int	 record_fold(struct rr_db *, size_t max, bool *more, char **err);
 
 /* Exposed for tests: what the recorder keeps of a tool's output. */
 void	 record_compress(const char *s, size_t len,

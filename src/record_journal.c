@@ -232,15 +232,17 @@ fold_one(struct rr_db *db, const struct journal_rec *r, size_t *bad,
 }
 
 /*
- * The records after the last folded one, inside the caller's
- * transaction, and the last one's key.
+ * The records after the last folded one (max at most, 0: all), inside
+ * the caller's transaction, and the last one's key; *more when some are
+ * left for another fold.
  */
 static int
-fold_records(struct rr_db *db, struct journal *j, size_t *bad, char **err)
+fold_records(struct rr_db *db, struct journal *j, size_t max, size_t *bad,
+    bool *more, char **err)
 {
 	struct journal_rec	 r;
 	char			*done, *key = NULL;
-	size_t			 start = 0;
+	size_t			 start = 0, n = 0;
 	sqlite3_stmt		*st;
 	int			 rc = -1;
 
@@ -254,11 +256,17 @@ fold_records(struct rr_db *db, struct journal *j, size_t *bad, char **err)
 			start = j->pos;
 	j->pos = start;
 	j->damaged = 0;
+	*more = false;
 	while (journal_next(j, &r)) {
+		if (max > 0 && n == max) {
+			*more = true;
+			break;
+		}
 		if (fold_one(db, &r, bad, err) < 0)
 			goto out;
 		free(key);
 		key = xstrndup(r.key, r.keylen);
+		n++;
 	}
 	if (key != NULL) {
 		st = db_prepare(db, FOLDING, err, "INSERT OR REPLACE INTO "
@@ -278,12 +286,13 @@ out:
  * that appenders never wait while a fold waits for the database.
  */
 static int
-fold_once(struct rr_db *db, const char *jp, size_t *bad, size_t *damaged,
-    char **err)
+fold_once(struct rr_db *db, const char *jp, size_t max, size_t *bad,
+    size_t *damaged, bool *more, char **err)
 {
 	struct journal	j;
 	int		rc;
 
+	*more = false;
 	if (db_begin(db, err) < 0)
 		return -1;
 	if (journal_open(&j, jp, deadline(db), err) < 0) {
@@ -295,26 +304,30 @@ fold_once(struct rr_db *db, const char *jp, size_t *bad, size_t *damaged,
 		db_rollback(db);
 		return 0;
 	}
-	rc = fold_records(db, &j, bad, err);
+	rc = fold_records(db, &j, max, bad, more, err);
 	if (rc == 0)
 		rc = db_commit(db, err);
 	else
 		db_rollback(db);
 	*damaged = j.damaged;
-	/* Committed: emptied (a crash before this is what the key is for). */
-	if (rc == 0)
+	/*
+	 * Committed and all folded: emptied (a crash before this is what the
+	 * key is for).  Folded in part: the key says where the next starts.
+	 */
+	if (rc == 0 && !*more)
 		rc = journal_clear(&j, err);
 	journal_close(&j);
 	return rc;
 }
 
 int
-record_fold(struct rr_db *db, char **err)
+record_fold(struct rr_db *db, size_t max, bool *more, char **err)
 {
 	char	*jp;
 	size_t	 bad = 0, damaged = 0;
 	int	 rc;
 
+	*more = false;
 	*err = NULL;
 	if (db->folding || db->conn == NULL || db->readonly)
 		return 0;
@@ -324,10 +337,10 @@ record_fold(struct rr_db *db, char **err)
 		return 0;
 	}
 	db->folding = true;
-	rc = fold_once(db, jp, &bad, &damaged, err);
+	rc = fold_once(db, jp, max, &bad, &damaged, more, err);
 	/* A damaged index fails the triggers: mended, once more. */
 	if (rc < 0 && db_repaired_for_retry(db, err))
-		rc = fold_once(db, jp, &bad, &damaged, err);
+		rc = fold_once(db, jp, max, &bad, &damaged, more, err);
 	db->folding = false;
 	if (rc == 0 && (damaged > 0 || bad > 0))
 		buf_printf(&db->notes, "reflexion-rules: journal '%s': %zu "

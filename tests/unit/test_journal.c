@@ -350,6 +350,35 @@ test_fold(void)
 	is_str(s, "1", "folded by the next writable open");
 	free(s);
 
+	/* In slices: each one's key is where the next starts. */
+	{
+		struct rr_db	*h;
+		bool		 more = false;
+		char		*e = NULL;
+		int		 k, rc;
+
+		for (k = 0; k < 5; k++)
+			hook_post(db, POST("sl", "Bash",
+			    "\"tool_input\":{\"command\":\"x\"}"), true, NULL);
+		h = db_new(db);
+		h->folding = true;	/* opened without the fold */
+		db_conn(h, DB_WRITE, &e);
+		h->folding = false;
+		rc = record_fold(h, 2, &more, &e);
+		ok(rc == 0 && more && journal_pending(jp),
+		    "a slice of 2 of 5: more wait, the journal is kept");
+		rc = record_fold(h, 2, &more, &e);
+		rc |= record_fold(h, 2, &more, &e);
+		ok(rc == 0 && !more && !journal_pending(jp),
+		    "three slices: all folded, the journal emptied");
+		free(e);
+		db_close(h);
+		s = query(db, "SELECT count(*) FROM events WHERE session_id = "
+		    "'sl'", NULL);
+		is_str(s, "5", "each record once");
+		free(s);
+	}
+
 	/* Switched off: written directly. */
 	setenv("REFLEXION_NO_JOURNAL", "1", 1);
 	hook_post(db, POST("n", "Bash", "\"tool_input\":{\"command\":\"n\"}"),
