@@ -712,9 +712,10 @@ record_call(struct rr_db *db, const struct call *c,
 }
 
 /*
- * A hook that has not opened the database: the prepared call goes to the
- * journal, unless it is off or full (then the database is opened, which
- * folds the journal first, and the call written as usual).
+ * A hook that has not opened the database, or could not (locked past its
+ * budget, corrupt): the prepared call goes to the journal, unless it is
+ * off or full (then the database is opened, which folds the journal
+ * first, and the call written as usual).
  */
 static int
 journal_or_write(struct rr_db *db, struct rr_event *ev,
@@ -781,7 +782,8 @@ record_event(struct rr_db *db, struct rr_event *ev,
 		return -1;
 	}
 	if ((ev->kind == EV_POST_TOOL_USE || ev->kind ==
-	    EV_POST_TOOL_USE_FAILURE) && db->journal && db->conn == NULL)
+	    EV_POST_TOOL_USE_FAILURE) && db->journal && (db->conn == NULL ||
+	    db->failed))
 		return journal_or_write(db, ev, opts, err);
 	if (db_conn(db, DB_WRITE, err) == NULL)
 		return -1;

@@ -63,9 +63,12 @@ record_journal_call(struct rr_db *db, const struct call *c,
 	int		 rc;
 
 	*err = NULL;
-	if (journal_off() || db->conn != NULL || db->failed ||
+	if (journal_off() || (db->conn != NULL && !db->failed) ||
 	    strcmp(db->path, ":memory:") == 0)
 		return 1;
+	/* A failed open spent the budget: the journal's lock gets its own. */
+	if (db->failed)
+		db->deadline_ms = monoclock_ms() + DB_FOLD_WAIT_MS;
 	db_now(now);
 	data = record_call_json(c, 1, NULL);
 	buf_init(&b);

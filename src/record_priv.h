@@ -65,7 +65,7 @@ int	 record_call_rows(struct rr_db *, const struct call *,
 	     const struct record_opts *, const char *now, char **err);
 /*
  * Appends c to the journal (journal.h) instead of writing it: 0; 1 when
- * it was not journaled (switched off, full, the database already open):
+ * it was not journaled (switched off, full, the database open and well):
  * write it directly; -1 and *err.
  */
 int	 record_journal_call(struct rr_db *, const struct call *,
