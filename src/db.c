@@ -271,6 +271,7 @@ db_close(struct rr_db *db)
 {
 	if (db == NULL)
 		return;
+	db_cache(db, false);
 	if (db->conn != NULL)
 		sqlite3_close_v2(db->conn);
 	free(db->path);
@@ -389,6 +390,7 @@ set_aside(struct rr_db *db)
 	int		 fd;
 
 	if (db->conn != NULL) {
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 	}
@@ -477,6 +479,70 @@ db_fail(struct rr_db *db, int rc, const char *doing)
 	return ret;
 }
 
+/* ---- statements kept for reuse (db_cache()) ------------------------------ */
+
+/* A kept statement for sql, free and of this connection, reset; or NULL. */
+static sqlite3_stmt *
+cached(struct rr_db *db, const char *sql)
+{
+	struct db_stmt	*e;
+	size_t		 i;
+
+	for (i = 0; i < db->ncache; i++) {
+		e = &db->cache[i];
+		if (e->busy || sqlite3_db_handle(e->st) != db->conn ||
+		    strcmp(e->sql, sql) != 0)
+			continue;
+		sqlite3_reset(e->st);
+		sqlite3_clear_bindings(e->st);
+		e->busy = true;
+		return e->st;
+	}
+	return NULL;
+}
+
+static void
+keep(struct rr_db *db, const char *sql, sqlite3_stmt *st)
+{
+	struct db_stmt	*e;
+
+	if (!db->caching || db->ncache == DB_STMT_CACHE)
+		return;
+	e = &db->cache[db->ncache++];
+	e->sql = xstrdup(sql);
+	e->st = st;
+	e->busy = true;
+}
+
+void
+db_cache(struct rr_db *db, bool on)
+{
+	size_t	i;
+
+	if (!on) {
+		for (i = 0; i < db->ncache; i++) {
+			sqlite3_finalize(db->cache[i].st);
+			free(db->cache[i].sql);
+		}
+		db->ncache = 0;
+	}
+	db->caching = on;
+}
+
+void
+db_finish(struct rr_db *db, sqlite3_stmt *st)
+{
+	size_t	i;
+
+	for (i = 0; i < db->ncache; i++)
+		if (db->cache[i].st == st) {
+			sqlite3_reset(st);
+			db->cache[i].busy = false;
+			return;
+		}
+	sqlite3_finalize(st);
+}
+
 struct sqlite3_stmt *
 db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
     const char *fmt, ...)
@@ -486,10 +552,14 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 	va_list		 ap;
 	int		 rc, i;
 
-	rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK) {
-		*err = db_fail(db, rc, doing);
-		return NULL;
+	if ((st = cached(db, sql)) == NULL) {
+		rc = sqlite3_prepare_v3(db->conn, sql, -1, db->caching ?
+		    SQLITE_PREPARE_PERSISTENT : 0, &st, NULL);
+		if (rc != SQLITE_OK) {
+			*err = db_fail(db, rc, doing);
+			return NULL;
+		}
+		keep(db, sql, st);
 	}
 	va_start(ap, fmt);
 	for (i = 0; rc == SQLITE_OK && fmt[i] != '\0'; i++) {
@@ -514,7 +584,7 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 	}
 	va_end(ap);
 	if (rc != SQLITE_OK) {
-		sqlite3_finalize(st);
+		db_finish(db, st);
 		*err = db_fail(db, rc, doing);
 		return NULL;
 	}
@@ -527,7 +597,7 @@ db_run(struct rr_db *db, struct sqlite3_stmt *st, const char *doing,
 {
 	int	rc = sqlite3_step(st);
 
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, doing);
@@ -788,6 +858,7 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	if (rc != SQLITE_OK) {
 		*err = xasprintf("cannot open database '%s': %s", db->path,
 		    db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 		return rc;
@@ -962,6 +1033,7 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 			mode = DB_WRITE;	/* the lookup sees an empty one */
 	}
 	if (db->conn != NULL) {
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 	}
@@ -1078,6 +1150,7 @@ db_rebuild_index(struct rr_db *db, char **err)
 	 * by the row count checked above, not by the events table's.
 	 */
 	mark = db->notes.len;
+	db_cache(db, false);
 	sqlite3_close_v2(db->conn);
 	db->conn = NULL;
 	db->migrate_limit = 0;

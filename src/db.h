@@ -56,6 +56,15 @@ struct sqlite3_stmt;
 /* WAL frames past which a commit copies them back (db.c). */
 #define DB_WAL_PAGES		64
 
+/* Statements db_cache() keeps, at most. */
+#define DB_STMT_CACHE		24
+
+struct db_stmt {
+	char			*sql;
+	struct sqlite3_stmt	*st;
+	bool			 busy;	/* handed out, not finished yet */
+};
+
 enum db_mode {
 	DB_READ,	/* lookups: a missing file is an empty memory */
 	DB_WRITE	/* recording and kb commands: create the file */
@@ -82,6 +91,9 @@ struct rr_db {
 	int		 wal_frames;	/* in the WAL after our last commit */
 	bool		 journal;	/* a hook: calls may go to the journal */
 	bool		 folding;	/* record_fold() is running */
+	bool		 caching;	/* db_prepare() keeps statements */
+	struct db_stmt	 cache[DB_STMT_CACHE];
+	size_t		 ncache;
 	struct buf	 notes;
 };
 
@@ -159,11 +171,27 @@ void	 db_rollback(struct rr_db *);
 struct sqlite3_stmt *db_prepare(struct rr_db *, const char *doing, char **err,
 	     const char *sql, const char *fmt, ...);
 /*
- * Steps a statement of db_prepare() that returns no rows and finalizes it;
- * 0, or -1 and *err.
+ * Steps a statement of db_prepare() that returns no rows and finishes it
+ * (db_finish()); 0, or -1 and *err.
  */
 int	 db_run(struct rr_db *, struct sqlite3_stmt *, const char *doing,
 	     char **err);
+
+/*
+ * Done with a statement of db_prepare(): finalized, or when db_cache()
+ * keeps it, reset for the next db_prepare() of the same SQL.  Every
+ * statement of db_prepare() ends here (or in db_run()), never in
+ * sqlite3_finalize().
+ */
+void	 db_finish(struct rr_db *, struct sqlite3_stmt *);
+/*
+ * On: db_prepare() keeps up to DB_STMT_CACHE statements, prepared once
+ * and reused for the same SQL text (a fold replays hundreds of calls
+ * through the same few statements: preparing was 40% of it).  Off:
+ * every kept statement is finalized.  Closing the connection turns it
+ * off.
+ */
+void	 db_cache(struct rr_db *, bool on);
 
 /* Runs SQL without results; -1 and *err (owned) on failure. */
 int	 db_exec(struct rr_db *, const char *sql, char **err);

@@ -489,7 +489,7 @@ collapse_read(struct rr_db *db, const struct call *c, long long *count,
 			*first_ts = xstrdup((const char *)
 			    sqlite3_column_text(st, 1));
 	}
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		*err = db_fail(db, rc, RECORDING);
 		return -1;
@@ -526,7 +526,7 @@ tool_sequence(struct rr_db *db, const char *session, long long after,
 		jsonw_cstring(json, t ? t : "");
 	}
 	buf_addc(json, ']');
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, RECORDING);
@@ -586,7 +586,7 @@ pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
 		    xstrdup((const char *)sqlite3_column_text(st, 2)) : NULL;
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, RECORDING);

@@ -197,7 +197,7 @@ last_key(struct rr_db *db, char **key, char **err)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
 		*key = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, FOLDING);
@@ -284,6 +284,9 @@ out:
 	return rc;
 }
 
+static int	fold_locked(struct rr_db *, const char *, size_t, size_t *,
+		    size_t *, bool *, char **);
+
 /*
  * One fold: the write transaction first, then the journal's lock, so
  * that appenders never wait while a fold waits for the database.
@@ -292,12 +295,25 @@ static int
 fold_once(struct rr_db *db, const char *jp, size_t max, size_t *bad,
     size_t *damaged, bool *more, char **err)
 {
-	struct journal	j;
-	int		rc;
+	int	rc;
 
 	*more = false;
 	if (db_begin(db, err) < 0)
 		return -1;
+	db_cache(db, true);
+	rc = fold_locked(db, jp, max, bad, damaged, more, err);
+	db_cache(db, false);
+	return rc;
+}
+
+/* fold_once() in its transaction, its statements kept. */
+static int
+fold_locked(struct rr_db *db, const char *jp, size_t max, size_t *bad,
+    size_t *damaged, bool *more, char **err)
+{
+	struct journal	j;
+	int		rc;
+
 	if (journal_open(&j, jp, deadline(db), err) < 0) {
 		db_rollback(db);
 		return -1;
