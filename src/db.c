@@ -938,9 +938,10 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
  * The journal folded in, after an open: a failure leaves it for the next
  * open and never fails this one.  A hook (bound_queries) folds at most
  * DB_FOLD_SLICE records and spends DB_FOLD_WAIT_MS at most on it, lock
- * included, out of its budget; a lock held elsewhere is not an error: the fold waits for a later open, the handle
- * stays usable (readers do not need the write lock), and only a command
- * says so.  The fold may create a table: the schema cookie is read again.
+ * included, out of its budget.  A lock held elsewhere is not an error:
+ * the fold waits for a later open, the handle stays usable (readers do
+ * not need the write lock), and only a command says so.  The fold may
+ * create a table: the schema cookie is read again.
  */
 static void
 fold_journal(struct rr_db *db)

@@ -107,9 +107,10 @@ void	 db_close(struct rr_db *);
  * The connection, opened (and in DB_WRITE mode created) and migrated on
  * the first call, which also folds the journal beside the file
  * (journal.h, record_fold()): every reader sees the calls hooks appended
- * there.  A pending journal makes a DB_READ open create the file.  Returns NULL with *err NULL when, in DB_READ mode, there
- * is no database file yet; NULL with *err set on failure (and every later
- * call then fails the same way without waiting again).
+ * there.  A pending journal makes a DB_READ open create the file.
+ * Returns NULL with *err NULL when, in DB_READ mode, there is no
+ * database file yet; NULL with *err set on failure (and every later call
+ * then fails the same way without waiting again).
  */
 struct sqlite3 *db_conn(struct rr_db *, enum db_mode, char **err);
 
