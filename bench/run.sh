@@ -155,10 +155,25 @@ for e in post-edit post-failure-bash; do
 	"$RR" hook <"$S/tests/events/$e.json" >/dev/null 2>&1 || true
 done
 sleep 3
+# fold: the journal's calls folded by one `memory search` (what every
+# reader does on opening the database); leaves fold_n and fold_us.
+JOURNAL=$REFLEXION_HOME/data/reflexion.db.pending
+fold() {
+	fold_n=$(grep -a -c '^RRJ1 ' "$JOURNAL" 2>/dev/null || true)
+	_t0=$(date +%s%N)
+	"$RR" memory search zzz >/dev/null 2>&1 || true
+	_t1=$(date +%s%N)
+	fold_us=$(( (_t1 - _t0) / 1000 ))
+}
 for e in post-edit post-failure-bash; do
+	fold
 	measure m "$N" "$S/tests/events/$e.json" "$RR" hook
-	echo "| $e | $(ms $m_p50) | $(ms $m_p95) | $(ms $m_mean) | $(ms $m_bp50) | $m_pair | $m_means | $m_rss | $m_load |" >>"$t4"
-	eval "rec_$(echo $e | tr - _)=$m_pair recm_$(echo $e | tr - _)=$m_means"
+	fold
+	# The fold's share of each call, on top of the hook's mean.
+	fpc=$(awk -v t="$fold_us" -v n="$fold_n" 'BEGIN { printf "%.0f", (n > 0 ? t / n : 0) }')
+	mf=$(ratio "$(awk -v a="$m_mean" -v b="$fpc" 'BEGIN { print a + b }')" "$m_bmean")
+	echo "| $e | $(ms $m_p50) | $(ms $m_p95) | $(ms $m_mean) | $(ms $m_bp50) | $m_pair | $m_means | $fold_n | $(ms $fold_us) | $(ms $fpc) | $mf | $m_rss | $m_load |" >>"$t4"
+	eval "rec_$(echo $e | tr - _)=$m_pair recm_$(echo $e | tr - _)=$m_means recf_$(echo $e | tr - _)=$mf"
 	say "recording $e"
 done
 
@@ -247,13 +262,14 @@ cat "$t3"
 echo
 echo "## Recording"
 echo
-echo "The observe pack (one row per call in SQLite, WAL, synchronous=NORMAL),"
-echo "$N calls of each event into the same database: the WAL is copied back once"
-echo "it holds 64 pages (about once in twenty calls), the only calls that wait"
-echo "for the disk."
+echo "The observe pack, $N calls of each event: each hook appends its row to the"
+echo "journal beside the database, and one \`memory search\` afterwards folds"
+echo "them into SQLite (WAL, synchronous=NORMAL) as every reader does on opening"
+echo "it.  \"fold\" is that command's wall time, \"per call\" its share of each"
+echo "call, and \"with fold\" the hook's mean plus that share against the floor's."
 echo
-echo "| event | hook p50 ms | hook p95 ms | hook mean ms | floor p50 ms | paired | means | hook peak RSS KB | load |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| event | hook p50 ms | hook p95 ms | hook mean ms | floor p50 ms | paired | means | calls folded | fold ms | per call ms | with fold | hook peak RSS KB | load |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 cat "$t4"
 echo
 echo "## Event sizes"
@@ -286,7 +302,8 @@ for e in edit pre_bash user_prompt_submit; do
 done
 echo "| 1,000 rules, the whole corpus: within 1.3x (paired) | ${corpus_1000}x | $(verdict "$corpus_1000" 1.3) |"
 echo "| a recorded PostToolUse: within 1.5x (paired) | ${rec_post_edit}x | $(verdict "$rec_post_edit" 1.5) |"
-echo "| a recorded PostToolUse: within 1.5x (means, checkpoints included) | ${recm_post_edit}x | $(verdict "$recm_post_edit" 1.5) |"
+echo "| a recorded PostToolUse: within 1.5x (means) | ${recm_post_edit}x | $(verdict "$recm_post_edit" 1.5) |"
+echo "| a recorded PostToolUse: within 1.5x (means, its fold included) | ${recf_post_edit}x | $(verdict "$recf_post_edit" 1.5) |"
 echo "| 1,000 rules: peak RSS within 1.5x of the floor's | ${rss_1000}x | $(verdict "$rss_1000" 1.5) |"
 echo "| cold compile of 1,000 rules under 100 ms | $compile_1000 ms | $(verdict "$compile_1000" 100) |"
 echo "| 10 MB Write against 100 content rules under 100 ms | $size_10M ms | $(verdict "$size_10M" 100) |"

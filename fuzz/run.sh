@@ -14,7 +14,8 @@ fail=0
 
 
 mkdir -p "$W/event" "$W/rules" "$W/glob" "$W/template" "$W/skillrules" \
-    "$W/shellwords" "$W/import" "$W/cache" "$W/kb" "$W/applypatch"
+    "$W/shellwords" "$W/import" "$W/cache" "$W/kb" "$W/applypatch" \
+    "$W/journal"
 cp "$S"/tests/events/*.json "$S"/tests/fixtures/diet103-banners/*.json \
     "$S"/tests/events/agents/*.json "$W/event/"
 # Patches: Codex's own shapes, and the texts of the patch events.
@@ -49,8 +50,23 @@ printf '%s\n' '{"error":"TypeError in src/index.ts:12:5","resolution":{"resolved
 printf '%s\n' '{"error":"Traceback (most recent call last):\n  File \"/p/x.py\", line 3","resolution":{"resolvedBy":"python x.py"}}' \
     '{"error":"x\u0000y \ud800 0xdeadbeef 2026-01-01T00:00:00Z","resolution":[1,{"a":null}]}' >"$W/kb/2"
 
+# Journals: records as hooks write them (the sums made by a hook), one
+# torn, garbage.
+J=$(mktemp -d "$W/jh.XXXXXX")
+for e in post-edit post-failure-bash; do
+	printf 'packs: [observe]\n' >"$J/config.yaml"
+	HOME=$J REFLEXION_HOME=$J REFLEXION_PACKS_DIR=$S/rules \
+	    "$B/src/reflexion-rules" hook <"$S/tests/events/$e.json" \
+	    >/dev/null 2>&1 || true
+done
+cp "$J/data/reflexion.db.pending" "$W/journal/1" 2>/dev/null || :
+{ cat "$W/journal/1" 2>/dev/null; printf 'RRJ1 40 0123456789abcdef k {"v":1'; } >"$W/journal/2"
+printf 'RRJ1 2 0000000000000000 k {}\ngarbage\n\377\n' >"$W/journal/3"
+# Payloads alone (fuzz_journal frames an input that starts with '{').
+grep -a -o '{"v":1.*' "$W/journal/1" | sed -n 1p >"$W/journal/4" || :
+grep -a -o '{"v":1.*' "$W/journal/1" | sed -n 2p >"$W/journal/5" || :
 for t in event rules glob template skillrules shellwords import cache kb \
-    applypatch; do
+    applypatch journal; do
 	bin=$B/fuzz/fuzz_$t
 	mkdir -p "$W/art-$t"
 	# Replay the inputs that crashed before.

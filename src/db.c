@@ -15,7 +15,9 @@
 
 #include "db.h"
 #include "fileio.h"
+#include "journal.h"
 #include "monoclock.h"
+#include "record.h"
 #include "xmalloc.h"
 
 /*
@@ -269,6 +271,7 @@ db_close(struct rr_db *db)
 {
 	if (db == NULL)
 		return;
+	db_cache(db, false);
 	if (db->conn != NULL)
 		sqlite3_close_v2(db->conn);
 	free(db->path);
@@ -387,6 +390,7 @@ set_aside(struct rr_db *db)
 	int		 fd;
 
 	if (db->conn != NULL) {
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 	}
@@ -475,6 +479,70 @@ db_fail(struct rr_db *db, int rc, const char *doing)
 	return ret;
 }
 
+/* ---- statements kept for reuse (db_cache()) ------------------------------ */
+
+/* A kept statement for sql, free and of this connection, reset; or NULL. */
+static sqlite3_stmt *
+cached(struct rr_db *db, const char *sql)
+{
+	struct db_stmt	*e;
+	size_t		 i;
+
+	for (i = 0; i < db->ncache; i++) {
+		e = &db->cache[i];
+		if (e->busy || sqlite3_db_handle(e->st) != db->conn ||
+		    strcmp(e->sql, sql) != 0)
+			continue;
+		sqlite3_reset(e->st);
+		sqlite3_clear_bindings(e->st);
+		e->busy = true;
+		return e->st;
+	}
+	return NULL;
+}
+
+static void
+keep(struct rr_db *db, const char *sql, sqlite3_stmt *st)
+{
+	struct db_stmt	*e;
+
+	if (!db->caching || db->ncache == DB_STMT_CACHE)
+		return;
+	e = &db->cache[db->ncache++];
+	e->sql = xstrdup(sql);
+	e->st = st;
+	e->busy = true;
+}
+
+void
+db_cache(struct rr_db *db, bool on)
+{
+	size_t	i;
+
+	if (!on) {
+		for (i = 0; i < db->ncache; i++) {
+			sqlite3_finalize(db->cache[i].st);
+			free(db->cache[i].sql);
+		}
+		db->ncache = 0;
+	}
+	db->caching = on;
+}
+
+void
+db_finish(struct rr_db *db, sqlite3_stmt *st)
+{
+	size_t	i;
+
+	for (i = 0; i < db->ncache; i++)
+		if (db->cache[i].st == st) {
+			sqlite3_reset(st);
+			db->cache[i].busy = false;
+			return;
+		}
+	sqlite3_finalize(st);
+}
+
 struct sqlite3_stmt *
 db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
     const char *fmt, ...)
@@ -484,10 +552,14 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 	va_list		 ap;
 	int		 rc, i;
 
-	rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK) {
-		*err = db_fail(db, rc, doing);
-		return NULL;
+	if ((st = cached(db, sql)) == NULL) {
+		rc = sqlite3_prepare_v3(db->conn, sql, -1, db->caching ?
+		    SQLITE_PREPARE_PERSISTENT : 0, &st, NULL);
+		if (rc != SQLITE_OK) {
+			*err = db_fail(db, rc, doing);
+			return NULL;
+		}
+		keep(db, sql, st);
 	}
 	va_start(ap, fmt);
 	for (i = 0; rc == SQLITE_OK && fmt[i] != '\0'; i++) {
@@ -512,7 +584,7 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 	}
 	va_end(ap);
 	if (rc != SQLITE_OK) {
-		sqlite3_finalize(st);
+		db_finish(db, st);
 		*err = db_fail(db, rc, doing);
 		return NULL;
 	}
@@ -525,7 +597,7 @@ db_run(struct rr_db *db, struct sqlite3_stmt *st, const char *doing,
 {
 	int	rc = sqlite3_step(st);
 
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, doing);
@@ -786,6 +858,7 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	if (rc != SQLITE_OK) {
 		*err = xasprintf("cannot open database '%s': %s", db->path,
 		    db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 		return rc;
@@ -861,6 +934,70 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 	    &db->has_use_count);
 }
 
+/*
+ * The journal folded in, after an open: a failure leaves it for the next
+ * open and never fails this one.  A hook (bound_queries) folds at most
+ * DB_FOLD_SLICE records and spends DB_FOLD_WAIT_MS at most on it, lock
+ * included, out of its budget.  A lock held elsewhere is not an error:
+ * the fold waits for a later open, the handle stays usable (readers do
+ * not need the write lock), and only a command says so.  The fold may
+ * create a table: the schema cookie is read again.
+ */
+static void
+fold_journal(struct rr_db *db)
+{
+	long long	 saved = db->deadline_ms, cap;
+	char		*err = NULL;
+	bool		 more;
+	int		 rc;
+
+	if (db->folding || db->readonly || is_memory(db) || db->conn == NULL)
+		return;
+	cap = monoclock_ms() + DB_FOLD_WAIT_MS;
+	if (db->bound_queries && cap < saved)
+		db->deadline_ms = cap;
+	/* A hook or the status line folds a slice; a command all of it. */
+	do
+		rc = record_fold(db, db->bound_queries ? DB_FOLD_SLICE : 0,
+		    &more, &err);
+	while (rc == 0 && more && !db->bound_queries);
+	db->deadline_ms = saved;
+	if (rc < 0 && db->conn != NULL && is_busy(db->last_rc)) {
+		db->failed = false;
+		free(db->fail_msg);
+		db->fail_msg = NULL;
+		if (db->bound_queries) {
+			free(err);
+			err = NULL;
+		}
+	}
+	if (err != NULL) {
+		buf_printf(&db->notes, "reflexion-rules: %s; the journal's calls "
+		    "wait for a later open\n", err);
+		free(err);
+	}
+	if (db->conn != NULL)
+		query_int(db->conn, "PRAGMA schema_version",
+		    &db->schema_cookie);
+}
+
+/* Whether db's journal holds calls not folded yet. */
+static bool
+journal_waits(const struct rr_db *db)
+{
+	const char	*ro;
+	char		*jp;
+	bool		 yes;
+
+	if (is_memory(db) || ((ro = getenv("REFLEXION_DB_READONLY")) !=
+	    NULL && *ro != '\0' && strcmp(ro, "0") != 0))
+		return false;
+	jp = journal_path(db->path);
+	yes = journal_pending(jp);
+	free(jp);
+	return yes;
+}
+
 struct sqlite3 *
 db_conn(struct rr_db *db, enum db_mode mode, char **err)
 {
@@ -876,8 +1013,12 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 		return db->conn;
 	if (db->deadline_ms == 0)
 		db->deadline_ms = monoclock_ms() + db->budget_ms;
+	if (mode == DB_READ && !db->folding && journal_waits(db))
+		mode = DB_WRITE;
 	for (attempt = 0; attempt < 2; attempt++) {
 		rc = open_conn(db, mode, &absent, err);
+		if (rc == SQLITE_OK && !absent)
+			fold_journal(db);
 		if (rc == SQLITE_OK)
 			return absent ? NULL : db->conn;
 		if (*err == NULL)
@@ -893,6 +1034,7 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 			mode = DB_WRITE;	/* the lookup sees an empty one */
 	}
 	if (db->conn != NULL) {
+		db_cache(db, false);
 		sqlite3_close_v2(db->conn);
 		db->conn = NULL;
 	}
@@ -1009,6 +1151,7 @@ db_rebuild_index(struct rr_db *db, char **err)
 	 * by the row count checked above, not by the events table's.
 	 */
 	mark = db->notes.len;
+	db_cache(db, false);
 	sqlite3_close_v2(db->conn);
 	db->conn = NULL;
 	db->migrate_limit = 0;

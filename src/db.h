@@ -47,8 +47,23 @@ struct sqlite3_stmt;
 #define DB_MIGRATE_INLINE_ROWS	20000
 /* Statement steps between checks of the deadline (over_budget()). */
 #define DB_PROGRESS_STEPS	1000
+/*
+ * The most a hook spends folding the journal (the lock's wait included),
+ * and the most records it folds: some 0.7 M instructions each.
+ */
+#define DB_FOLD_WAIT_MS		250
+#define DB_FOLD_SLICE		200
 /* WAL frames past which a commit copies them back (db.c). */
 #define DB_WAL_PAGES		64
+
+/* Statements db_cache() keeps, at most. */
+#define DB_STMT_CACHE		24
+
+struct db_stmt {
+	char			*sql;
+	struct sqlite3_stmt	*st;
+	bool			 busy;	/* handed out, not finished yet */
+};
 
 enum db_mode {
 	DB_READ,	/* lookups: a missing file is an empty memory */
@@ -74,6 +89,11 @@ struct rr_db {
 	dev_t		 dev;		/* the file we opened */
 	ino_t		 ino;
 	int		 wal_frames;	/* in the WAL after our last commit */
+	bool		 journal;	/* a hook: calls may go to the journal */
+	bool		 folding;	/* record_fold() is running */
+	bool		 caching;	/* db_prepare() keeps statements */
+	struct db_stmt	 cache[DB_STMT_CACHE];
+	size_t		 ncache;
 	struct buf	 notes;
 };
 
@@ -85,9 +105,12 @@ void	 db_close(struct rr_db *);
 
 /*
  * The connection, opened (and in DB_WRITE mode created) and migrated on
- * the first call.  Returns NULL with *err NULL when, in DB_READ mode, there
- * is no database file yet; NULL with *err set on failure (and every later
- * call then fails the same way without waiting again).
+ * the first call, which also folds the journal beside the file
+ * (journal.h, record_fold()): every reader sees the calls hooks appended
+ * there.  A pending journal makes a DB_READ open create the file.
+ * Returns NULL with *err NULL when, in DB_READ mode, there is no
+ * database file yet; NULL with *err set on failure (and every later call
+ * then fails the same way without waiting again).
  */
 struct sqlite3 *db_conn(struct rr_db *, enum db_mode, char **err);
 
@@ -149,11 +172,27 @@ void	 db_rollback(struct rr_db *);
 struct sqlite3_stmt *db_prepare(struct rr_db *, const char *doing, char **err,
 	     const char *sql, const char *fmt, ...);
 /*
- * Steps a statement of db_prepare() that returns no rows and finalizes it;
- * 0, or -1 and *err.
+ * Steps a statement of db_prepare() that returns no rows and finishes it
+ * (db_finish()); 0, or -1 and *err.
  */
 int	 db_run(struct rr_db *, struct sqlite3_stmt *, const char *doing,
 	     char **err);
+
+/*
+ * Done with a statement of db_prepare(): finalized, or when db_cache()
+ * keeps it, reset for the next db_prepare() of the same SQL.  Every
+ * statement of db_prepare() ends here (or in db_run()), never in
+ * sqlite3_finalize().
+ */
+void	 db_finish(struct rr_db *, struct sqlite3_stmt *);
+/*
+ * On: db_prepare() keeps up to DB_STMT_CACHE statements, prepared once
+ * and reused for the same SQL text (a fold replays hundreds of calls
+ * through the same few statements: preparing was 40% of it).  Off:
+ * every kept statement is finalized.  Closing the connection turns it
+ * off.
+ */
+void	 db_cache(struct rr_db *, bool on);
 
 /* Runs SQL without results; -1 and *err (owned) on failure. */
 int	 db_exec(struct rr_db *, const char *sql, char **err);

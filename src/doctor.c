@@ -19,7 +19,9 @@
 #include "db.h"
 #include "doctor_priv.h"
 #include "fileio.h"
+#include "journal.h"
 #include "load.h"
+#include "monoclock.h"
 #include "places.h"
 #include "progpath.h"
 #include "selfprot.h"
@@ -321,6 +323,44 @@ check_database(struct doctor_report *r, const char *home)
 	free(path);
 }
 
+/*
+ * The journal of recorded calls (journal.h): how many wait to be folded,
+ * and whether some lines are damaged (the fold skips them).  Read under
+ * its lock; nothing is folded or changed.
+ */
+static void
+check_journal(struct doctor_report *r, const char *home)
+{
+	struct journal		 j;
+	struct journal_rec	 rec;
+	char			*db = db_default_path(home), *path, *err = NULL;
+	size_t			 n = 0;
+
+	path = journal_path(db);
+	free(db);
+	if (!journal_pending(path)) {
+		free(path);
+		return;
+	}
+	if (journal_open(&j, path, monoclock_ms() + 2000, &err) < 0) {
+		doctor_add(r, DOCTOR_PROBLEM, "journal", NULL, "%s", err);
+		free(err);
+		free(path);
+		return;
+	}
+	while (j.fd >= 0 && journal_next(&j, &rec))
+		n++;
+	if (j.damaged > 0)
+		doctor_add(r, DOCTOR_NOTE, "journal", NULL, "%s: %zu damaged "
+		    "line(s), skipped when it is folded (a hook killed while "
+		    "writing)", path, j.damaged);
+	doctor_add(r, DOCTOR_OK, "journal", NULL, "%s: %zu recorded call(s) "
+	    "wait to be folded into the database (any memory or kb command "
+	    "does it)", path, n);
+	journal_close(&j);
+	free(path);
+}
+
 /* The state directory: there and writable, or can be made. */
 static void
 check_state(struct doctor_report *r, const char *home)
@@ -383,6 +423,7 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	check_rules(r, &home, project, home.dir);
 	if (home.dir != NULL) {
 		check_database(r, home.dir);
+		check_journal(r, home.dir);
 		check_state(r, home.dir);
 	}
 	config_release(&cfg);

@@ -501,6 +501,8 @@ hook_run(const char *input, size_t len, const struct hook_opts *opts,
 		db = db_new(db_path);
 		/* One call, one budget: no query may run past it either. */
 		db->bound_queries = true;
+		/* A call that only records goes to the journal. */
+		db->journal = true;
 		free(db_path);
 	}
 	memset(&eo, 0, sizeof(eo));

@@ -292,7 +292,7 @@ collect(struct rr_db *db, sqlite3_stmt *st, struct kb_rows *rows, char **err)
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		read_row(st, rows);
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, "query the knowledge base");
@@ -334,7 +334,7 @@ probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 	}
 	if (rows->n >= limit)
 		rc = SQLITE_DONE;
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc != SQLITE_DONE) {
 		*err = db_fail(db, rc, "query the knowledge base");
 		return -1;
@@ -549,7 +549,7 @@ kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
 		return -1;
 	rc = sqlite3_step(ev);
 	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(ev);
+		db_finish(db, ev);
 		if (rc == SQLITE_DONE)
 			return 0;
 		*err = db_fail(db, rc, "query the session's errors");
@@ -560,7 +560,7 @@ kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
 	if (type == SQLITE_NULL || (type == SQLITE_TEXT &&
 	    sqlite3_column_bytes(ev, 0) == 0) || ((type == SQLITE_INTEGER ||
 	    type == SQLITE_FLOAT) && sqlite3_column_double(ev, 0) == 0)) {
-		sqlite3_finalize(ev);
+		db_finish(db, ev);
 		return 0;
 	}
 	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
@@ -570,11 +570,11 @@ kb_session_error(struct rr_db *db, const char *session_id, const char *tool,
 	    sqlite3_column_value(ev, 0), (long long)limit);
 	free(sql);
 	if (st == NULL) {
-		sqlite3_finalize(ev);
+		db_finish(db, ev);
 		return -1;
 	}
 	rc = collect(db, st, rows, err);
-	sqlite3_finalize(ev);
+	db_finish(db, ev);
 	return rc;
 }
 

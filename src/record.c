@@ -257,29 +257,6 @@ record_insert_event(struct rr_db *db, const char *ts, const char *session_id,
 	return db_run(db, st, RECORDING, err);
 }
 
-/* Everything one call writes, prepared before the transaction. */
-struct call {
-	const char	*tool;
-	const char	*session;
-	bool		 success;	/* the call succeeded, no error found */
-	bool		 is_read;
-	char		*file;		/* absolute, redacted; or NULL */
-	char		*command;	/* redacted; or NULL */
-	const char	*target;	/* file, else command */
-	char		*resolved_by;	/* what a resolution names */
-	struct buf	 output;
-	char		*error;		/* normalized; or NULL */
-	char		*error_raw;
-	const char	*detected;	/* why an error was found, or NULL */
-	char		*summary;	/* toolsum.h, redacted */
-	char		*pattern;	/* Grep, Glob: redacted */
-	const char	*tool_use_id;
-	/* Seed 001's own fields, kept as sent. */
-	const char	*conversation_id;
-	const char	*started_at, *ended_at;
-	double		 duration_ms;
-	bool		 has_duration;
-};
 
 char *
 record_redacted(const struct record_opts *o, const char *s, size_t len)
@@ -295,8 +272,8 @@ record_redacted(const struct record_opts *o, const char *s, size_t len)
 	return buf_detach(&b, NULL);
 }
 
-static void
-call_release(struct call *c)
+void
+record_call_release(struct call *c)
 {
 	free(c->file);
 	free(c->command);
@@ -304,6 +281,7 @@ call_release(struct call *c)
 	buf_release(&c->output);
 	free(c->error);
 	free(c->error_raw);
+	free(c->error_red);
 	free(c->summary);
 	free(c->pattern);
 }
@@ -352,9 +330,18 @@ summarize(struct rr_event *ev, const struct record_opts *o, struct call *c)
 	free(shown);
 }
 
-static void
-prepare_call(struct rr_event *ev, const struct record_opts *o,
-    struct call *c)
+void
+record_call_normalize(struct call *c)
+{
+	if (c->error_red == NULL || c->error != NULL)
+		return;
+	c->error = errnorm(c->error_red, strlen(c->error_red), c->project_dir,
+	    c->home);
+}
+
+void
+record_prepare_call(struct rr_event *ev, const struct record_opts *o,
+    struct call *c, bool defer_norm)
 {
 	const cJSON	*dur, *in;
 	const char	*raw, *home = getenv("HOME"), *pat;
@@ -407,10 +394,13 @@ prepare_call(struct rr_event *ev, const struct record_opts *o,
 	if (raw != NULL) {
 		c->detected = detected ? "output" : NULL;
 		red = record_redacted(o, raw, strlen(raw));
-		c->error = errnorm(red, strlen(red), ev->project_dir, home);
 		c->error_raw = xstrndup(red, utf8_prefix(red, strlen(red),
 		    RECORD_ERROR_RAW_MAX));
-		free(red);
+		c->error_red = red;
+		c->project_dir = ev->project_dir;
+		c->home = home;
+		if (!defer_norm)
+			record_call_normalize(c);
 	}
 	summarize(ev, o, c);
 	c->tool_use_id = jstr(ev->root, "tool_use_id");
@@ -433,9 +423,8 @@ key_str(struct buf *b, const char *key, const char *val)
 	jsonw_cstring(b, val);
 }
 
-/* The data column: one JSON object, valid UTF-8 whatever the input. */
-static char *
-call_json(const struct call *c, long long count, const char *first_ts)
+char *
+record_call_json(const struct call *c, long long count, const char *first_ts)
 {
 	struct buf	b;
 
@@ -500,7 +489,7 @@ collapse_read(struct rr_db *db, const struct call *c, long long *count,
 			*first_ts = xstrdup((const char *)
 			    sqlite3_column_text(st, 1));
 	}
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		*err = db_fail(db, rc, RECORDING);
 		return -1;
@@ -537,7 +526,7 @@ tool_sequence(struct rr_db *db, const char *session, long long after,
 		jsonw_cstring(json, t ? t : "");
 	}
 	buf_addc(json, ']');
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, RECORDING);
@@ -597,7 +586,7 @@ pending_errors(struct rr_db *db, const struct call *c, struct pending **out,
 		    xstrdup((const char *)sqlite3_column_text(st, 2)) : NULL;
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, RECORDING);
@@ -677,40 +666,88 @@ record_prune(struct rr_db *db, const char *table, int days, char **err)
 	return rc;
 }
 
+int
+record_call_rows(struct rr_db *db, const struct call *c,
+    const struct record_opts *opts, const char *now, char **err)
+{
+	char		*data, *first_ts = NULL;
+	long long	 count = 1, id;
+	int		 rc;
+
+	if (c->success && c->is_read && opts->collapse_reads &&
+	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
+	    err) < 0)
+		return -1;
+	data = record_call_json(c, count, first_ts);
+	free(first_ts);
+	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
+	    "tool_error", data, err);
+	free(data);
+	if (rc < 0)
+		return -1;
+	id = sqlite3_last_insert_rowid(db->conn);
+	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
+		return -1;
+	if (id % RECORD_PRUNE_EVERY == 0 &&
+	    record_prune(db, "events", opts->retention_days, err) < 0)
+		return -1;
+	return 0;
+}
+
 /* One transaction: the event's row, what it resolves, the pruning. */
 static int
 record_call(struct rr_db *db, const struct call *c,
     const struct record_opts *opts, char **err)
 {
-	char		 now[32], *data, *first_ts = NULL;
-	long long	 count = 1, id;
-	int		 rc;
+	char	now[32];
 
 	db_now(now);
 	if (db_begin(db, err) < 0)
 		return -1;
-	if (c->success && c->is_read && opts->collapse_reads &&
-	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
-	    err) < 0)
-		goto fail;
-	data = call_json(c, count, first_ts);
-	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
-	    "tool_error", data, err);
-	free(data);
-	if (rc < 0)
-		goto fail;
-	id = sqlite3_last_insert_rowid(db->conn);
-	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
-		goto fail;
-	if (id % RECORD_PRUNE_EVERY == 0 &&
-	    record_prune(db, "events", opts->retention_days, err) < 0)
-		goto fail;
-	free(first_ts);
+	if (record_call_rows(db, c, opts, now, err) < 0) {
+		db_rollback(db);
+		return -1;
+	}
 	return db_commit(db, err);
-fail:
-	free(first_ts);
-	db_rollback(db);
-	return -1;
+}
+
+/*
+ * A hook that has not opened the database, or could not (locked past its
+ * budget, corrupt): the prepared call goes to the journal, unless it is
+ * off or full (then the database is opened, which folds the journal
+ * first, and the call written as usual).
+ */
+static int
+journal_or_write(struct rr_db *db, struct rr_event *ev,
+    const struct record_opts *opts, char **err)
+{
+	struct call	c;
+	int		rc;
+
+	record_prepare_call(ev, opts, &c, true);
+	rc = record_journal_call(db, &c, opts, err);
+	if (rc < 0) {
+		buf_printf(&db->notes, "reflexion-rules: %s; the call is "
+		    "written to the database instead\n", *err);
+		free(*err);
+		*err = NULL;
+	}
+	if (rc != 0) {
+		record_call_normalize(&c);
+		if (db_conn(db, DB_WRITE, err) == NULL)
+			rc = -1;
+		else if (db->readonly) {
+			*err = xasprintf("database '%s' is read-only",
+			    db->path);
+			rc = -1;
+		} else {
+			rc = record_call(db, &c, opts, err);
+			if (rc < 0 && db_repaired_for_retry(db, err))
+				rc = record_call(db, &c, opts, err);
+		}
+	}
+	record_call_release(&c);
+	return rc;
 }
 
 int
@@ -744,6 +781,10 @@ record_event(struct rr_db *db, struct rr_event *ev,
 		*err = xstrdup("the event has no tool_name");
 		return -1;
 	}
+	if ((ev->kind == EV_POST_TOOL_USE || ev->kind ==
+	    EV_POST_TOOL_USE_FAILURE) && db->journal && (db->conn == NULL ||
+	    db->failed))
+		return journal_or_write(db, ev, opts, err);
 	if (db_conn(db, DB_WRITE, err) == NULL)
 		return -1;
 	if (db->readonly) {
@@ -761,11 +802,11 @@ record_event(struct rr_db *db, struct rr_event *ev,
 	default:
 		break;
 	}
-	prepare_call(ev, opts, &c);
+	record_prepare_call(ev, opts, &c, false);
 	rc = record_call(db, &c, opts, err);
 	/* A damaged index fails error_kb's triggers: repair, then again. */
 	if (rc < 0 && db_repaired_for_retry(db, err))
 		rc = record_call(db, &c, opts, err);
-	call_release(&c);
+	record_call_release(&c);
 	return rc;
 }

@@ -104,6 +104,20 @@ int	 record_insert_event(struct rr_db *, const char *ts,
 	     const char *session_id, const char *type, const char *data,
 	     char **err);
 
+/*
+ * Folds the journal beside db's file (journal.h) into it: db_conn()
+ * calls it right after opening.  Under the journal's lock, its whole
+ * records after the last one folded before are replayed in order, as
+ * record_event() would have written them (collapsed Reads, resolutions,
+ * pruning), in one transaction that also keeps the last record's key;
+ * then the journal is emptied.  A crash between the two leaves records
+ * the key says are done.  Damaged records are skipped with a note.
+ * With max (0: no limit), at most max records are folded and *more says
+ * whether some wait for another call, which starts after the key.
+ * 0, or -1 and *err: nothing was written, the journal stays.
+ */
+int	 record_fold(struct rr_db *, size_t max, bool *more, char **err);
+
 /* Exposed for tests: what the recorder keeps of a tool's output. */
 void	 record_compress(const char *s, size_t len,
 	     const struct record_opts *, struct buf *out);

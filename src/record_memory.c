@@ -105,7 +105,7 @@ last_prompt(struct rr_db *db, const char *session, char **out, char **err)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
 		*out = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	db_finish(db, st);
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return 0;
 	*err = db_fail(db, rc, WRITING);

@@ -20,34 +20,38 @@
 #define ENV_SECRET_MIN	8
 
 /*
- * Pattern, replacement, and the literals a match must hold where relit.h
- * cannot read them from the pattern ("i:" first: caseless, compared as
- * PCRE2 compares, case folding included), "|" between them; NULL: relit.
+ * Pattern, replacement, and the literals a match must hold ("i:" first:
+ * caseless, compared as PCRE2 compares, case folding included), "|"
+ * between them; NULL: relit.h reads them from the pattern.  Every entry
+ * names them: reading them cost each recorded call some 60 K
+ * instructions, a tenth of it once the database is not opened.
  * A \K keeps what precedes it (the name of a variable, the scheme and user
  * of a URL) and masks only the value.
  */
 static const char *const builtins[][3] = {
 	{ "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\\s\\S]*?-----END "
 	    "[A-Z0-9 ]*PRIVATE KEY-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]",
-	    NULL },
+	    "-----BEGIN " },
 	{ "-----BEGIN PGP PRIVATE KEY BLOCK-----(?:[\\s\\S]*?-----END PGP "
 	    "PRIVATE KEY BLOCK-----|[\\s\\S]*)", "[REDACTED PRIVATE KEY]",
-	    NULL },
+	    "-----BEGIN PGP PRIVATE KEY BLOCK-----" },
 	/* The end of a key whose start was cut off elsewhere. */
 	{ "(?m)^(?:[A-Za-z0-9+/=]{16,}\\r?\\n)+-----END [A-Z0-9 ]*PRIVATE "
-	    "KEY-----", "[REDACTED PRIVATE KEY]", NULL },
+	    "KEY-----", "[REDACTED PRIVATE KEY]", "PRIVATE KEY-----" },
 	{ "(?i)\\b(?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?"
-	    "(?:bearer|basic|token|bot)?\\s*\\K[^\\s\"',;]+", REDACTED, NULL },
-	{ "(?i)\\bbearer\\s+\\K[A-Za-z0-9._~+/=-]{8,}", REDACTED, NULL },
+	    "(?:bearer|basic|token|bot)?\\s*\\K[^\\s\"',;]+", REDACTED,
+	    "i:authorization" },
+	{ "(?i)\\bbearer\\s+\\K[A-Za-z0-9._~+/=-]{8,}", REDACTED,
+	    "i:bearer" },
 	{ "\\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\\b",
 	    REDACTED, "AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA" },
 	{ "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
 	    REDACTED, "gh|github_pat_" },
-	{ "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED, NULL },
-	{ "\\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", REDACTED, NULL },
-	{ "\\bAIza[0-9A-Za-z_-]{35}", REDACTED, NULL },
+	{ "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED, "xox" },
+	{ "\\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}", REDACTED, "sk-" },
+	{ "\\bAIza[0-9A-Za-z_-]{35}", REDACTED, "AIza" },
 	{ "\\beyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}",
-	    REDACTED, NULL },
+	    REDACTED, "eyJ" },
 	/* A URL's password, also without a user (redis://:pw@host). */
 	{ "(?i)\\b[a-z][a-z0-9+.-]*://[^/\\s:@]*:\\K[^/\\s@]+(?=@)", REDACTED,
 	    "://" },

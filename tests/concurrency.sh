@@ -83,4 +83,45 @@ for round in 1 2; do
 	fi
 	rm -f "$TMPROOT"/out.* "$TMPROOT"/err.*
 done
+# The same hooks append to the journal while readers fold it: three
+# `memory search` loops run through all of it.  Every call is one row,
+# none lost, none folded twice, and the journal ends empty.
+for round in 1 2; do
+	rm -rf "$REFLEXION_HOME"
+	rm -f "$TMPROOT/stop" "$TMPROOT"/rout.*
+	r=0
+	while [ "$r" -lt 3 ]; do
+		r=$((r + 1))
+		(while [ ! -f "$TMPROOT/stop" ]; do
+			REFLEXION_DB_BUDGET_MS=120000 "$RR" memory search make \
+			    >>"$TMPROOT/rout.$r" 2>>"$TMPROOT/rerr.$r"
+		done) &
+	done
+	i=0
+	while [ "$i" -lt "$N" ]; do
+		i=$((i + 1))
+		printf '{"session_id":"par-3","hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"make t%d"},"tool_use_id":"toolu_%d","tool_response":{"stdout":"ok","stderr":""}}' "$i" "$i" |
+		    REFLEXION_DB_BUDGET_MS=120000 "$RR" hook \
+		    --rules "$TMPROOT/mixed.yaml" >/dev/null 2>"$TMPROOT/err.$i" &
+	done
+	# The hooks first: the readers are their siblings in the background.
+	j=0
+	while [ "$(ls "$TMPROOT"/err.* 2>/dev/null | wc -l)" -lt "$N" ] &&
+	    [ $j -lt 100 ]; do sleep 0.1; j=$((j + 1)); done
+	sleep 1
+	: >"$TMPROOT/stop"
+	wait
+	rows=$("$SQLRUN" "$REFLEXION_HOME/data/reflexion.db" \
+	    "SELECT count(*), count(DISTINCT json_extract(data, '$.tool_use_id')) FROM events WHERE session_id = 'par-3'")
+	seen=$(cat "$TMPROOT"/rout.* | grep -c 'make t')
+	if [ "$rows" = "$N|$N" ] && [ "$seen" -gt 0 ] &&
+	    [ ! -s "$REFLEXION_HOME/data/reflexion.db.pending" ] &&
+	    ! cat "$TMPROOT"/err.* "$TMPROOT"/rerr.* | grep -q .; then
+		ok "round $round: $N journaled hooks beside 3 folding readers: $N rows, none twice ($seen seen by the readers)"
+	else
+		not_ok "round $round: rows and distinct calls: $rows of $N"
+		cat "$TMPROOT"/err.* "$TMPROOT"/rerr.* | sort | uniq -c | diag
+	fi
+	rm -f "$TMPROOT"/err.* "$TMPROOT"/rerr.* "$TMPROOT"/rout.* "$TMPROOT/stop"
+done
 done_testing

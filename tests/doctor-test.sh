@@ -252,6 +252,16 @@ mkdir -p "$T/home/.reflexion/data"
 doc
 check_doc "a whole database: its entries counted" 0 \
     "ok       database     $T/home/.reflexion/data/reflexion.db: whole, 1 knowledge-base entry"
+# A hook's recorded call waits in the journal; a torn line beside it.
+printf 'version: 1\nrules:\n  - id: rec\n    on: PostToolUse\n    action: record\n' >"$T/rec.yaml"
+printf '{"session_id":"d","hook_event_name":"PostToolUse","cwd":"%s","tool_name":"Bash","tool_input":{"command":"ls"}}' "$P" |
+    (cd "$P" && HOME=$T/home "$RR" hook --rules "$T/rec.yaml") >/dev/null 2>&1
+printf 'RRJ1 12 torn' >>"$T/home/.reflexion/data/reflexion.db.pending"
+doc
+check_doc "a journal: its calls counted, a damaged line noted" 0 \
+    "ok       journal      $T/home/.reflexion/data/reflexion.db.pending: 1 recorded call(s) wait to be folded" \
+    "note     journal      $T/home/.reflexion/data/reflexion.db.pending: 1 damaged line(s)"
+rm -f "$T/home/.reflexion/data/reflexion.db.pending"
 head -c 4096 /dev/urandom >"$T/home/.reflexion/data/reflexion.db"
 rm -f "$T/home/.reflexion/data/reflexion.db-wal" "$T/home/.reflexion/data/reflexion.db-shm"
 doc

@@ -3,8 +3,9 @@
 # tests/fixtures/secrets/corpus.tsv (71 shapes, the Korean labels among
 # them) goes through the hook as a tool's output, a command, a prompt and
 # a saved turn, with the observe and hook-memory packs recording; then no
-# secret may be in the database file or in its WAL, where SQLite keeps the
-# last commits.  The rows themselves must be there: a test that records
+# secret may be in the database file, in its WAL, where SQLite keeps the
+# last commits, or in the journal the tool calls are appended to until
+# the next open of the database folds them (DB.pending).  The rows themselves must be there: a test that records
 # nothing would pass by checking nothing.
 . "$SRCDIR/tests/lib.sh"
 
@@ -23,9 +24,10 @@ json() {
 	printf '%s' "$1" | sed 's/"/\\"/g'
 }
 
-# found SECRET: whether it is in the database or its WAL, as bytes.
+# found SECRET: whether it is in the database, its WAL or the journal,
+# as bytes.
 found() {
-	for f in "$db" "$db-wal"; do
+	for f in "$db" "$db-wal" "$db.pending"; do
 		[ -f "$f" ] && grep -a -q -F -e "$1" "$f" && return 0
 	done
 	return 1
@@ -36,6 +38,7 @@ found() {
 # empties it), and in the database again at the end.
 n=0
 wal_seen=0
+journal_seen=0
 : >leaks
 while IFS='	' read -r label text secret; do
 	case $label in '#'*|'') continue ;; esac
@@ -45,6 +48,9 @@ while IFS='	' read -r label text secret; do
 	    "$n" "$TMPROOT" "$t" | "$RR" hook >/dev/null 2>>err
 	printf '{"hook_event_name":"PostToolUse","session_id":"r%d","cwd":"%s/proj","tool_name":"Bash","tool_input":{"command":"echo \\"%s\\""},"tool_response":{"stdout":"","stderr":""}}' \
 	    "$n" "$TMPROOT" "$t" | "$RR" hook >/dev/null 2>>err
+	# The calls wait in the journal until the prompt's hook folds them.
+	[ -s "$db.pending" ] && journal_seen=$((journal_seen + 1))
+	found "$secret" && echo "$label" >>leaks
 	printf '{"hook_event_name":"UserPromptSubmit","session_id":"r%d","cwd":"%s/proj","prompt":"use this: %s"}' \
 	    "$n" "$TMPROOT" "$t" | "$RR" hook >/dev/null 2>>err
 	printf '{"hook_event_name":"Stop","session_id":"r%d","cwd":"%s/proj","prompt":"and now %s","last_assistant_message":"Done with %s"}' \
@@ -62,6 +68,8 @@ turns=$("$SQLRUN" "$db" "SELECT count(*) FROM chat_logs")
 check "every turn saved ($turns rows)" [ "$turns" -ge "$n" ]
 check "the WAL held the latest calls when searched ($wal_seen times)" \
     [ "$wal_seen" -gt 0 ]
+check "the journal held the latest calls when searched ($journal_seen times)" \
+    [ "$journal_seen" -eq "$n" ]
 check "the hook said nothing about failures" [ ! -s err ]
 diag <err
 

@@ -386,12 +386,14 @@ rules:
     action: context
     message: first tool call of the session
 YAML
-post_push warm | "$RR" hook --rules rec.yaml >/dev/null 2>&1
+# Written directly (not journaled), so that the database exists to lock.
+post_push warm | REFLEXION_NO_JOURNAL=1 "$RR" hook --rules rec.yaml >/dev/null 2>&1
 
 # The database is locked by another process for longer than the deadline:
-# the recording waits, the deadline passes, the deny must still be given.
+# a recording written directly waits, the deadline passes, the deny must
+# still be given.
 hold_db exclusive
-post_push s3 | "$RR" hook --rules rec.yaml --deadline 300 >out 2>err
+post_push s3 | REFLEXION_NO_JOURNAL=1 "$RR" hook --rules rec.yaml --deadline 300 >out 2>err
 status=$?
 if [ $status = 0 ] && grep -q '"decision":"block","reason":"no force pushes' out &&
     grep -q 'passed after the decision' err; then
@@ -406,6 +408,14 @@ if grep -q 'first tool call of the session' out; then
 else
 	not_ok "a database locked past the deadline: the once rule's text is lost"
 	diag <out
+fi
+# Journaled (the default), the call does not touch the locked database.
+post_push s3j | "$RR" hook --rules rec.yaml --deadline 300 >out 2>err
+if grep -q '"decision":"block","reason":"no force pushes' out && [ ! -s err ] &&
+    grep -q '"session":"s3j"' "$DB.pending"; then
+	ok "a database locked past the deadline: a journaled call neither waits nor is lost"
+else
+	not_ok "a locked database and the journal"; diag <out; diag <err
 fi
 release_db
 

@@ -3,7 +3,11 @@
  * missing where the tests run):
  *
  *   sqlrun DB SQL
- *	runs SQL, prints each result row with '|' between columns
+ *	folds the journal beside DB first, if it holds anything (as every
+ *	reader of the engine does when it opens DB: journal.h), then runs
+ *	SQL, prints each result row with '|' between columns
+ *   sqlrun --raw DB SQL
+ *	the same without the fold: DB's file as it is
  *   sqlrun --hold write|exclusive DB SECONDS READYFILE
  *	takes a write lock (BEGIN IMMEDIATE and an insert) or an exclusive
  *	one (locking_mode EXCLUSIVE, BEGIN EXCLUSIVE and an insert, which
@@ -15,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "db.h"
+#include "journal.h"
+#include "xmalloc.h"
 
 static int
 print_row(void *arg, int n, char **vals, char **names)
@@ -56,6 +64,26 @@ hold(const char *mode, const char *path, int seconds, const char *ready)
 	return 0;
 }
 
+/* What the engine's next open of path would fold, folded now. */
+static void
+fold(const char *path)
+{
+	struct rr_db	*db;
+	char		*jp = journal_path(path), *err = NULL;
+
+	if (journal_pending(jp)) {
+		db = db_new(path);
+		db->budget_ms = 10000;
+		if (db_conn(db, DB_WRITE, &err) == NULL) {
+			fprintf(stderr, "sqlrun: %s\n", err);
+			free(err);
+		}
+		fwrite(db->notes.data, 1, db->notes.len, stderr);
+		db_close(db);
+	}
+	free(jp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -64,6 +92,11 @@ main(int argc, char **argv)
 
 	if (argc == 6 && strcmp(argv[1], "--hold") == 0)
 		return hold(argv[2], argv[3], atoi(argv[4]), argv[5]);
+	if (argc == 4 && strcmp(argv[1], "--raw") == 0) {
+		argc--;
+		argv++;
+	} else if (argc == 3)
+		fold(argv[1]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: sqlrun DB SQL | sqlrun --hold "
 		    "write|exclusive DB SECONDS READYFILE\n");
