@@ -147,6 +147,31 @@ main(void)
 	    "UTF-8 becomes U+FFFD, controls, quotes and backslashes escaped");
 	buf_release(&b);
 
+	/*
+	 * Sequences at the edges of UTF-8: overlongs (C0, E0 80, F0 80),
+	 * surrogates (ED A0), past U+10FFFF (F4 90), a lead without its
+	 * continuation or cut short by the end; the smallest and largest
+	 * valid ones of each length copied as they are.  Each invalid byte
+	 * is one U+FFFD and one character.
+	 */
+	buf_init(&b);
+	jsonw_string(&b, "\xc0\xaf|\xe0\x80\xaf|\xf0\x80\x80\xaf|"
+	    "\xed\xa0\x80|\xf4\x90\x80\x80|\xc3x|\xc2\x80\xdf\xbf"
+	    "\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+	    "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\x7f|\xe2\x94", 52);
+	is_str(b.data, "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+	    "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+	    "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffdx|\xc2\x80\xdf\xbf"
+	    "\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+	    "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\x7f|\\ufffd\\ufffd\"",
+	    "jsonw: overlongs, surrogates, past U+10FFFF and cut sequences "
+	    "are U+FFFD byte by byte; the edges of valid UTF-8 are copied");
+	ok(utf8_count(b.data + 1, b.len - 2) == b.len - 2 - 16,
+	    "utf8_count: one character per sequence");
+	buf_release(&b);
+	ok(utf8_count("\xc0\xaf\xe2\x94\x81" "a\xf0\x9f", 8) == 6,
+	    "utf8_count: an invalid byte is a character of its own");
+
 	/* The 10,000-character cap, counted in characters. */
 	buf_init(&b);
 	buf_adds(&b, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"");
