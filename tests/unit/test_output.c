@@ -2,6 +2,7 @@
 #include "helpers.h"
 #include "jsonw.h"
 #include "tap.h"
+#include "template.h"
 
 static struct ruleset	rs;
 static struct diag_list	dl;
@@ -19,6 +20,80 @@ reply_is(const char *event, const char *want, const char *what)
 
 	is_str(got, want, "%s", what);
 	free(got);
+}
+
+/* Whether two compiled templates are the same, segment by segment. */
+static bool
+same_template(const struct template *a, const struct template *b)
+{
+	const struct tpl_seg	*x, *y;
+	size_t			 i;
+
+	if (a->n != b->n || a->uses_kb != b->uses_kb ||
+	    a->uses_memory != b->uses_memory || strcmp(a->src, b->src) != 0)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		x = &a->segs[i];
+		y = &b->segs[i];
+		if (x->kind != y->kind || x->len != y->len ||
+		    x->var != y->var || x->field != y->field ||
+		    x->mfield != y->mfield || x->section != y->section ||
+		    x->inverted != y->inverted || x->seplen != y->seplen ||
+		    (x->text == NULL) != (y->text == NULL) ||
+		    (x->text && memcmp(x->text, y->text, x->len) != 0) ||
+		    (x->sep == NULL) != (y->sep == NULL) ||
+		    (x->sep && memcmp(x->sep, y->sep, x->seplen) != 0) ||
+		    (x->body == NULL) != (y->body == NULL) ||
+		    (x->body && !same_template(x->body, y->body)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The default banner written out in output.c is what its text compiles
+ * to, and renders the same for lists empty, one and many long.
+ */
+static void
+default_banner(void)
+{
+	static const char *const one[] = { "alpha" };
+	static const char *const many[] = { "b1", "b2", "b3" };
+	const struct template	*pre = output_default_banner_template();
+	struct template		 t;
+	struct arena		 a;
+	struct tpl_ctx		 tc;
+	struct buf		 x, y;
+	char			*err = NULL;
+	size_t			 off, k;
+	int			 m;
+
+	arena_init(&a);
+	ok(tpl_compile_banner(&a, output_default_banner,
+	    strlen(output_default_banner), &t, &err, &off) == 0,
+	    "the default banner compiles");
+	ok(same_template(pre, &t), "the default banner written out is the "
+	    "compiled one");
+	for (m = 0, k = 0; m < 16; m++) {
+		memset(&tc, 0, sizeof(tc));
+		tc.skills[0] = (m & 1) ? one : NULL;
+		tc.nskills[0] = (m & 1) ? 1 : 0;
+		tc.skills[1] = (m & 2) ? many : NULL;
+		tc.nskills[1] = (m & 2) ? 3 : 0;
+		tc.skills[2] = (m & 4) ? one : NULL;
+		tc.nskills[2] = (m & 4) ? 1 : 0;
+		tc.skills[3] = (m & 8) ? many : NULL;
+		tc.nskills[3] = (m & 8) ? 3 : 0;
+		buf_init(&x);
+		buf_init(&y);
+		tpl_render(pre, &tc, &x);
+		tpl_render(&t, &tc, &y);
+		k += x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+		buf_release(&x);
+		buf_release(&y);
+	}
+	is_int(k, 16, "both render alike for every mix of lists");
+	arena_release(&a);
 }
 
 int
@@ -192,6 +267,8 @@ main(void)
 	}
 	free(out);
 	buf_release(&b);
+
+	default_banner();
 
 	diag_list_release(&dl);
 	ruleset_release(&rs);
