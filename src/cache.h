@@ -38,7 +38,7 @@
  * rule encoding (cache_rule.c, cache_cond.c, cache_codec.c).
  */
 #define CACHE_FORMAT	10
-#define CACHE_CHUNK	8
+#define CACHE_CHUNK	32
 
 struct cache_identity {
 	const char	*engine;	/* PACKAGE_VERSION */
