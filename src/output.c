@@ -106,51 +106,67 @@ const char output_default_banner[] =
 
 /*
  * The default banner as tpl_compile_banner() makes it from the text
- * above, written out from the same pieces: compiling it cost every call
+ * above, put together from the same pieces: compiling it cost every call
  * that suggests a skill ~20 K instructions (a tenth of what the hook
- * spends above the floor).  test_output.c checks that the two agree,
- * segment by segment.
+ * spends above the floor).  Filled in by code on first use, not written
+ * as initialized data: pointers in data are relocated at every start,
+ * and the page they land on is copied for every call.  test_output.c
+ * checks that the two agree, segment by segment.
  */
-#define SEG_TEXT(s) \
-	{ .kind = TPL_LITERAL, .text = s, .len = sizeof(s) - 1, \
-	    .var = V__COUNT }
-#define SEG_GROUP_BODY(v, head) { \
-	SEG_TEXT(head BANNER_ARROW), \
-	{ .kind = TPL_VAR, .var = v, .section = SEC_VAR, \
-	    .sep = BANNER_ARROW, .seplen = sizeof(BANNER_ARROW) - 1 }, \
-	SEG_TEXT("\n\n") }
-#define SEG_GROUP(v, t) \
-	{ .kind = TPL_SECTION, .var = v, .section = SEC_VAR, .body = &t }
-#define TPL_OF(a) \
-	{ .segs = a, .n = sizeof(a) / sizeof(a[0]), \
-	    .src = output_default_banner }
+static struct tpl_seg	banner_segs[6];
+static struct tpl_seg	banner_group_segs[4][3];
+static struct template	banner_groups[4];
+static struct template	banner_compiled;
 
-static struct tpl_seg	banner_critical_segs[] =
-    SEG_GROUP_BODY(V_CRITICAL, BANNER_CRITICAL);
-static struct tpl_seg	banner_high_segs[] =
-    SEG_GROUP_BODY(V_HIGH, BANNER_HIGH);
-static struct tpl_seg	banner_medium_segs[] =
-    SEG_GROUP_BODY(V_MEDIUM, BANNER_MEDIUM);
-static struct tpl_seg	banner_low_segs[] =
-    SEG_GROUP_BODY(V_LOW, BANNER_LOW);
-static struct template	banner_critical = TPL_OF(banner_critical_segs);
-static struct template	banner_high = TPL_OF(banner_high_segs);
-static struct template	banner_medium = TPL_OF(banner_medium_segs);
-static struct template	banner_low = TPL_OF(banner_low_segs);
-static struct tpl_seg	banner_segs[] = {
-	SEG_TEXT(BANNER_HEAD),
-	SEG_GROUP(V_CRITICAL, banner_critical),
-	SEG_GROUP(V_HIGH, banner_high),
-	SEG_GROUP(V_MEDIUM, banner_medium),
-	SEG_GROUP(V_LOW, banner_low),
-	SEG_TEXT(BANNER_TAIL)
-};
-static const struct template	output_banner_compiled = TPL_OF(banner_segs);
+static void
+banner_text(struct tpl_seg *seg, const char *text, size_t len)
+{
+	seg->kind = TPL_LITERAL;
+	seg->text = text;
+	seg->len = len;
+	seg->var = V__COUNT;
+}
+
+/* Group i: {{#v}}HEAD -> {{v | join: "\n  -> "}}\n\n{{/v}}. */
+static void
+banner_group(int i, enum tpl_var v, const char *head, size_t len)
+{
+	struct tpl_seg	*body = banner_group_segs[i];
+
+	banner_text(&body[0], head, len);
+	body[1].kind = TPL_VAR;
+	body[1].var = v;
+	body[1].section = SEC_VAR;
+	body[1].sep = BANNER_ARROW;
+	body[1].seplen = sizeof(BANNER_ARROW) - 1;
+	banner_text(&body[2], "\n\n", 2);
+	banner_groups[i].segs = body;
+	banner_groups[i].n = 3;
+	banner_groups[i].src = output_default_banner;
+	banner_segs[1 + i].kind = TPL_SECTION;
+	banner_segs[1 + i].var = v;
+	banner_segs[1 + i].section = SEC_VAR;
+	banner_segs[1 + i].body = &banner_groups[i];
+}
+
+#define BANNER_GROUP_SEGS(i, v, head) \
+	banner_group(i, v, head BANNER_ARROW, sizeof(head BANNER_ARROW) - 1)
 
 const struct template *
 output_default_banner_template(void)
 {
-	return &output_banner_compiled;
+	if (banner_compiled.segs != NULL)
+		return &banner_compiled;
+	banner_text(&banner_segs[0], BANNER_HEAD, sizeof(BANNER_HEAD) - 1);
+	BANNER_GROUP_SEGS(0, V_CRITICAL, BANNER_CRITICAL);
+	BANNER_GROUP_SEGS(1, V_HIGH, BANNER_HIGH);
+	BANNER_GROUP_SEGS(2, V_MEDIUM, BANNER_MEDIUM);
+	BANNER_GROUP_SEGS(3, V_LOW, BANNER_LOW);
+	banner_text(&banner_segs[5], BANNER_TAIL, sizeof(BANNER_TAIL) - 1);
+	banner_compiled.n = 6;
+	banner_compiled.src = output_default_banner;
+	banner_compiled.segs = banner_segs;
+	return &banner_compiled;
 }
 
 void
