@@ -191,6 +191,15 @@ rr_fold_offset(const char *s, size_t len, size_t off, bool end)
 
 	if (end && off == 0)
 		return 0;
+	/*
+	 * ASCII folds to one byte: over an ASCII prefix the offsets are the
+	 * same, and the walk below goes on from where it ends.
+	 */
+	while (pos < len && pos < off && p[pos] < 0x80)
+		pos++;
+	if (pos == len || pos == off)
+		return pos;
+	fpos = pos;
 	while (pos < len) {
 		if (p[pos] < 0x80 ||
 		    (k = utf8_decode(p + pos, len - pos, &c)) == 0) {

@@ -30,7 +30,21 @@ rr_checksum(const void *data, size_t n)
 	uint64_t		 h = K2 ^ ((uint64_t)n * K1), w;
 	size_t			 rest;
 
-	/* (h ^ w) * odd, then a rotation: invertible in h and in w. */
+	/*
+	 * (h ^ w) * odd, then a rotation: invertible in h and in w.  Four
+	 * words a turn: the same chain, with a quarter of the loop's own
+	 * instructions (the caches' sums are most of what a call hashes).
+	 */
+	for (; n >= 32; p += 32, n -= 32) {
+		memcpy(&w, p, 8);
+		h = rotl((h ^ w) * K1, 29);
+		memcpy(&w, p + 8, 8);
+		h = rotl((h ^ w) * K1, 29);
+		memcpy(&w, p + 16, 8);
+		h = rotl((h ^ w) * K1, 29);
+		memcpy(&w, p + 24, 8);
+		h = rotl((h ^ w) * K1, 29);
+	}
 	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&w, p, 8);
 		h = rotl((h ^ w) * K1, 29);

@@ -7,34 +7,30 @@ size_t
 utf8_seqlen(const unsigned char *s, size_t avail)
 {
 	unsigned char	c = s[0];
-	size_t		n, i;
-	unsigned int	cp;
 
+	/*
+	 * The lead byte gives the length; the second byte's range rules out
+	 * overlongs (E0, F0), surrogates (ED) and values past U+10FFFF (F4),
+	 * so no code point is assembled.
+	 */
 	if (c < 0x80)
 		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else
+	if (c < 0xc2 || c > 0xf4)
 		return 0;
-	if (avail < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+	if (c <= 0xdf)
+		return avail >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c <= 0xef) {
+		if (avail < 3 || (s[1] & 0xc0) != 0x80 ||
+		    (s[2] & 0xc0) != 0x80 || (c == 0xe0 && s[1] < 0xa0) ||
+		    (c == 0xed && s[1] >= 0xa0))
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		return 3;
 	}
-	/* Reject overlongs, surrogates and values past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if (avail < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+	    (s[3] & 0xc0) != 0x80 || (c == 0xf0 && s[1] < 0x90) ||
+	    (c == 0xf4 && s[1] >= 0x90))
 		return 0;
-	return n;
+	return 4;
 }
 
 char *
@@ -78,6 +74,12 @@ utf8_count(const char *s, size_t len)
 	size_t			 i = 0, chars = 0, n;
 
 	while (i < len) {
+		/* ASCII is one byte, one character: no call for it. */
+		if (p[i] < 0x80) {
+			i++;
+			chars++;
+			continue;
+		}
 		n = utf8_seqlen(p + i, len - i);
 		i += n ? n : 1;
 		chars++;
@@ -85,20 +87,40 @@ utf8_count(const char *s, size_t len)
 	return chars;
 }
 
+/*
+ * The length of the run at p[i..len) that is copied as it is: plain
+ * ASCII and whole, valid UTF-8 sequences (what a reply mostly holds).
+ */
+static size_t
+plain_run(const unsigned char *p, size_t i, size_t len)
+{
+	size_t	n;
+
+	while (i < len) {
+		if (p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' &&
+		    p[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (p[i] < 0x80 || (n = utf8_seqlen(p + i, len - i)) == 0)
+			break;
+		i += n;
+	}
+	return i;
+}
+
 void
 jsonw_string(struct buf *b, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, run, n;
+	size_t			 i = 0, run;
 	char			 esc[8];
 
+	/* Most text needs no escape: room for all of it in one go. */
+	buf_grow(b, len + 2);
 	buf_addc(b, '"');
 	while (i < len) {
-		/* Copy runs of plain ASCII in one go. */
-		run = i;
-		while (run < len && p[run] >= 0x20 && p[run] < 0x80 &&
-		    p[run] != '"' && p[run] != '\\')
-			run++;
+		run = plain_run(p, i, len);
 		buf_add(b, p + i, run - i);
 		i = run;
 		if (i >= len)
@@ -118,14 +140,9 @@ jsonw_string(struct buf *b, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_seqlen(p + i, len - i);
-		if (n == 0) {
-			buf_add(b, "\\ufffd", 6);
-			i++;
-		} else {
-			buf_add(b, p + i, n);
-			i += n;
-		}
+		/* Not the start of a valid sequence (plain_run() said so). */
+		buf_add(b, "\\ufffd", 6);
+		i++;
 	}
 	buf_addc(b, '"');
 }

@@ -79,41 +79,94 @@ any_fired(const struct eval_outcome *o, enum rr_action act)
 	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
 	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81" \
 	"\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81\n"
+#define BANNER_ARROW	"\n  \xe2\x86\x92 "
 #define BANNER_GROUP(name, head) \
-	"{{#" name "}}" head "\n  \xe2\x86\x92 {{" name " | join: " \
+	"{{#" name "}}" head BANNER_ARROW "{{" name " | join: " \
 	"\"\\n  \xe2\x86\x92 \"}}\n\n{{/" name "}}"
+#define BANNER_HEAD \
+	BANNER_RULE \
+	"\xf0\x9f\x8e\xaf SKILL ACTIVATION CHECK\n" \
+	BANNER_RULE \
+	"\n"
+#define BANNER_CRITICAL	"\xe2\x9a\xa0\xef\xb8\x8f CRITICAL SKILLS (REQUIRED):"
+#define BANNER_HIGH	"\xf0\x9f\x93\x9a RECOMMENDED SKILLS:"
+#define BANNER_MEDIUM	"\xf0\x9f\x92\xa1 SUGGESTED SKILLS:"
+#define BANNER_LOW	"\xf0\x9f\x93\x8c OPTIONAL SKILLS:"
+#define BANNER_TAIL \
+	"ACTION: Use Skill tool BEFORE responding\n" \
+	BANNER_RULE
 
 const char output_default_banner[] =
-	BANNER_RULE
-	"\xf0\x9f\x8e\xaf SKILL ACTIVATION CHECK\n"
-	BANNER_RULE
-	"\n"
-	BANNER_GROUP("critical",
-	    "\xe2\x9a\xa0\xef\xb8\x8f CRITICAL SKILLS (REQUIRED):")
-	BANNER_GROUP("high", "\xf0\x9f\x93\x9a RECOMMENDED SKILLS:")
-	BANNER_GROUP("medium", "\xf0\x9f\x92\xa1 SUGGESTED SKILLS:")
-	BANNER_GROUP("low", "\xf0\x9f\x93\x8c OPTIONAL SKILLS:")
-	"ACTION: Use Skill tool BEFORE responding\n"
-	BANNER_RULE;
+	BANNER_HEAD
+	BANNER_GROUP("critical", BANNER_CRITICAL)
+	BANNER_GROUP("high", BANNER_HIGH)
+	BANNER_GROUP("medium", BANNER_MEDIUM)
+	BANNER_GROUP("low", BANNER_LOW)
+	BANNER_TAIL;
 
-/* The default banner, compiled on first use; it lives as the process. */
-static const struct template *
-default_banner(void)
+/*
+ * The default banner as tpl_compile_banner() makes it from the text
+ * above, put together from the same pieces: compiling it cost every call
+ * that suggests a skill ~20 K instructions (a tenth of what the hook
+ * spends above the floor).  Filled in by code on first use, not written
+ * as initialized data: pointers in data are relocated at every start,
+ * and the page they land on is copied for every call.  test_output.c
+ * checks that the two agree, segment by segment.
+ */
+static struct tpl_seg	banner_segs[6];
+static struct tpl_seg	banner_group_segs[4][3];
+static struct template	banner_groups[4];
+static struct template	banner_compiled;
+
+static void
+banner_text(struct tpl_seg *seg, const char *text, size_t len)
 {
-	static struct arena	a;
-	static struct template	t;
-	static bool		made;
-	char			*err = NULL;
-	size_t			 off;
+	seg->kind = TPL_LITERAL;
+	seg->text = text;
+	seg->len = len;
+	seg->var = V__COUNT;
+}
 
-	if (!made) {
-		arena_init(&a);
-		if (tpl_compile_banner(&a, output_default_banner,
-		    strlen(output_default_banner), &t, &err, &off) < 0)
-			BUG("the default banner: %s", err);
-		made = true;
-	}
-	return &t;
+/* Group i: {{#v}}HEAD -> {{v | join: "\n  -> "}}\n\n{{/v}}. */
+static void
+banner_group(int i, enum tpl_var v, const char *head, size_t len)
+{
+	struct tpl_seg	*body = banner_group_segs[i];
+
+	banner_text(&body[0], head, len);
+	body[1].kind = TPL_VAR;
+	body[1].var = v;
+	body[1].section = SEC_VAR;
+	body[1].sep = BANNER_ARROW;
+	body[1].seplen = sizeof(BANNER_ARROW) - 1;
+	banner_text(&body[2], "\n\n", 2);
+	banner_groups[i].segs = body;
+	banner_groups[i].n = 3;
+	banner_groups[i].src = output_default_banner;
+	banner_segs[1 + i].kind = TPL_SECTION;
+	banner_segs[1 + i].var = v;
+	banner_segs[1 + i].section = SEC_VAR;
+	banner_segs[1 + i].body = &banner_groups[i];
+}
+
+#define BANNER_GROUP_SEGS(i, v, head) \
+	banner_group(i, v, head BANNER_ARROW, sizeof(head BANNER_ARROW) - 1)
+
+const struct template *
+output_default_banner_template(void)
+{
+	if (banner_compiled.segs != NULL)
+		return &banner_compiled;
+	banner_text(&banner_segs[0], BANNER_HEAD, sizeof(BANNER_HEAD) - 1);
+	BANNER_GROUP_SEGS(0, V_CRITICAL, BANNER_CRITICAL);
+	BANNER_GROUP_SEGS(1, V_HIGH, BANNER_HIGH);
+	BANNER_GROUP_SEGS(2, V_MEDIUM, BANNER_MEDIUM);
+	BANNER_GROUP_SEGS(3, V_LOW, BANNER_LOW);
+	banner_text(&banner_segs[5], BANNER_TAIL, sizeof(BANNER_TAIL) - 1);
+	banner_compiled.n = 6;
+	banner_compiled.src = output_default_banner;
+	banner_compiled.segs = banner_segs;
+	return &banner_compiled;
 }
 
 void
@@ -141,7 +194,8 @@ output_skill_banner(const struct eval_outcome *o, struct buf *b)
 		/* The first suggestion's file says how the banner reads. */
 		if (banner == NULL)
 			banner = r->banner ? rule_text_for(r->banner, r->banners,
-			    r->nbanners, o->lang) : default_banner();
+			    r->nbanners, o->lang) :
+			    output_default_banner_template();
 		/* One line per skill, even if several rules name it. */
 		seen = false;
 		for (p = 0; p < PRI__COUNT && !seen; p++)

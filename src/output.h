@@ -88,5 +88,7 @@ void	 output_error_deny(enum rr_agent, const char *reason, bool exit2,
  */
 void	 output_skill_banner(const struct eval_outcome *, struct buf *);
 extern const char output_default_banner[];
+/* output_default_banner compiled (written out in output.c). */
+const struct template *output_default_banner_template(void);
 
 #endif

@@ -336,14 +336,19 @@ void
 sh_runner_forms(struct frame *f, const struct sh_cmd *c, bool known)
 {
 	size_t	i;
+	bool	seen = false;
 
-	for (i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
-		if (strcmp(c->program, runners[i].program) == 0 &&
-		    run_table(f, c, &runners[i]))
+	/* One pass; the first byte spares most calls of strcmp(). */
+	for (i = 0; i < sizeof(runners) / sizeof(runners[0]); i++) {
+		if (c->program[0] != runners[i].program[0] ||
+		    strcmp(c->program, runners[i].program) != 0)
+			continue;
+		if (run_table(f, c, &runners[i]))
 			return;
-	for (i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
-		if (strcmp(c->program, runners[i].program) == 0)
-			return;		/* known, another subcommand */
+		seen = true;
+	}
+	if (seen)
+		return;		/* known, another subcommand */
 	if (!known)
 		unknown_program(f, c);
 }

@@ -368,6 +368,21 @@ resolve_name(struct tparse *p, const char *ns, size_t nlen, size_t off,
 	return 0;
 }
 
+/* The first "{{" in s[0..n), or NULL (memchr() finds the braces fast). */
+static const char *
+find_open(const char *s, size_t n)
+{
+	const char	*end = s + n, *q;
+
+	while (s + 1 < end && (q = memchr(s, '{', (size_t)(end - s) - 1)) !=
+	    NULL) {
+		if (q[1] == '{')
+			return q;
+		s = q + 1;
+	}
+	return NULL;
+}
+
 /*
  * Parses segments into t until the end of the source (close == NULL) or
  * the {{/close}} tag.  open_off is where that section opened.
@@ -383,7 +398,7 @@ parse_body(struct tparse *p, struct template *t, const char *close,
 	bool		 was_in_kb, was_in_memory;
 
 	while (p->pos < p->len) {
-		open = memmem(p->src + p->pos, p->len - p->pos, "{{", 2);
+		open = find_open(p->src + p->pos, p->len - p->pos);
 		if (open == NULL) {
 			tpl_add_literal(p->a, t, p->src + p->pos,
 			    p->len - p->pos);

@@ -161,6 +161,21 @@ offsets(void)
 		}
 	}
 	is_int(bad, 0, "offsets map back; inside a character: its bounds");
+
+	/*
+	 * The ASCII prefix taken in one step: offsets within it, at its
+	 * end (the first character that is not ASCII), past the text.
+	 */
+	ok(rr_fold_offset("abcd", 4, 2, false) == 2 &&
+	    rr_fold_offset("abcd", 4, 2, true) == 2 &&
+	    rr_fold_offset("abcd", 4, 9, false) == 4 &&
+	    rr_fold_offset("abcd", 4, 9, true) == 4 &&
+	    rr_fold_offset("ab\xe2\x84\xaa" "c", 6, 2, false) == 2 &&
+	    rr_fold_offset("ab\xe2\x84\xaa" "c", 6, 3, false) == 5 &&
+	    rr_fold_offset("ab\xe2\x84\xaa" "c", 6, 3, true) == 5 &&
+	    rr_fold_offset("ab\xe2\x84\xaa" "c", 6, 4, false) == 6 &&
+	    rr_fold_offset("ab\xe2\x84\xaa" "c", 6, 5, true) == 6,
+	    "offsets over an ASCII prefix, at its end and past the text");
 }
 
 /*

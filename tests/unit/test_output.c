@@ -2,6 +2,7 @@
 #include "helpers.h"
 #include "jsonw.h"
 #include "tap.h"
+#include "template.h"
 
 static struct ruleset	rs;
 static struct diag_list	dl;
@@ -19,6 +20,80 @@ reply_is(const char *event, const char *want, const char *what)
 
 	is_str(got, want, "%s", what);
 	free(got);
+}
+
+/* Whether two compiled templates are the same, segment by segment. */
+static bool
+same_template(const struct template *a, const struct template *b)
+{
+	const struct tpl_seg	*x, *y;
+	size_t			 i;
+
+	if (a->n != b->n || a->uses_kb != b->uses_kb ||
+	    a->uses_memory != b->uses_memory || strcmp(a->src, b->src) != 0)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		x = &a->segs[i];
+		y = &b->segs[i];
+		if (x->kind != y->kind || x->len != y->len ||
+		    x->var != y->var || x->field != y->field ||
+		    x->mfield != y->mfield || x->section != y->section ||
+		    x->inverted != y->inverted || x->seplen != y->seplen ||
+		    (x->text == NULL) != (y->text == NULL) ||
+		    (x->text && memcmp(x->text, y->text, x->len) != 0) ||
+		    (x->sep == NULL) != (y->sep == NULL) ||
+		    (x->sep && memcmp(x->sep, y->sep, x->seplen) != 0) ||
+		    (x->body == NULL) != (y->body == NULL) ||
+		    (x->body && !same_template(x->body, y->body)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The default banner written out in output.c is what its text compiles
+ * to, and renders the same for lists empty, one and many long.
+ */
+static void
+default_banner(void)
+{
+	static const char *const one[] = { "alpha" };
+	static const char *const many[] = { "b1", "b2", "b3" };
+	const struct template	*pre = output_default_banner_template();
+	struct template		 t;
+	struct arena		 a;
+	struct tpl_ctx		 tc;
+	struct buf		 x, y;
+	char			*err = NULL;
+	size_t			 off, k;
+	int			 m;
+
+	arena_init(&a);
+	ok(tpl_compile_banner(&a, output_default_banner,
+	    strlen(output_default_banner), &t, &err, &off) == 0,
+	    "the default banner compiles");
+	ok(same_template(pre, &t), "the default banner written out is the "
+	    "compiled one");
+	for (m = 0, k = 0; m < 16; m++) {
+		memset(&tc, 0, sizeof(tc));
+		tc.skills[0] = (m & 1) ? one : NULL;
+		tc.nskills[0] = (m & 1) ? 1 : 0;
+		tc.skills[1] = (m & 2) ? many : NULL;
+		tc.nskills[1] = (m & 2) ? 3 : 0;
+		tc.skills[2] = (m & 4) ? one : NULL;
+		tc.nskills[2] = (m & 4) ? 1 : 0;
+		tc.skills[3] = (m & 8) ? many : NULL;
+		tc.nskills[3] = (m & 8) ? 3 : 0;
+		buf_init(&x);
+		buf_init(&y);
+		tpl_render(pre, &tc, &x);
+		tpl_render(&t, &tc, &y);
+		k += x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+		buf_release(&x);
+		buf_release(&y);
+	}
+	is_int(k, 16, "both render alike for every mix of lists");
+	arena_release(&a);
 }
 
 int
@@ -147,6 +222,31 @@ main(void)
 	    "UTF-8 becomes U+FFFD, controls, quotes and backslashes escaped");
 	buf_release(&b);
 
+	/*
+	 * Sequences at the edges of UTF-8: overlongs (C0, E0 80, F0 80),
+	 * surrogates (ED A0), past U+10FFFF (F4 90), a lead without its
+	 * continuation or cut short by the end; the smallest and largest
+	 * valid ones of each length copied as they are.  Each invalid byte
+	 * is one U+FFFD and one character.
+	 */
+	buf_init(&b);
+	jsonw_string(&b, "\xc0\xaf|\xe0\x80\xaf|\xf0\x80\x80\xaf|"
+	    "\xed\xa0\x80|\xf4\x90\x80\x80|\xc3x|\xc2\x80\xdf\xbf"
+	    "\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+	    "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\x7f|\xe2\x94", 52);
+	is_str(b.data, "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+	    "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+	    "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffdx|\xc2\x80\xdf\xbf"
+	    "\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+	    "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\x7f|\\ufffd\\ufffd\"",
+	    "jsonw: overlongs, surrogates, past U+10FFFF and cut sequences "
+	    "are U+FFFD byte by byte; the edges of valid UTF-8 are copied");
+	ok(utf8_count(b.data + 1, b.len - 2) == b.len - 2 - 16,
+	    "utf8_count: one character per sequence");
+	buf_release(&b);
+	ok(utf8_count("\xc0\xaf\xe2\x94\x81" "a\xf0\x9f", 8) == 6,
+	    "utf8_count: an invalid byte is a character of its own");
+
 	/* The 10,000-character cap, counted in characters. */
 	buf_init(&b);
 	buf_adds(&b, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"");
@@ -167,6 +267,8 @@ main(void)
 	}
 	free(out);
 	buf_release(&b);
+
+	default_banner();
 
 	diag_list_release(&dl);
 	ruleset_release(&rs);
