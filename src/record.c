@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "errmark.h"
 #include "errnorm.h"
 #include "event.h"
 #include "jsonw.h"
@@ -678,6 +679,8 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
 	    err) < 0)
 		return -1;
+	if (!c->success)
+		record_note_error(db, c);
 	data = record_call_json(c, count, first_ts);
 	free(first_ts);
 	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
@@ -688,10 +691,38 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	id = sqlite3_last_insert_rowid(db->conn);
 	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
 		return -1;
-	if (id % RECORD_PRUNE_EVERY == 0 &&
-	    record_prune(db, "events", opts->retention_days, err) < 0)
-		return -1;
+	if (id % RECORD_PRUNE_EVERY == 0) {
+		if (record_prune(db, "events", opts->retention_days, err) < 0)
+			return -1;
+		db->prune_marks = opts->retention_days;
+	}
 	return 0;
+}
+
+void
+record_note_error(struct rr_db *db, const struct call *c)
+{
+	char	*err = NULL;
+
+	if (errmark_note(db->path, c->session, c->tool, &err) < 0) {
+		buf_printf(&db->notes, "reflexion-rules: %s; session_error "
+		    "lookups open the database\n", err);
+		free(err);
+	}
+}
+
+void
+record_prune_marks(struct rr_db *db)
+{
+	char	*err = NULL;
+	int	 days = db->prune_marks;
+
+	db->prune_marks = 0;
+	if (days > 0 && errmark_prune(db, days, &err) < 0) {
+		buf_printf(&db->notes, "reflexion-rules: %s; old error markers "
+		    "stay\n", err);
+		free(err);
+	}
 }
 
 /* One transaction: the event's row, what it resolves, the pruning. */
@@ -706,9 +737,14 @@ record_call(struct rr_db *db, const struct call *c,
 		return -1;
 	if (record_call_rows(db, c, opts, now, err) < 0) {
 		db_rollback(db);
+		db->prune_marks = 0;
 		return -1;
 	}
-	return db_commit(db, err);
+	if (db_commit(db, err) < 0)
+		return -1;
+	/* After the commit: the prune asks what is left. */
+	record_prune_marks(db);
+	return 0;
 }
 
 /*

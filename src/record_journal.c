@@ -96,6 +96,9 @@ record_journal_call(struct rr_db *db, const struct call *c,
 	buf_printf(&b, ",\"collapse\":%s,\"retention\":%d,\"call\":%s}",
 	    o->collapse_reads ? "true" : "false", o->retention_days, data);
 	free(data);
+	/* Before the append: a reader that folds it finds the marker. */
+	if (!c->success)
+		record_note_error(db, c);
 	journal_key(key);
 	jp = journal_path(db->path);
 	rc = journal_append(jp, key, b.data, b.len, JOURNAL_MAX_BYTES,
@@ -335,6 +338,10 @@ fold_locked(struct rr_db *db, const char *jp, size_t max, size_t *bad,
 	 */
 	if (rc == 0 && !*more)
 		rc = journal_clear(&j, err);
+	/* Emptied and still locked: the markers' prune can be exact. */
+	if (rc == 0 && !*more)
+		record_prune_marks(db);
+	db->prune_marks = 0;
 	journal_close(&j);
 	return rc;
 }
