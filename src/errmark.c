@@ -46,6 +46,15 @@ errmark_dir(const char *db_path)
 	return xasprintf("%s.errors", db_path);
 }
 
+/* The store is a directory of its own, not a symlink to one elsewhere. */
+static bool
+store_ok(const char *dir)
+{
+	struct stat	st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* state_file_name() without its ".json": no '.' in it. */
 static char *
 part(const char *s)
@@ -88,7 +97,7 @@ errmark_check(const char *db_path, const char *session, const char *tool)
 		return ERRMARK_MAYBE;
 	dir = errmark_dir(db_path);
 	p = stamp_path(dir, st.st_dev, st.st_ino);
-	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (store_ok(dir) && lstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 		free(p);
 		p = marker_path(dir, session, tool);
 		if (lstat(p, &st) < 0 && errno == ENOENT)
@@ -224,6 +233,12 @@ errmark_note(const char *db_path, const char *session, const char *tool,
 		free(dir);
 		return -1;
 	}
+	/* Nothing is written through it; checks refuse it already. */
+	if (!store_ok(dir)) {
+		*err = xasprintf("error markers '%s' is not a directory", dir);
+		free(dir);
+		return -1;
+	}
 	if ((lfd = lock_store(dir, LOCK_SH)) < 0) {
 		*err = xasprintf("cannot lock '%s/" LOCK_NAME "': %s", dir,
 		    strerror(errno));
@@ -323,6 +338,8 @@ errmark_init(struct rr_db *db, char **err)
 		rc = -1;
 		goto out;
 	}
+	if (!store_ok(dir))
+		goto out;
 	/* Busy: a writer is touching a marker; a later open makes it. */
 	if ((lfd = lock_store(dir, LOCK_EX | LOCK_NB)) < 0)
 		goto out;
@@ -377,14 +394,18 @@ errmark_prune(struct rr_db *db, int days, char **err)
 	if (days <= 0 || is_memory(db->path) || db->conn == NULL)
 		return 0;
 	dir = errmark_dir(db->path);
-	if ((d = opendir(dir)) == NULL) {
+	if (!store_ok(dir) || (d = opendir(dir)) == NULL) {
 		free(dir);
 		return 0;
 	}
 	if ((lfd = lock_store(dir, LOCK_EX | LOCK_NB)) < 0)
 		goto out;
-	db_days_ago(days, cutoff);
+	/*
+	 * The limit first: a row's ts is at most its marker's mtime, so a
+	 * marker older than limit has rows older than cutoff, if any.
+	 */
 	limit = time(NULL) - (time_t)days * 86400;
+	db_days_ago(days, cutoff);
 	if (journal_waits(db->path) || (rc = old_errors(db, cutoff, err)) != 0)
 		goto unlock;
 	while ((e = readdir(d)) != NULL) {

@@ -275,6 +275,25 @@ main(void)
 	free(p);
 	db_close(db);
 
+	/* ---- the store itself a symlink: refused ------------------------ */
+	p = xasprintf("%s/elsewhere", dir);
+	q = xasprintf("mv '%s' '%s' && ln -s '%s' '%s'", store, p, p, store);
+	ok(system(q) == 0 && errmark_check(path, "new", "Bash") ==
+	    ERRMARK_MAYBE, "a symlinked store: every check asks");
+	ok(errmark_note(path, "x", "Bash", &err) < 0,
+	    "and no note goes through it");
+	free(err);
+	err = NULL;
+	free(q);
+	q = xasprintf("%s/x.Bash", p);
+	ok(access(q, F_OK) < 0, "nothing written where it points");
+	free(q);
+	q = xasprintf("rm '%s' && mv '%s' '%s'", store, p, store);
+	ok(system(q) == 0 && errmark_check(path, "new", "Bash") ==
+	    ERRMARK_NONE, "put back, it answers again");
+	free(q);
+	free(p);
+
 	/* ---- a read-only store: notes fail, checks ask -------------------- */
 	if (geteuid() == 0) {
 		skip("root writes into a read-only directory");
