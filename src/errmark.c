@@ -195,8 +195,12 @@ drop_stamps(const char *dir, const char *keep)
 	return rc;
 }
 
-/* A note failed: no reader trusts the store, no stamp is made for now. */
-static void
+/*
+ * A note failed: no reader may trust the store, and no stamp is made for
+ * now.  1 when no stamp is left (the row may be written: readers ask the
+ * database), -1 when one stays (it must not be).
+ */
+static int
 distrust(const char *dir, char **err)
 {
 	char	*p = xasprintf("%s/" BROKEN_NAME, dir), *e;
@@ -209,12 +213,13 @@ distrust(const char *dir, char **err)
 		close(fd);
 	}
 	free(p);
-	if (drop_stamps(dir, NULL) < 0) {
-		e = xasprintf("%s; and its stamps cannot be removed: the "
-		    "session_error lookups of this store may miss it", *err);
-		free(*err);
-		*err = e;
-	}
+	if (drop_stamps(dir, NULL) == 0)
+		return 1;
+	e = xasprintf("%s; and its stamp cannot be removed (%s)", *err,
+	    strerror(errno));
+	free(*err);
+	*err = e;
+	return -1;
 }
 
 int
@@ -229,27 +234,27 @@ errmark_note(const char *db_path, const char *session, const char *tool,
 		return 0;
 	dir = errmark_dir(db_path);
 	if (mkdir_p(dir, err) < 0) {
-		distrust(dir, err);
+		rc = distrust(dir, err);
 		free(dir);
-		return -1;
+		return rc;
 	}
 	/* Nothing is written through it; checks refuse it already. */
 	if (!store_ok(dir)) {
 		*err = xasprintf("error markers '%s' is not a directory", dir);
 		free(dir);
-		return -1;
+		return 1;
 	}
 	if ((lfd = lock_store(dir, LOCK_SH)) < 0) {
 		*err = xasprintf("cannot lock '%s/" LOCK_NAME "': %s", dir,
 		    strerror(errno));
-		distrust(dir, err);
+		rc = distrust(dir, err);
 		free(dir);
-		return -1;
+		return rc;
 	}
 	p = marker_path(dir, session, tool);
 	rc = touch(p, err);
 	if (rc < 0)
-		distrust(dir, err);
+		rc = distrust(dir, err);
 	close(lfd);
 	free(p);
 	free(dir);

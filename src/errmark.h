@@ -30,7 +30,9 @@
  *    their markers; rows committed later had theirs written first.
  *  - When errmark_note() fails, the stamps go (readers open the database)
  *    and .broken keeps errmark_init() from making one while the failed
- *    writer's row may still be on its way (its budget is a second).
+ *    writer's row may still be on its way (its budget is a second).  When
+ *    a stamp cannot go either, the writer does not write the row: a call
+ *    lost, said on stderr, rather than a wrong answer.
  *  - errmark_prune(), under LOCK_EX (no marker is being touched), removes
  *    markers last touched before the retention cutoff only when no
  *    tool_error row older than the cutoff is left and the journal is
@@ -68,9 +70,11 @@ enum errmark_answer errmark_check(const char *db_path, const char *session,
 
 /*
  * Records that session had a tool_error of tool: called before the row
- * can be seen.  0, or -1 and *err (the store is then distrusted: readers
- * open the database).  A NULL session needs no marker (no lookup matches
- * it).
+ * can be seen.  0: noted.  1 and *err: not noted, but the store is
+ * distrusted (its stamp removed: readers open the database), so the row
+ * may be written.  -1 and *err: not noted and a stamp stays (a read-only
+ * store): the row must not be written, or a reader would miss it.  A NULL
+ * session needs no marker (no lookup matches it).
  */
 int	 errmark_note(const char *db_path, const char *session,
 	     const char *tool, char **err);

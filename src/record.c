@@ -679,8 +679,10 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
 	    err) < 0)
 		return -1;
-	if (!c->success)
-		record_note_error(db, c);
+	if (!c->success && record_note_error(db, c, err) < 0) {
+		free(first_ts);
+		return -1;
+	}
 	data = record_call_json(c, count, first_ts);
 	free(first_ts);
 	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
@@ -699,16 +701,22 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	return 0;
 }
 
-void
-record_note_error(struct rr_db *db, const struct call *c)
+int
+record_note_error(struct rr_db *db, const struct call *c, char **err)
 {
-	char	*err = NULL;
+	char	*e = NULL;
+	int	 rc;
 
-	if (errmark_note(db->path, c->session, c->tool, &err) < 0) {
+	*err = NULL;
+	rc = errmark_note(db->path, c->session, c->tool, &e);
+	if (rc > 0)
 		buf_printf(&db->notes, "reflexion-rules: %s; session_error "
-		    "lookups open the database\n", err);
-		free(err);
-	}
+		    "lookups open the database\n", e);
+	else if (rc < 0)
+		*err = xasprintf("%s; the failed call is not recorded, or "
+		    "session_error lookups would miss it", e);
+	free(e);
+	return rc < 0 ? -1 : 0;
 }
 
 void
@@ -761,6 +769,11 @@ journal_or_write(struct rr_db *db, struct rr_event *ev,
 	int		rc;
 
 	record_prepare_call(ev, opts, &c, true);
+	/* Before the append: a reader that folds it finds the marker. */
+	if (!c.success && record_note_error(db, &c, err) < 0) {
+		record_call_release(&c);
+		return -1;
+	}
 	rc = record_journal_call(db, &c, opts, err);
 	if (rc < 0) {
 		buf_printf(&db->notes, "reflexion-rules: %s; the call is "

@@ -96,9 +96,6 @@ record_journal_call(struct rr_db *db, const struct call *c,
 	buf_printf(&b, ",\"collapse\":%s,\"retention\":%d,\"call\":%s}",
 	    o->collapse_reads ? "true" : "false", o->retention_days, data);
 	free(data);
-	/* Before the append: a reader that folds it finds the marker. */
-	if (!c->success)
-		record_note_error(db, c);
 	journal_key(key);
 	jp = journal_path(db->path);
 	rc = journal_append(jp, key, b.data, b.len, JOURNAL_MAX_BYTES,

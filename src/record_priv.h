@@ -80,9 +80,11 @@ char	*record_redacted(const struct record_opts *, const char *s,
  */
 /*
  * errmark_note() for c's tool_error, before its row can be seen (record
- * or journal); a failure is a line in db->notes, never a lost call.
+ * or journal).  A marker not written with the store distrusted is a line
+ * in db->notes (0); with a stamp left, -1 and *err: the row must not be
+ * written.
  */
-void	 record_note_error(struct rr_db *, const struct call *c);
+int	 record_note_error(struct rr_db *, const struct call *c, char **err);
 /*
  * errmark_prune() when record_call_rows() pruned events (db->prune_marks),
  * after the commit; a failure is a line in db->notes.

@@ -119,7 +119,7 @@ seed_db(const struct rule_test *t, const char *session, char **err)
 		 * lookups always ask SQLite, kept so that the rule holds.
 		 */
 		if (errmark_note(db->path, cJSON_IsString(sid) ?
-		    sid->valuestring : session, tool->valuestring, &e) < 0)
+		    sid->valuestring : session, tool->valuestring, &e) != 0)
 			goto fail;
 		buf_init(&data);
 		buf_adds(&data, "{\"tool\":");
