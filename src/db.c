@@ -985,14 +985,16 @@ fold_journal(struct rr_db *db)
 /*
  * The error markers' stamp (errmark.h) made once for this file, after the
  * fold: until then kb_session_error() opens the database.  A failure only
- * leaves it for a later open.
+ * leaves it for a later open.  Not before the upgrade: without the
+ * schema's partial index of tool_error rows its SELECT scans every event,
+ * which a big database's hooks would start (and give up) on every open.
  */
 static void
 mark_errors(struct rr_db *db)
 {
 	char	*err = NULL;
 
-	if (db->conn == NULL || db->failed || db->readonly)
+	if (db->conn == NULL || db->failed || db->readonly || !db->indexed)
 		return;
 	if (errmark_init(db, &err) < 0) {
 		buf_printf(&db->notes, "reflexion-rules: %s; the error markers "
