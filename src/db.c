@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "errmark.h"
 #include "fileio.h"
 #include "journal.h"
 #include "monoclock.h"
@@ -981,6 +982,27 @@ fold_journal(struct rr_db *db)
 		    &db->schema_cookie);
 }
 
+/*
+ * The error markers' stamp (errmark.h) made once for this file, after the
+ * fold: until then kb_session_error() opens the database.  A failure only
+ * leaves it for a later open.  Not before the upgrade: without the
+ * schema's partial index of tool_error rows its SELECT scans every event,
+ * which a big database's hooks would start (and give up) on every open.
+ */
+static void
+mark_errors(struct rr_db *db)
+{
+	char	*err = NULL;
+
+	if (db->conn == NULL || db->failed || db->readonly || !db->indexed)
+		return;
+	if (errmark_init(db, &err) < 0) {
+		buf_printf(&db->notes, "reflexion-rules: %s; the error markers "
+		    "wait for a later open\n", err);
+		free(err);
+	}
+}
+
 /* Whether db's journal holds calls not folded yet. */
 static bool
 journal_waits(const struct rr_db *db)
@@ -1017,8 +1039,10 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 		mode = DB_WRITE;
 	for (attempt = 0; attempt < 2; attempt++) {
 		rc = open_conn(db, mode, &absent, err);
-		if (rc == SQLITE_OK && !absent)
+		if (rc == SQLITE_OK && !absent) {
 			fold_journal(db);
+			mark_errors(db);
+		}
 		if (rc == SQLITE_OK)
 			return absent ? NULL : db->conn;
 		if (*err == NULL)

@@ -92,6 +92,8 @@ struct rr_db {
 	bool		 journal;	/* a hook: calls may go to the journal */
 	bool		 folding;	/* record_fold() is running */
 	bool		 caching;	/* db_prepare() keeps statements */
+	int		 prune_marks;	/* days: events were pruned, the error */
+					/* markers are after the commit (errmark.h) */
 	struct db_stmt	 cache[DB_STMT_CACHE];
 	size_t		 ncache;
 	struct buf	 notes;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "errmark.h"
 #include "errnorm.h"
 #include "event.h"
 #include "jsonw.h"
@@ -678,6 +679,10 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	    c->target != NULL && collapse_read(db, c, &count, &first_ts,
 	    err) < 0)
 		return -1;
+	if (!c->success && record_note_error(db, c, err) < 0) {
+		free(first_ts);
+		return -1;
+	}
 	data = record_call_json(c, count, first_ts);
 	free(first_ts);
 	rc = record_insert_event(db, now, c->session, c->success ? "tool_use" :
@@ -688,10 +693,44 @@ record_call_rows(struct rr_db *db, const struct call *c,
 	id = sqlite3_last_insert_rowid(db->conn);
 	if (c->success && c->target != NULL && resolve(db, c, now, err) < 0)
 		return -1;
-	if (id % RECORD_PRUNE_EVERY == 0 &&
-	    record_prune(db, "events", opts->retention_days, err) < 0)
-		return -1;
+	if (id % RECORD_PRUNE_EVERY == 0) {
+		if (record_prune(db, "events", opts->retention_days, err) < 0)
+			return -1;
+		db->prune_marks = opts->retention_days;
+	}
 	return 0;
+}
+
+int
+record_note_error(struct rr_db *db, const struct call *c, char **err)
+{
+	char	*e = NULL;
+	int	 rc;
+
+	*err = NULL;
+	rc = errmark_note(db->path, c->session, c->tool, &e);
+	if (rc > 0)
+		buf_printf(&db->notes, "reflexion-rules: %s; session_error "
+		    "lookups open the database\n", e);
+	else if (rc < 0)
+		*err = xasprintf("%s; the failed call is not recorded, or "
+		    "session_error lookups would miss it", e);
+	free(e);
+	return rc < 0 ? -1 : 0;
+}
+
+void
+record_prune_marks(struct rr_db *db)
+{
+	char	*err = NULL;
+	int	 days = db->prune_marks;
+
+	db->prune_marks = 0;
+	if (days > 0 && errmark_prune(db, days, &err) < 0) {
+		buf_printf(&db->notes, "reflexion-rules: %s; old error markers "
+		    "stay\n", err);
+		free(err);
+	}
 }
 
 /* One transaction: the event's row, what it resolves, the pruning. */
@@ -706,9 +745,14 @@ record_call(struct rr_db *db, const struct call *c,
 		return -1;
 	if (record_call_rows(db, c, opts, now, err) < 0) {
 		db_rollback(db);
+		db->prune_marks = 0;
 		return -1;
 	}
-	return db_commit(db, err);
+	if (db_commit(db, err) < 0)
+		return -1;
+	/* After the commit: the prune asks what is left. */
+	record_prune_marks(db);
+	return 0;
 }
 
 /*
@@ -725,6 +769,11 @@ journal_or_write(struct rr_db *db, struct rr_event *ev,
 	int		rc;
 
 	record_prepare_call(ev, opts, &c, true);
+	/* Before the append: a reader that folds it finds the marker. */
+	if (!c.success && record_note_error(db, &c, err) < 0) {
+		record_call_release(&c);
+		return -1;
+	}
 	rc = record_journal_call(db, &c, opts, err);
 	if (rc < 0) {
 		buf_printf(&db->notes, "reflexion-rules: %s; the call is "

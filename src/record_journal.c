@@ -335,6 +335,10 @@ fold_locked(struct rr_db *db, const char *jp, size_t max, size_t *bad,
 	 */
 	if (rc == 0 && !*more)
 		rc = journal_clear(&j, err);
+	/* Emptied and still locked: the markers' prune can be exact. */
+	if (rc == 0 && !*more)
+		record_prune_marks(db);
+	db->prune_marks = 0;
 	journal_close(&j);
 	return rc;
 }

@@ -78,6 +78,18 @@ char	*record_redacted(const struct record_opts *, const char *s,
  * Deletes up to RECORD_PRUNE_BATCH rows of table (events, chat_logs,
  * session_summary: each has id and ts) older than days; 0 or -1.
  */
+/*
+ * errmark_note() for c's tool_error, before its row can be seen (record
+ * or journal).  A marker not written with the store distrusted is a line
+ * in db->notes (0); with a stamp left, -1 and *err: the row must not be
+ * written.
+ */
+int	 record_note_error(struct rr_db *, const struct call *c, char **err);
+/*
+ * errmark_prune() when record_call_rows() pruned events (db->prune_marks),
+ * after the commit; a failure is a line in db->notes.
+ */
+void	 record_prune_marks(struct rr_db *);
 int	 record_prune(struct rr_db *, const char *table, int days,
 	     char **err);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "errmark.h"
 #include "eval.h"
 #include "jsonw.h"
 #include "kb.h"
@@ -112,6 +113,14 @@ seed_db(const struct rule_test *t, const char *session, char **err)
 			db_close(db);
 			return NULL;
 		}
+		/*
+		 * Every writer of a tool_error row notes it first
+		 * (errmark.h); a no-op for this in-memory database, whose
+		 * lookups always ask SQLite, kept so that the rule holds.
+		 */
+		if (errmark_note(db->path, cJSON_IsString(sid) ?
+		    sid->valuestring : session, tool->valuestring, &e) != 0)
+			goto fail;
 		buf_init(&data);
 		buf_adds(&data, "{\"tool\":");
 		jsonw_cstring(&data, tool->valuestring);
