@@ -318,21 +318,6 @@ is_memory(const struct rr_db *db)
 	return strcmp(db->path, ":memory:") == 0;
 }
 
-/* mkdir -p of the directory part of path. */
-static int
-make_parent(const char *path, char **err)
-{
-	char	*dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int	 rc = 0;
-
-	if (slash != NULL && slash != dir) {
-		*slash = '\0';
-		rc = mkdir_p(dir, err);
-	}
-	free(dir);
-	return rc;
-}
-
 static bool
 is_corrupt(int rc)
 {
@@ -593,6 +578,23 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 }
 
 int
+db_text(struct rr_db *db, sqlite3_stmt *st, const char *doing, char **out,
+    char **err)
+{
+	int	rc;
+
+	*out = NULL;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+		*out = xstrdup((const char *)sqlite3_column_text(st, 0));
+	db_finish(db, st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return 0;
+	*err = db_fail(db, rc, doing);
+	return -1;
+}
+
+int
 db_run(struct rr_db *db, struct sqlite3_stmt *st, const char *doing,
     char **err)
 {
@@ -843,7 +845,7 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 				*absent = true;
 				return SQLITE_OK;
 			}
-			if (make_parent(db->path, err) < 0)
+			if (mkdir_parent(db->path, err) < 0)
 				return SQLITE_CANTOPEN;
 		} else if (!S_ISREG(st.st_mode)) {
 			*err = xasprintf("cannot open database '%s': not a "

@@ -181,6 +181,13 @@ int	 db_run(struct rr_db *, struct sqlite3_stmt *, const char *doing,
 	     char **err);
 
 /*
+ * Steps a statement of db_prepare() for one row and finishes it: *out an
+ * owned copy of its first column when that is text, else NULL (no row,
+ * another type).  0, or -1 and *err.
+ */
+int	 db_text(struct rr_db *, struct sqlite3_stmt *, const char *doing,
+	     char **out, char **err);
+/*
  * Done with a statement of db_prepare(): finalized, or when db_cache()
  * keeps it, reset for the next db_prepare() of the same SQL.  Every
  * statement of db_prepare() ends here (or in db_run()), never in

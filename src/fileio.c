@@ -113,6 +113,20 @@ mkdir_p(const char *dir, char **err)
 	return 0;
 }
 
+int
+mkdir_parent(const char *path, char **err)
+{
+	char	*dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int	 rc = 0;
+
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		rc = mkdir_p(dir, err);
+	}
+	free(dir);
+	return rc;
+}
+
 /*
  * Writes in page-sized pieces.  Linux caches a file in folios as large as
  * the writes that created it, and maps a whole folio on a fault: one big

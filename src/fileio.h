@@ -45,6 +45,8 @@ bool	 str_has_suffix(const char *s, const char *suffix);
  * data is the user's alone).  Returns 0, or -1 with *err (owned).
  */
 int	 mkdir_p(const char *dir, char **err);
+/* mkdir_p() of the directory part of path (none: nothing to do). */
+int	 mkdir_parent(const char *path, char **err);
 
 /*
  * Replaces path with data[0..len) atomically: a reader sees the old file

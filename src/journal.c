@@ -87,21 +87,6 @@ lock_until(int fd, long long deadline_ms)
 	}
 }
 
-/* mkdir -p of the directory part of path. */
-static int
-make_parent(const char *path, char **err)
-{
-	char	*dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int	 rc = 0;
-
-	if (slash != NULL && slash != dir) {
-		*slash = '\0';
-		rc = mkdir_p(dir, err);
-	}
-	free(dir);
-	return rc;
-}
-
 int
 journal_append(const char *path, const char *key, const char *payload,
     size_t len, size_t max_bytes, long long deadline_ms, char **err)
@@ -121,7 +106,7 @@ journal_append(const char *path, const char *key, const char *payload,
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
 	    O_NONBLOCK, 0600);
 	if (fd < 0 && errno == ENOENT) {
-		if (make_parent(path, err) < 0)
+		if (mkdir_parent(path, err) < 0)
 			return -1;
 		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC |
 		    O_NOFOLLOW | O_NONBLOCK, 0600);

@@ -184,7 +184,6 @@ static int
 last_key(struct rr_db *db, char **key, char **err)
 {
 	sqlite3_stmt	*st;
-	int		 rc;
 
 	*key = NULL;
 	if (db_exec(db, "CREATE TABLE IF NOT EXISTS rr_journal_folded (id "
@@ -194,14 +193,7 @@ last_key(struct rr_db *db, char **key, char **err)
 	    "WHERE id = 1", "");
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-		*key = xstrdup((const char *)sqlite3_column_text(st, 0));
-	db_finish(db, st);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-		return 0;
-	*err = db_fail(db, rc, FOLDING);
-	return -1;
+	return db_text(db, st, FOLDING, key, err);
 }
 
 static bool

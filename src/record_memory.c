@@ -94,7 +94,6 @@ static int
 last_prompt(struct rr_db *db, const char *session, char **out, char **err)
 {
 	sqlite3_stmt	*st;
-	int		 rc;
 
 	*out = NULL;
 	st = db_prepare(db, WRITING, err, "SELECT json_extract(data, "
@@ -102,14 +101,7 @@ last_prompt(struct rr_db *db, const char *session, char **out, char **err)
 	    "'user_prompt' ORDER BY id DESC LIMIT 1", "t", session);
 	if (st == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-		*out = xstrdup((const char *)sqlite3_column_text(st, 0));
-	db_finish(db, st);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-		return 0;
-	*err = db_fail(db, rc, WRITING);
-	return -1;
+	return db_text(db, st, WRITING, out, err);
 }
 
 static int
