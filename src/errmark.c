@@ -92,10 +92,9 @@ errmark_check(const char *db_path, const char *session, const char *tool)
 	enum errmark_answer	 a = ERRMARK_MAYBE;
 	char			*dir, *p;
 
-	if (session == NULL || tool == NULL || is_memory(db_path) ||
-	    stat(db_path, &st) < 0)
+	if (session == NULL || tool == NULL || stat(db_path, &st) < 0 ||
+	    (dir = errmark_dir(db_path)) == NULL)
 		return ERRMARK_MAYBE;
-	dir = errmark_dir(db_path);
 	p = stamp_path(dir, st.st_dev, st.st_ino);
 	if (store_ok(dir) && lstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 		free(p);
@@ -332,10 +331,9 @@ errmark_init(struct rr_db *db, char **err)
 	int		 lfd, fd, rc = 0;
 
 	*err = NULL;
-	if (is_memory(db->path) || db->conn == NULL || db->readonly ||
-	    db->ino == 0)
+	if (db->conn == NULL || db->readonly || db->ino == 0 ||
+	    (dir = errmark_dir(db->path)) == NULL)
 		return 0;
-	dir = errmark_dir(db->path);
 	stamp = stamp_path(dir, db->dev, db->ino);
 	if (lstat(stamp, &st) == 0 || journal_waits(db->path))
 		goto out;

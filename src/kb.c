@@ -312,7 +312,7 @@ probe(struct rr_db *db, const char *pattern, size_t limit, unsigned flags,
 	sqlite3_stmt	*st;
 	char		*sql;
 	size_t		 seen = 0;
-	int		 rc;
+	int		 rc = SQLITE_DONE;
 
 	*complete = false;
 	sql = xasprintf("SELECT id, error_normalized, resolution, last_used, "
