@@ -89,23 +89,68 @@ resolve_target(struct rr_event *ev, const struct sh_target *t,
 }
 
 /*
+ * The files the commands of a line write (not a DEST/NAME of cp), made
+ * absolute and sorted, for target_is_dir(): made once, on the first
+ * destination that is not on disk, so that a line of many copies stays
+ * linear.
+ */
+struct written {
+	struct {
+		const char	*abs;
+		const char	*cmd;	/* the sh_target's */
+	}		*v;
+	size_t		 n;
+	bool		 made;
+};
+
+static int
+written_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+written_make(struct rr_event *ev, const struct sh_targets *targets,
+    struct written *w)
+{
+	const struct sh_target	*e;
+	const char		*rel;
+	struct path_forms	 forms;
+	size_t			 k;
+
+	w->made = true;
+	for (k = 0; k < targets->n; k++) {
+		e = &targets->v[k];
+		if (e->access != SH_WRITE || e->if_dir != NULL)
+			continue;
+		if (w->v == NULL)
+			w->v = xreallocarray(NULL, targets->n, sizeof(*w->v));
+		resolve_target(ev, e, &w->v[w->n].abs, &rel, &forms);
+		w->v[w->n++].cmd = e->cmd;
+	}
+	if (w->n > 1)
+		qsort(w->v, w->n, sizeof(*w->v), written_cmp);
+}
+
+/*
  * Whether targets->v[i]'s if_dir may name a directory when its command
  * runs, made absolute as its file is: one on disk, or one that does not
- * exist yet and that an earlier command of the line writes (`mkdir -p
+ * exist yet and that another command of the line writes (`mkdir -p
  * ~/.aws && cp credentials ~/.aws`: mkdir, install -d, cp -r, mv may
- * make it one).  A path that cannot be placed counts as one (more is
- * seen); `cp f f.bak` alone does not make f.bak/f.
+ * make it one; one after the cp only adds a file to see).  A path that
+ * cannot be placed counts as one (more is seen); `cp f f.bak` alone does
+ * not make f.bak/f.
  */
 static bool
 target_is_dir(struct rr_event *ev, const struct sh_targets *targets,
-    size_t i)
+    size_t i, struct written *w)
 {
-	const struct sh_target	*t = &targets->v[i], *e;
+	const struct sh_target	*t = &targets->v[i];
 	struct sh_target	 d = *t;
 	struct stat		 st;
-	const char		*abs, *rel, *eabs, *erel;
+	const char		*abs, *rel;
 	struct path_forms	 forms;
-	size_t			 k;
+	size_t			 lo, hi, mid;
 
 	d.file = t->if_dir;
 	resolve_target(ev, &d, &abs, &rel, &forms);
@@ -113,15 +158,20 @@ target_is_dir(struct rr_event *ev, const struct sh_targets *targets,
 		return true;
 	if (stat(abs, &st) == 0)
 		return S_ISDIR(st.st_mode);
-	for (k = 0; k < i; k++) {
-		e = &targets->v[k];
-		if (e->access != SH_WRITE || e->cmd == t->cmd ||
-		    e->if_dir != NULL)
-			continue;
-		resolve_target(ev, e, &eabs, &erel, &forms);
-		if (strcmp(eabs, abs) == 0)
-			return true;
+	if (!w->made)
+		written_make(ev, targets, w);
+	/* The first entry not below abs; then the entries equal to it. */
+	for (lo = 0, hi = w->n; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(w->v[mid].abs, abs) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	/* The cp writes its DEST itself once: the next entry is another's. */
+	for (; lo < w->n && strcmp(w->v[lo].abs, abs) == 0; lo++)
+		if (w->v[lo].cmd != t->cmd)
+			return true;
 	return false;
 }
 
@@ -148,6 +198,7 @@ make_paths(struct ectx *cx)
 	const struct sh_target	*from;
 	const char		*globs[SH_GLOB_MAX];
 	struct buf		 b;
+	struct written		 written = { NULL, 0, false };
 	size_t			 i, a, k, n, cap[2] = { 0, 0 };
 
 	ps->made = true;
@@ -166,7 +217,7 @@ make_paths(struct ectx *cx)
 	for (i = 0; i < ps->targets.n; i++) {
 		a = ps->targets.v[i].access;
 		if (ps->targets.v[i].if_dir != NULL &&
-		    !target_is_dir(ev, &ps->targets, i))
+		    !target_is_dir(ev, &ps->targets, i, &written))
 			continue;	/* cp a b: b is no directory */
 		p = add_path(ps, a, &cap[a]);
 		p->from = &ps->targets.v[i];
@@ -187,6 +238,7 @@ make_paths(struct ectx *cx)
 			    &p->forms);
 		}
 	}
+	free(written.v);
 	/*
 	 * The prefilter's text: every name (the relative ones are suffixes
 	 * of the absolute), then their folding where case folds, as for a

@@ -1828,7 +1828,7 @@ denies "$r .env" 'echo .env | xargs cat'
 rm -f "$P/.env"
 passes 'cat .e*'
 # cp SRC DEST writes DEST/SRC when DEST is a directory on disk, or does
-# not exist yet and an earlier command of the line makes it (mkdir,
+# not exist yet and another command of the line makes it (mkdir,
 # install -d, cp -r, mv).
 passes 'cp /tmp/k.pem out.txt'
 : >"$P/out.txt"
