@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "envflag.h"
 #include "errmark.h"
 #include "fileio.h"
 #include "journal.h"
@@ -827,7 +828,6 @@ static int
 open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 {
 	struct stat	 st;
-	const char	*ro = getenv("REFLEXION_DB_READONLY");
 	long long	 ver;
 	int		 flags, rc;
 	char		 jm[16];
@@ -854,7 +854,7 @@ open_conn(struct rr_db *db, enum db_mode mode, bool *absent, char **err)
 		}
 	}
 	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (ro != NULL && *ro != '\0' && strcmp(ro, "0") != 0)
+	if (env_on("REFLEXION_DB_READONLY"))
 		flags = SQLITE_OPEN_READONLY;
 	rc = sqlite3_open_v2(db->path, &db->conn, flags | SQLITE_OPEN_NOFOLLOW,
 	    NULL);
@@ -1005,21 +1005,12 @@ mark_errors(struct rr_db *db)
 	}
 }
 
-/* Whether db's journal holds calls not folded yet. */
+/* Whether db's journal holds calls not folded yet, that an open folds. */
 static bool
-journal_waits(const struct rr_db *db)
+fold_waits(const struct rr_db *db)
 {
-	const char	*ro;
-	char		*jp;
-	bool		 yes;
-
-	if (is_memory(db) || ((ro = getenv("REFLEXION_DB_READONLY")) !=
-	    NULL && *ro != '\0' && strcmp(ro, "0") != 0))
-		return false;
-	jp = journal_path(db->path);
-	yes = journal_pending(jp);
-	free(jp);
-	return yes;
+	return !is_memory(db) && !env_on("REFLEXION_DB_READONLY") &&
+	    journal_waits(db->path);
 }
 
 struct sqlite3 *
@@ -1037,7 +1028,7 @@ db_conn(struct rr_db *db, enum db_mode mode, char **err)
 		return db->conn;
 	if (db->deadline_ms == 0)
 		db->deadline_ms = monoclock_ms() + db->budget_ms;
-	if (mode == DB_READ && !db->folding && journal_waits(db))
+	if (mode == DB_READ && !db->folding && fold_waits(db))
 		mode = DB_WRITE;
 	for (attempt = 0; attempt < 2; attempt++) {
 		rc = open_conn(db, mode, &absent, err);

@@ -279,16 +279,6 @@ broken_fresh(const char *dir)
 	return fresh;
 }
 
-static bool
-journal_waits(const char *db_path)
-{
-	char	*jp = journal_path(db_path);
-	bool	 yes = journal_pending(jp);
-
-	free(jp);
-	return yes;
-}
-
 /* Markers for every tool_error row, under the exclusive lock. */
 static int
 mark_all(struct rr_db *db, const char *dir, char **err)

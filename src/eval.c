@@ -10,6 +10,7 @@
 
 #include "eval.h"
 #include "eval_priv.h"
+#include "envflag.h"
 #include "glob.h"
 #include "prefilter.h"
 #include "state.h"
@@ -551,12 +552,9 @@ static bool
 prefilter_disabled(void)
 {
 	static int	off = -1;
-	const char	*v;
 
-	if (off < 0) {
-		v = getenv("REFLEXION_NO_PREFILTER");
-		off = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-	}
+	if (off < 0)
+		off = env_on("REFLEXION_NO_PREFILTER");
 	return off;
 }
 

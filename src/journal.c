@@ -39,6 +39,16 @@ journal_pending(const char *path)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+bool
+journal_waits(const char *db_path)
+{
+	char	*jp = journal_path(db_path);
+	bool	 yes = journal_pending(jp);
+
+	free(jp);
+	return yes;
+}
+
 void
 journal_key(char *out)
 {

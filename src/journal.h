@@ -57,6 +57,8 @@ struct journal_rec {
 char	*journal_path(const char *db_path);
 /* Whether path is a journal with something in it. */
 bool	 journal_pending(const char *path);
+/* Whether the journal of the database db_path has something in it. */
+bool	 journal_waits(const char *db_path);
 /*
  * A fresh key: process id, realtime nanoseconds and a counter, written
  * to out (JOURNAL_KEY_MAX + 1 bytes).

@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "envflag.h"
 #include "fileio.h"
 #include "load.h"
 #include "manifest.h"
@@ -26,14 +27,6 @@
 #define APART_LIMIT_S	300
 /* The most of the child's error message the parent reads. */
 #define APART_ERR_MAX	4096
-
-static bool
-env_on(const char *name)
-{
-	const char	*v = getenv(name);
-
-	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-}
 
 bool
 rules_cache_off(void)

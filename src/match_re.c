@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "envflag.h"
 #include "jsonw.h"
 #include "match_re.h"
 #include "xmalloc.h"
@@ -77,12 +78,9 @@ static bool
 jit_disabled(void)
 {
 	static int	off = -1;
-	const char	*v;
 
-	if (off < 0) {
-		v = getenv("REFLEXION_NO_JIT");
-		off = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-	}
+	if (off < 0)
+		off = env_on("REFLEXION_NO_JIT");
 	return off;
 }
 #endif

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "envflag.h"
 #include "journal.h"
 #include "jsonw.h"
 #include "monoclock.h"
@@ -39,11 +40,8 @@
 static bool
 journal_off(void)
 {
-	const char	*v = getenv("REFLEXION_NO_JOURNAL"), *ro =
-			    getenv("REFLEXION_DB_READONLY");
-
-	return (v != NULL && *v != '\0' && strcmp(v, "0") != 0) ||
-	    (ro != NULL && *ro != '\0' && strcmp(ro, "0") != 0);
+	return env_on("REFLEXION_NO_JOURNAL") ||
+	    env_on("REFLEXION_DB_READONLY");
 }
 
 static long long
