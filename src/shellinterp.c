@@ -711,20 +711,6 @@ scan_program(struct scan *sc)
 	buf_release(&spaced);
 }
 
-/*
- * Whether a program may read its standard input whole (stdin_value() of
- * shellinterp_value.c knows the expressions): worth a second reading
- * once the input is known.
- */
-static bool
-reads_stdin(const struct buf *prog)
-{
-	return memmem(prog->data, prog->len, "stdin", 5) != NULL ||
-	    memmem(prog->data, prog->len, "STDIN", 5) != NULL ||
-	    memmem(prog->data, prog->len, "open(0)", 7) != NULL ||
-	    memmem(prog->data, prog->len, "readFileSync(0", 14) != NULL;
-}
-
 /* Scans text, the program of c; input is what it reads on stdin, or NULL. */
 static void
 scan_text(struct frame *f, const struct interp *in, const struct sh_cmd *c,
@@ -779,7 +765,7 @@ sh_interp_stdin(struct frame *f, const struct sh_cmd *c, const char *text,
 	if (!sh_program_text(in, c, &prog, &from_stdin)) {
 		if (from_stdin)
 			scan_text(f, in, c, text, len, NULL);
-	} else if (reads_stdin(&prog)) {
+	} else if (ip_reads_stdin(in->lang, prog.data, prog.len)) {
 		/*
 		 * python3 -c 'exec(sys.stdin.read())' <<EOF, echo CMD |
 		 * python3 -c 'os.system(sys.stdin.read())': the program again,

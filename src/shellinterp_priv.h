@@ -143,6 +143,12 @@ const char	*ip_skip_blanks(const char *p, const char *end);
  * (and *pp unmoved) when there is none, or when it is computed.
  */
 bool		 ip_literal(struct scan *, const char **pp, struct buf *out);
+/*
+ * Whether prog, in lang, holds an expression that reads its standard
+ * input whole (stdin_value()): worth a second reading once the input is
+ * known.
+ */
+bool		 ip_reads_stdin(enum lang, const char *prog, size_t len);
 /* The value of a name assigned one, into out (shellinterp_value.c). */
 bool		 ip_var(struct scan *, const char *name, size_t len,
 		     struct buf *out);

@@ -564,6 +564,34 @@ path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
 	return true;
 }
 
+/* The expressions that read a program's standard input whole. */
+static const struct {
+	enum lang	 lang;
+	const char	*expr;
+} stdin_reads[] = {
+	{ L_PYTHON, "sys.stdin.read()" },
+	{ L_PYTHON, "sys.stdin.buffer.read()" },
+	{ L_PYTHON, "open(0).read()" },
+	{ L_RUBY, "STDIN.read" },
+	{ L_RUBY, "$stdin.read" },
+	{ L_NODE, "fs.readFileSync(0, 'utf8')" },
+	{ L_NODE, "fs.readFileSync(0, \"utf8\")" },
+	{ L_NODE, "fs.readFileSync(0)" },
+};
+#define NSTDIN_READS	(sizeof(stdin_reads) / sizeof(stdin_reads[0]))
+
+bool
+ip_reads_stdin(enum lang lang, const char *prog, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < NSTDIN_READS; i++)
+		if (stdin_reads[i].lang == lang && memmem(prog, len,
+		    stdin_reads[i].expr, strlen(stdin_reads[i].expr)) != NULL)
+			return true;
+	return false;
+}
+
 /*
  * The program's standard input read whole, when the command gives it a
  * known text (python3 -c 'exec(sys.stdin.read())' <<EOF ... EOF): that
@@ -572,32 +600,20 @@ path_expr(struct scan *sc, const char **pp, struct buf *out, int depth)
 static bool
 stdin_value(struct scan *sc, const char **pp, struct buf *out)
 {
-	static const struct {
-		enum lang	 lang;
-		const char	*expr;
-	} reads[] = {
-		{ L_PYTHON, "sys.stdin.read()" },
-		{ L_PYTHON, "sys.stdin.buffer.read()" },
-		{ L_PYTHON, "open(0).read()" },
-		{ L_RUBY, "STDIN.read" },
-		{ L_RUBY, "$stdin.read" },
-		{ L_NODE, "fs.readFileSync(0, 'utf8')" },
-		{ L_NODE, "fs.readFileSync(0, \"utf8\")" },
-		{ L_NODE, "fs.readFileSync(0)" },
-	};
 	const char	*p = *pp;
 	size_t		 i, n;
 
 	if (sc->input == NULL)
 		return false;
-	for (i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
-		n = strlen(reads[i].expr);
-		if (reads[i].lang == sc->lang && (size_t)(sc->end - p) >= n &&
-		    memcmp(p, reads[i].expr, n) == 0 &&
+	for (i = 0; i < NSTDIN_READS; i++) {
+		n = strlen(stdin_reads[i].expr);
+		if (stdin_reads[i].lang == sc->lang &&
+		    (size_t)(sc->end - p) >= n &&
+		    memcmp(p, stdin_reads[i].expr, n) == 0 &&
 		    (p + n == sc->end || !ip_is_ident(p[n])))
 			break;
 	}
-	if (i == sizeof(reads) / sizeof(reads[0]) ||
+	if (i == NSTDIN_READS ||
 	    !sh_charge(sc->f->ps, strlen(sc->input)))
 		return false;
 	buf_reset(out);
