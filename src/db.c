@@ -537,7 +537,7 @@ db_prepare(struct rr_db *db, const char *doing, char **err, const char *sql,
 	sqlite3_stmt	*st;
 	const char	*t;
 	va_list		 ap;
-	int		 rc, i;
+	int		 rc = SQLITE_OK, i;
 
 	if ((st = cached(db, sql)) == NULL) {
 		rc = sqlite3_prepare_v3(db->conn, sql, -1, db->caching ?
