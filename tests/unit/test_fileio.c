@@ -274,6 +274,50 @@ out:
 }
 
 /*
+ * fd_read_all() reads into the buffer's own free space, growing it: what
+ * the buffer held stays in front, a file of many reads arrives whole and
+ * NUL-terminated, and a large one over the cap is drained and dropped.
+ */
+static void
+test_read_all_large(void)
+{
+	char		 path[] = "/tmp/rr-fileio-XXXXXX";
+	struct buf	 b;
+	char		*want;
+	size_t		 n = 300000, i;
+	int		 fd;
+
+	if ((fd = mkstemp(path)) < 0) {
+		skip("mkstemp");
+		return;
+	}
+	unlink(path);
+	want = malloc(n);
+	for (i = 0; i < n; i++)
+		want[i] = (char)('a' + (i * 7 + i / 4096) % 26);
+	ok(write(fd, want, n) == (ssize_t)n, "wrote 300,000 bytes");
+	buf_init(&b);
+	buf_adds(&b, "head:");
+	lseek(fd, 0, SEEK_SET);
+	ok(fd_read_all(fd, n + 5, false, &b) == FD_READ_OK && b.len == n + 5 &&
+	    memcmp(b.data, "head:", 5) == 0 && memcmp(b.data + 5, want, n) == 0 &&
+	    b.data[b.len] == '\0', "300,000 bytes after what the buffer held, "
+	    "whole and terminated");
+	buf_reset(&b);
+	lseek(fd, 0, SEEK_SET);
+	ok(fd_read_all(fd, n - 1, true, &b) == FD_READ_TOO_BIG && b.len == 0 &&
+	    b.data[0] == '\0', "one byte over the cap: too big, emptied");
+	ok(lseek(fd, 0, SEEK_CUR) == (off_t)n, "with drain, all of it was read");
+	lseek(fd, 0, SEEK_SET);
+	buf_reset(&b);
+	ok(fd_read_all(fd, n, false, &b) == FD_READ_OK && b.len == n &&
+	    memcmp(b.data, want, n) == 0, "exactly the cap is not too big");
+	buf_release(&b);
+	free(want);
+	close(fd);
+}
+
+/*
  * fd_read_all() reads to EOF; past its cap it empties the buffer and,
  * with drain, reads the rest anyway so that the writer never sees EPIPE.
  */
@@ -305,6 +349,7 @@ test_read_all(void)
 	ok(read(fds[0], &c, 1) == 0, "with drain, the rest was read");
 	close(fds[0]);
 	buf_release(&b);
+	test_read_all_large();
 }
 
 static void
