@@ -164,6 +164,7 @@ cmd_hook_exec(int argc, char **argv)
 		opts.deadline_ms = ms;
 		opts.agent = (enum rr_agent)ag;
 		opts.event = cmd_args_get(&a, HOOK_EVENT);
+		opts.exiting = true;
 		home_find(&home);
 		opts.home = home.dir;
 		opts.home_info = &home;

@@ -22,6 +22,11 @@ struct hook_opts {
 	enum rr_agent		 agent;		/* AGENT_AUTO: from the event */
 	/* The client's event, for payloads that do not name it; or NULL. */
 	const char		*event;
+	/*
+	 * The process exits after the reply: what the call built is left to
+	 * the exit, not freed (hook.c says when it still is).
+	 */
+	bool			 exiting;
 };
 
 /*

@@ -497,4 +497,24 @@ for rules in "$SRCDIR/rules" "$SRCDIR/tests/rules" \
 done
 [ "$bad" = 0 ] && ok "hook, explain and test: identical with and without cache" ||
     not_ok "with and without cache: $bad differences"
+# A hook call leaves what it built (the cache's mapping among it) to the
+# process exit, unless REFLEXION_FREE_AT_EXIT asks it to free each piece
+# (hook.c): the answer is the same, and with strace one munmap() fewer.
+if command -v strace >/dev/null 2>&1 &&
+    strace -o trace -e trace=munmap true 2>/dev/null; then
+	a=$P/.reflexion/rules/a.yaml
+	echo "$push" | "$RR" hook --rules "$a" >/dev/null 2>&1
+	echo "$push" | strace -o trace.kept -e trace=munmap "$RR" hook \
+	    --rules "$a" >kept.out 2>&1
+	echo "$push" | REFLEXION_FREE_AT_EXIT=1 strace -o trace.freed \
+	    -e trace=munmap "$RR" hook --rules "$a" >freed.out 2>&1
+	kept=$(grep -c '^munmap(' trace.kept)
+	freed=$(grep -c '^munmap(' trace.freed)
+	cmp -s kept.out freed.out && grep -q deny kept.out &&
+	    [ "$freed" -eq $((kept + 1)) ] &&
+	    ok "the hook leaves the cache mapped to the exit ($kept munmap, $freed when freeing)" ||
+	    not_ok "munmap calls: $kept kept, $freed freed; replies: $(cat kept.out freed.out)"
+else
+	skip "strace cannot trace here"
+fi
 done_testing
