@@ -22,11 +22,19 @@ struct rr_glob {
 	bool		 basename_only;
 };
 
+/* "**" + "/" as a regex: any directories, or none. */
+#define GLOB_ANY_DIRS	"(?:[^/]*/)*"
+/* The most of a regex's leading literal text literal_start_fits() reads. */
+#define GLOB_LEAD_MAX	128
+
+/* The characters a regex takes as literal only escaped. */
+#define RE_ESCAPED	"\\^$.|?*+()[]{}#"
+
 /* Appends c as a literal regex character. */
 static void
 lit(struct buf *out, char c)
 {
-	if (strchr("\\^$.|?*+()[]{}#", c) != NULL)
+	if (strchr(RE_ESCAPED, c) != NULL)
 		buf_addc(out, '\\');
 	buf_addc(out, c);
 }
@@ -257,7 +265,7 @@ glob_to_regex(const char *glob, size_t len, struct buf *out,
 			    g[i + 2] == '/' || g[i + 2] == '}' ||
 			    g[i + 2] == ',')) {
 				if (i + 2 < len && g[i + 2] == '/') {
-					buf_adds(out, "(?:[^/]*/)*");
+					buf_adds(out, GLOB_ANY_DIRS);
 					i += 2;
 				} else {
 					buf_adds(out, ".*");
@@ -386,17 +394,71 @@ rr_glob_compile(const char *glob, size_t len, const char **errmsg,
 	return gl;
 }
 
+/*
+ * Whether the subject can match a glob's regex (glob_to_regex()'s,
+ * case-sensitive) by the literal text the regex starts with: the subject
+ * must begin with it, or, after a leading "**" + "/", contain it.  Such a
+ * regex has no '|' outside a group and no quantifier right after a
+ * literal, so its leading literals (escaped punctuation included) are
+ * required as they stand; the scan stops at anything else.  False says
+ * it cannot match.  Why: most globs a path meets name places it is not in
+ * (system folders, package caches), and this answers them without
+ * decoding their code from the cache, or running it.
+ */
+static bool
+literal_start_fits(const char *re, size_t relen, const char *s, size_t len)
+{
+	char	lead[GLOB_LEAD_MAX];
+	size_t	i = 0, n = 0;
+	bool	anywhere = false;
+	char	c;
+
+	if (relen >= sizeof(GLOB_ANY_DIRS) - 1 &&
+	    memcmp(re, GLOB_ANY_DIRS, sizeof(GLOB_ANY_DIRS) - 1) == 0) {
+		anywhere = true;
+		i = sizeof(GLOB_ANY_DIRS) - 1;
+	}
+	while (i < relen && n < sizeof(lead)) {
+		c = re[i];
+		if (c == '\\') {
+			/* What lit() escapes; any other escape is a class. */
+			if (i + 1 >= relen || re[i + 1] == '\0' ||
+			    strchr(RE_ESCAPED, re[i + 1]) == NULL)
+				break;
+			c = re[i + 1];
+			i += 2;
+		} else if (c == '\0' || strchr(RE_ESCAPED, c) != NULL)
+			break;
+		else
+			i++;
+		/* A quantifier would make it optional: none in a glob's. */
+		if (i < relen && re[i] != '\0' && strchr("?*+{", re[i]) != NULL)
+			break;
+		lead[n++] = c;
+	}
+	if (n == 0)
+		return true;
+	if (anywhere)
+		return memmem(s, len, lead, n) != NULL;
+	return len >= n && memcmp(s, lead, n) == 0;
+}
+
 static enum rr_match_result
 test_with(const struct rr_glob *gl, const struct rr_regex *re,
     const char *path, size_t len)
 {
-	const char	*slash;
+	const char	*slash, *pat;
+	size_t		 plen;
 
 	if (gl->basename_only &&
 	    (slash = memrchr(path, '/', len)) != NULL) {
 		len -= (size_t)(slash + 1 - path);
 		path = slash + 1;
 	}
+	if (!(rr_regex_flags(re) & RR_RE_IGNORE_CASE) &&
+	    (pat = rr_regex_pattern(re, &plen)) != NULL &&
+	    !literal_start_fits(pat, plen, path, len))
+		return RR_MATCH_NO;
 	return rr_regex_match(re, path, len, NULL, NULL);
 }
 

@@ -169,6 +169,13 @@ rr_regex_flags(const struct rr_regex *re)
 	return re->flags;
 }
 
+const char *
+rr_regex_pattern(const struct rr_regex *re, size_t *len)
+{
+	*len = re->len;
+	return re->pattern;
+}
+
 /*
  * The code of a lazy regex: serialized code if its source has it, else
  * compiled from the pattern.  The regex is logically const; its code is

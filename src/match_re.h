@@ -114,6 +114,8 @@ struct rr_regex_source {
 struct rr_regex *rr_regex_lazy(const char *pattern, size_t len,
 	     unsigned flags, struct rr_regex_source *src, size_t slot);
 unsigned rr_regex_flags(const struct rr_regex *);
+/* A lazy regex's pattern (borrowed) and its length; NULL for others. */
+const char *rr_regex_pattern(const struct rr_regex *, size_t *len);
 
 /*
  * Appends the PCRE2 serialization of n regexes (one set) to out.
