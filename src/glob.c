@@ -30,6 +30,20 @@ struct rr_glob {
 /* The characters a regex takes as literal only escaped. */
 #define RE_ESCAPED	"\\^$.|?*+()[]{}#"
 
+/* Whether c is in RE_ESCAPED (without strchr's call per byte). */
+static inline bool
+re_special(char c)
+{
+	switch (c) {
+	case '\\': case '^': case '$': case '.': case '|': case '?':
+	case '*': case '+': case '(': case ')': case '[': case ']':
+	case '{': case '}': case '#':
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Appends c as a literal regex character. */
 static void
 lit(struct buf *out, char c)
@@ -422,17 +436,17 @@ literal_start_fits(const char *re, size_t relen, const char *s, size_t len)
 		c = re[i];
 		if (c == '\\') {
 			/* What lit() escapes; any other escape is a class. */
-			if (i + 1 >= relen || re[i + 1] == '\0' ||
-			    strchr(RE_ESCAPED, re[i + 1]) == NULL)
+			if (i + 1 >= relen || !re_special(re[i + 1]))
 				break;
 			c = re[i + 1];
 			i += 2;
-		} else if (c == '\0' || strchr(RE_ESCAPED, c) != NULL)
+		} else if (c == '\0' || re_special(c))
 			break;
 		else
 			i++;
 		/* A quantifier would make it optional: none in a glob's. */
-		if (i < relen && re[i] != '\0' && strchr("?*+{", re[i]) != NULL)
+		if (i < relen && (re[i] == '?' || re[i] == '*' ||
+		    re[i] == '+' || re[i] == '{'))
 			break;
 		lead[n++] = c;
 	}
