@@ -410,7 +410,7 @@ rr_glob_compile(const char *glob, size_t len, const char **errmsg,
 
 /*
  * Whether the subject can match a glob's regex (glob_to_regex()'s,
- * case-sensitive) by the literal text the regex starts with: the subject
+ * anchored, case-sensitive) by the literal text it starts with: the subject
  * must begin with it, or, after a leading "**" + "/", contain it.  Such a
  * regex has no '|' outside a group and no quantifier right after a
  * literal, so its leading literals (escaped punctuation included) are
@@ -469,8 +469,8 @@ test_with(const struct rr_glob *gl, const struct rr_regex *re,
 		len -= (size_t)(slash + 1 - path);
 		path = slash + 1;
 	}
-	if (!(rr_regex_flags(re) & RR_RE_IGNORE_CASE) &&
-	    (pat = rr_regex_pattern(re, &plen)) != NULL &&
+	if ((rr_regex_flags(re) & (RR_RE_ANCHORED_FULL | RR_RE_IGNORE_CASE)) ==
+	    RR_RE_ANCHORED_FULL && (pat = rr_regex_pattern(re, &plen)) != NULL &&
 	    !literal_start_fits(pat, plen, path, len))
 		return RR_MATCH_NO;
 	return rr_regex_match(re, path, len, NULL, NULL);
