@@ -16,7 +16,8 @@
 char *
 datadir_configured(const char *sub)
 {
-	return xasprintf("%s/%s", RR_PKGDATADIR, sub);
+	/* Joined, not formatted: printf's code is libc pages a hook need not touch. */
+	return xstrjoin(RR_PKGDATADIR, "/", sub, NULL);
 }
 
 char *
@@ -47,7 +48,7 @@ datadir_path(const char *sub)
 			return datadir_configured(sub);
 		*slash = '\0';
 	}
-	beside = xasprintf("%s%s%s/%s", exe, *rel ? "/" : "", rel, sub);
+	beside = xstrjoin(exe, *rel ? "/" : "", rel, "/", sub, NULL);
 	if (stat(beside, &st) == 0 && S_ISDIR(st.st_mode))
 		return beside;
 	free(beside);
