@@ -27,10 +27,11 @@ struct rr_glob {
 /* The most of a regex's leading literal text literal_start_fits() reads. */
 #define GLOB_LEAD_MAX	128
 
-/* The characters a regex takes as literal only escaped. */
-#define RE_ESCAPED	"\\^$.|?*+()[]{}#"
-
-/* Whether c is in RE_ESCAPED (without strchr's call per byte). */
+/*
+ * The characters lit() escapes: those a regex takes as literal only
+ * escaped.  A switch, not strchr() per byte: literal_start_fits() reads
+ * regexes with it on every glob test.
+ */
 static inline bool
 re_special(char c)
 {
@@ -48,7 +49,8 @@ re_special(char c)
 static void
 lit(struct buf *out, char c)
 {
-	if (strchr(RE_ESCAPED, c) != NULL)
+	/* NUL too (as strchr() found it), for a pattern with one. */
+	if (c == '\0' || re_special(c))
 		buf_addc(out, '\\');
 	buf_addc(out, c);
 }
