@@ -12,9 +12,31 @@
 
 #include "diag.h"
 #include "eval.h"
+#include "glob.h"
+#include "match_re.h"
 #include "output.h"
 #include "compile.h"
 #include "xmalloc.h"
+
+/*
+ * A glob as the cache gives it (cache_cond.c): glob_to_regex()'s text in
+ * a lazy, anchored regex that keeps it, which lets glob.c answer by the
+ * text's leading literals before any regex runs.  The text is written to
+ * rx, which must outlive the glob; NULL when the glob is refused.
+ */
+static inline struct rr_glob *
+glob_as_cached(const char *glob, struct buf *rx)
+{
+	const char	*err;
+	size_t		 off;
+	bool		 base;
+
+	buf_reset(rx);
+	if (glob_to_regex(glob, strlen(glob), rx, &base, &err, &off) < 0)
+		return NULL;
+	return rr_glob_wrap(rr_regex_lazy(rx->data, rx->len,
+	    RR_RE_ANCHORED_FULL, NULL, 0), NULL, base);
+}
 
 /* Compiles yaml into rs (initialized here); returns the number of errors. */
 static inline size_t

@@ -5,33 +5,22 @@
 #include "buf.h"
 #include "casefold.h"
 #include "glob.h"
-#include "match_re.h"
+#include "helpers.h"
 #include "tap.h"
 
-/*
- * The glob as the cache gives it: a lazy regex that keeps its pattern,
- * which lets glob.c answer by the pattern's leading literal text without
- * the regex.  -1: it would not build.
- */
+/* As the cache gives it (glob_as_cached()); -1: it would not build. */
 static int
 m_lazy(const char *glob, const char *path)
 {
 	struct rr_glob	*g;
 	struct buf	 rx;
-	const char	*err;
-	size_t		 off;
-	bool		 base;
-	int		 r;
+	int		 r = -1;
 
 	buf_init(&rx);
-	if (glob_to_regex(glob, strlen(glob), &rx, &base, &err, &off) < 0) {
-		buf_release(&rx);
-		return -1;
+	if ((g = glob_as_cached(glob, &rx)) != NULL) {
+		r = rr_glob_match(g, path, strlen(path));
+		rr_glob_free(g);
 	}
-	g = rr_glob_wrap(rr_regex_lazy(rx.data, rx.len, RR_RE_ANCHORED_FULL,
-	    NULL, 0), NULL, base);
-	r = rr_glob_match(g, path, strlen(path));
-	rr_glob_free(g);
 	buf_release(&rx);
 	return r;
 }
